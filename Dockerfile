@@ -1,0 +1,56 @@
+# apns-emulator image: build with the official Swift toolchain image on Debian 12, run on debian:bookworm-slim.
+#
+#   docker build -t apns-emulator .
+#   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2198:2198 -p 127.0.0.1:8765:8765 apns-emulator
+#
+# The image takes exactly the `apns-emulator` command line: `docker run apns-emulator serve --help`.
+
+# Keep this on the Swift release the package is developed with (6.3) and on Debian 12 (bookworm), the same
+# distribution whose packages scripts/install-deps.sh names.
+ARG SWIFT_IMAGE=swift:6.3-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
+
+FROM ${SWIFT_IMAGE} AS builder
+WORKDIR /src
+# Dependencies first, in their own layer, so source edits do not reinstall them.
+COPY scripts/install-deps.sh scripts/install-deps.sh
+RUN scripts/install-deps.sh --build-only && rm -rf /var/lib/apt/lists/*
+COPY . .
+# --static-swift-stdlib links the Swift runtime and Foundation into the binary; the final stage then needs only
+# the C libraries from `install-deps.sh --runtime-only` (plus libstdc++6, which every Debian image has).
+# `certs` keeps the files the repository ships and creates only what is missing.
+RUN swift build -c release --static-swift-stdlib --product apns-emulator \
+    && mkdir -p /out \
+    && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/apns-emulator" /out/ \
+    && if [ -d certs ]; then cp -R certs /out/certs; fi \
+    && /out/apns-emulator certs --out /out/certs
+
+FROM ${RUNTIME_IMAGE}
+COPY scripts/install-deps.sh /usr/local/lib/apns-emulator/install-deps.sh
+RUN /usr/local/lib/apns-emulator/install-deps.sh --runtime-only \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --user-group --home-dir /opt/apns-emulator --no-create-home apns \
+    && mkdir -p /opt/apns-emulator /var/lib/apns-emulator \
+    && chown apns:apns /var/lib/apns-emulator
+COPY --from=builder /out/apns-emulator /usr/local/bin/apns-emulator
+# Development certificates: test-only, never trust their CA outside tests (see README).
+COPY --from=builder --chown=apns:apns /out/certs /opt/apns-emulator/certs
+
+# Emulator state (journal, devices) will live here once `serve --state-dir` exists.
+VOLUME ["/var/lib/apns-emulator"]
+WORKDIR /opt/apns-emulator
+USER apns
+
+# 2197: production APNs host, 2198: sandbox APNs host (TLS + HTTP/2); 8765: control API (plain HTTP/1.1).
+EXPOSE 2197 2198 8765
+
+# Control API token: bound to 0.0.0.0 inside the container, the control port will need a token once
+# `serve --control-token` exists. Placeholder, not read by the emulator yet:
+# ENV APNS_EMULATOR_CONTROL_TOKEN=change-me
+# Until then publish the ports on 127.0.0.1 only (as docker-compose.yml does).
+
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+    CMD curl -fsS http://127.0.0.1:8765/_emulator/health || exit 1
+
+ENTRYPOINT ["apns-emulator"]
+CMD ["serve", "--host", "0.0.0.0", "--certs", "/opt/apns-emulator/certs"]

@@ -1,0 +1,98 @@
+import Foundation
+import H2Transport
+
+/// The running emulator: APNs listeners (production and sandbox) and the control API.
+///
+/// `start` returns once every listener accepts connections; `shutdown` is graceful and blocks until done.
+public final class Emulator: Sendable {
+    public let configuration: EmulatorConfiguration
+    private let server: H2Server
+    private let control: HTTP1Server
+    private let caPath: String
+
+    /// Loads certificates and prepares the loops; nothing listens until `start`.
+    public init(configuration: EmulatorConfiguration) throws {
+        self.configuration = configuration
+        let dir = URL(fileURLWithPath: configuration.certificatesDirectory).standardizedFileURL
+        let ca = dir.appendingPathComponent("ca.pem").path
+        let chain = dir.appendingPathComponent("server.pem").path
+        let key = dir.appendingPathComponent("server-key.pem").path
+        for file in [ca, chain, key] where !FileManager.default.fileExists(atPath: file) {
+            throw EmulatorError.missingCertificate(file)
+        }
+        self.caPath = ca
+        var config = H2ServerConfiguration(tls: TLSServerConfiguration(
+            certificateChainFile: chain, privateKeyFile: key,
+            clientCertificateTrustFile: configuration.requestClientCertificates ? ca : nil))
+        config.settings.maxConcurrentStreams = configuration.maxConcurrentStreams
+        config.maxRequestBodyBytes = configuration.maxRequestBodyBytes
+        config.handshakeTimeout = configuration.handshakeTimeoutSeconds > 0
+            ? .milliseconds(Int64(configuration.handshakeTimeoutSeconds * 1000)) : nil
+        config.idleTimeout = configuration.idleTimeoutSeconds > 0
+            ? .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)) : nil
+        config.idleGoAwayPayload = Array(#"{"reason":"IdleTimeout"}"#.utf8)
+        config.shutdownGracePeriod = .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000))
+        config.eventLoops = configuration.eventLoops
+        let handler = PlaceholderHandler(
+            status: configuration.placeholderStatus,
+            versionHeader: H2Header(EmulatorVersion.headerName, EmulatorVersion.current))
+        self.server = try H2Server(configuration: config, handler: handler)
+        self.control = HTTP1Server(handler: ControlHandler())
+    }
+
+    /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.
+    public func start() throws -> EmulatorEndpoints {
+        let host = configuration.host
+        let listeners = try server.start(listeners: [
+            H2ListenerSpec(name: "production", host: host, port: configuration.productionPort),
+            H2ListenerSpec(name: "sandbox", host: host, port: configuration.sandboxPort),
+        ])
+        let controlAddress: SocketAddress
+        do {
+            controlAddress = try control.start(host: host, port: configuration.controlPort)
+        } catch {
+            server.shutdown()
+            throw error
+        }
+        func url(_ scheme: String, _ address: SocketAddress) -> String {
+            "\(scheme)://\(Self.displayHost(host)):\(address.port)"
+        }
+        let endpoints = EmulatorEndpoints(
+            production: url("https", listeners[0].address), sandbox: url("https", listeners[1].address),
+            control: url("http", controlAddress), ca: caPath)
+        if let readyFile = configuration.readyFile {
+            try endpoints.writeReadyFile(to: readyFile)
+        }
+        return endpoints
+    }
+
+    /// Connections currently open on the APNs listeners.
+    public var connectionCount: Int { server.connectionCount }
+
+    /// Stops accepting, lets in-flight pushes finish (bounded by the grace period) and stops everything.
+    public func shutdown() {
+        control.stop()
+        server.shutdown()
+    }
+
+    /// A wildcard bind is reached through loopback; IPv6 literals need brackets in URLs.
+    static func displayHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0": return "127.0.0.1"
+        case "::": return "[::1]"
+        default: return host.contains(":") ? "[\(host)]" : host
+        }
+    }
+}
+
+/// Why the emulator could not start.
+public enum EmulatorError: Error, CustomStringConvertible {
+    case missingCertificate(String)
+
+    public var description: String {
+        switch self {
+        case .missingCertificate(let path):
+            return "missing \(path): run `apns-emulator certs` to create the development certificates"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+#include "CShims.h"
+#include <malloc.h>
+
+int CShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
+    return accept4(fd, addr, len, flags);
+}
+
+int CShims_epoll_create1(int flags) { return epoll_create1(flags); }
+
+int CShims_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    ev.events = events;
+    ev.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+
+int CShims_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int max, int timeout_ms) {
+    struct epoll_event evs[256];
+    if (max > 256) max = 256;
+    int n = epoll_wait(epfd, evs, max, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        events[i] = evs[i].events;
+        data[i] = evs[i].data.u64;
+    }
+    return n;
+}
+
+int CShims_eventfd(unsigned int initval, int flags) { return eventfd(initval, flags); }
+
+struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
+                                           MHD_AccessHandlerCallback handler, void *handler_cls,
+                                           MHD_RequestCompletedCallback completed, void *completed_cls,
+                                           unsigned int connection_timeout_seconds,
+                                           unsigned int connection_limit) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_END);
+}
+
+int CShims_malloc_trim(size_t pad) { return malloc_trim(pad); }

@@ -1,0 +1,89 @@
+#ifndef CSHIMS_H
+#define CSHIMS_H
+// Only what Swift cannot import on its own: Linux calls hidden behind _GNU_SOURCE in
+// Swift's Glibc module, and OpenSSL function-like macros. Each wrapper is named
+// CShims_<original> so a search for the C name finds it.
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <openssl/ssl.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <stdarg.h>
+#include <microhttpd.h>
+#include <openssl/x509v3.h> // GENERAL_NAME and its stack macros, used by the wrappers below
+
+// ---- Linux ----------------------------------------------------------------
+int CShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+int CShims_epoll_create1(int flags);
+int CShims_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+/// Waits and copies at most `max` (events, data) pairs into the two arrays.
+int CShims_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int max, int timeout_ms);
+int CShims_eventfd(unsigned int initval, int flags);
+/// glibc's malloc_trim: hands freed heap pages back to the kernel after a connection wave.
+int CShims_malloc_trim(size_t pad);
+
+static const uint32_t CShims_EPOLLIN = EPOLLIN;
+static const uint32_t CShims_EPOLLOUT = EPOLLOUT;
+static const uint32_t CShims_EPOLLERR = EPOLLERR;
+static const uint32_t CShims_EPOLLHUP = EPOLLHUP;
+static const uint32_t CShims_EPOLLRDHUP = EPOLLRDHUP;
+static const uint32_t CShims_EPOLLET = EPOLLET;
+static const int CShims_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
+static const int CShims_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
+static const int CShims_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
+static const int CShims_SOCK_NONBLOCK = SOCK_NONBLOCK;
+static const int CShims_SOCK_CLOEXEC = SOCK_CLOEXEC;
+static const int CShims_EFD_NONBLOCK = EFD_NONBLOCK;
+static const int CShims_EFD_CLOEXEC = EFD_CLOEXEC;
+
+// ---- OpenSSL macros ---------------------------------------------------------
+static inline int CShims_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int v) { return (int)SSL_CTX_set_min_proto_version(ctx, v); }
+static inline int CShims_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int v) { return (int)SSL_CTX_set_max_proto_version(ctx, v); }
+static inline long CShims_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+static inline uint64_t CShims_SSL_CTX_set_options(SSL_CTX *ctx, uint64_t op) { return SSL_CTX_set_options(ctx, op); }
+static inline int CShims_SSL_CTX_set_app_data(SSL_CTX *ctx, void *data) { return SSL_CTX_set_app_data(ctx, data); }
+static inline void *CShims_SSL_CTX_get_app_data(const SSL_CTX *ctx) { return SSL_CTX_get_app_data(ctx); }
+static inline int CShims_SSL_set_app_data(SSL *ssl, void *data) { return SSL_set_app_data(ssl, data); }
+static inline void *CShims_SSL_get_app_data(const SSL *ssl) { return SSL_get_app_data(ssl); }
+static inline long CShims_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
+static inline long CShims_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long m) { return SSL_CTX_set_session_cache_mode(ctx, m); }
+static inline long CShims_SSL_CTX_set1_groups_list(SSL_CTX *ctx, const char *list) { return SSL_CTX_set1_groups_list(ctx, list); }
+static inline long CShims_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int yes) { return SSL_CTX_set_read_ahead(ctx, yes); }
+static inline int CShims_ERR_GET_LIB(unsigned long e) { return ERR_GET_LIB(e); }
+static inline int CShims_ERR_GET_REASON(unsigned long e) { return ERR_GET_REASON(e); }
+static inline void CShims_BIO_set_retry_read(BIO *b) { BIO_set_retry_read(b); }
+static inline void CShims_BIO_set_retry_write(BIO *b) { BIO_set_retry_write(b); }
+static inline void CShims_BIO_clear_retry_flags(BIO *b) { BIO_clear_retry_flags(b); }
+static inline long CShims_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
+static inline STACK_OF(X509) *CShims_sk_X509_new_null(void) { return sk_X509_new_null(); }
+static inline int CShims_sk_X509_push(STACK_OF(X509) *sk, X509 *x) { return sk_X509_push(sk, x); }
+static inline void CShims_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
+static inline int CShims_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *sk) { return sk_GENERAL_NAME_num(sk); }
+static inline const GENERAL_NAME *CShims_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *sk, int i) { return sk_GENERAL_NAME_value(sk, i); }
+static inline void CShims_GENERAL_NAMES_free(STACK_OF(GENERAL_NAME) *sk) { GENERAL_NAMES_free(sk); }
+
+static const uint64_t CShims_SSL_OP_NO_COMPRESSION = SSL_OP_NO_COMPRESSION;
+static const uint64_t CShims_SSL_OP_NO_RENEGOTIATION = SSL_OP_NO_RENEGOTIATION;
+static const uint64_t CShims_SSL_OP_NO_TICKET = SSL_OP_NO_TICKET;
+static const uint64_t CShims_SSL_OP_CIPHER_SERVER_PREFERENCE = SSL_OP_CIPHER_SERVER_PREFERENCE;
+static const uint64_t CShims_SSL_OP_NO_SESSION_RESUMPTION_ON_RENEGOTIATION = SSL_OP_NO_SESSION_RESUMPTION_ON_RENEGOTIATION;
+static const long CShims_SSL_MODE_RELEASE_BUFFERS = SSL_MODE_RELEASE_BUFFERS;
+static const long CShims_SSL_MODE_ENABLE_PARTIAL_WRITE = SSL_MODE_ENABLE_PARTIAL_WRITE;
+static const long CShims_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER = SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
+static const long CShims_SSL_SESS_CACHE_SERVER = SSL_SESS_CACHE_SERVER;
+static const long CShims_SSL_SESS_CACHE_OFF = SSL_SESS_CACHE_OFF;
+
+// ---- libmicrohttpd (MHD_start_daemon is variadic, which Swift cannot call) ---
+/// Starts a daemon on an already bound, listening socket with its own polling thread.
+struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
+                                           MHD_AccessHandlerCallback handler, void *handler_cls,
+                                           MHD_RequestCompletedCallback completed, void *completed_cls,
+                                           unsigned int connection_timeout_seconds,
+                                           unsigned int connection_limit);
+
+#endif

@@ -1,0 +1,244 @@
+import APNsEmulator
+import Foundation
+
+/// `apns-emulator serve`: starts the production, sandbox and control listeners and runs until SIGINT/SIGTERM.
+///
+/// Flags map one to one onto `EmulatorConfiguration`, and help defaults are read from `EmulatorConfiguration()`
+/// itself, so changing a default in the emulator changes `--help` with it.
+public struct ServeCommand: Command {
+    /// The flags, as data for the parser and the generated help.
+    enum Option {
+        private static let defaults = EmulatorConfiguration()
+
+        static let host = OptionDeclaration.value(
+            "host",
+            valueName: "address",
+            help: "Address every listener binds to; use 0.0.0.0 inside a container.",
+            default: defaults.host
+        )
+        static let productionPort = OptionDeclaration.value(
+            "production-port",
+            valueName: "port",
+            help: "Port of the production APNs listener (api.push.apple.com); 0 picks a free port.",
+            default: String(defaults.productionPort)
+        )
+        static let sandboxPort = OptionDeclaration.value(
+            "sandbox-port",
+            valueName: "port",
+            help: "Port of the sandbox APNs listener (api.sandbox.push.apple.com); 0 picks a free port.",
+            default: String(defaults.sandboxPort)
+        )
+        static let controlPort = OptionDeclaration.value(
+            "control-port",
+            valueName: "port",
+            help: "Port of the plain HTTP/1.1 control API; 0 picks a free port.",
+            default: String(defaults.controlPort)
+        )
+        static let readyFile = OptionDeclaration.value(
+            "ready-file",
+            valueName: "path",
+            help: "Write the endpoints as JSON to this file once every listener accepts connections."
+        )
+        static let certificates = OptionDeclaration.value(
+            "certs",
+            valueName: "dir",
+            help: "Folder holding ca.pem, server.pem and server-key.pem (see 'apns-emulator certs').",
+            default: defaults.certificatesDirectory
+        )
+        static let eventLoops = OptionDeclaration.value(
+            "event-loops",
+            valueName: "n",
+            help: "Event-loop threads serving APNs connections.",
+            default: defaults.eventLoops.map(String.init) ?? "one per core"
+        )
+        static let maxConcurrentStreams = OptionDeclaration.value(
+            "max-concurrent-streams",
+            valueName: "n",
+            help: "SETTINGS_MAX_CONCURRENT_STREAMS advertised to each connection.",
+            default: String(defaults.maxConcurrentStreams)
+        )
+        static let maxBodyBytes = OptionDeclaration.value(
+            "max-body-bytes",
+            valueName: "n",
+            help: "Request bodies larger than this are not buffered and are reported as too large.",
+            default: String(defaults.maxRequestBodyBytes)
+        )
+        static let handshakeTimeout = OptionDeclaration.value(
+            "handshake-timeout",
+            valueName: "seconds",
+            help: "Close connections that have not finished the TLS handshake by then; 0 never does.",
+            default: formatSeconds(defaults.handshakeTimeoutSeconds)
+        )
+        static let idleTimeout = OptionDeclaration.value(
+            "idle-timeout",
+            valueName: "seconds",
+            help: "Send GOAWAY to connections idle this long; 0 never does.",
+            default: formatSeconds(defaults.idleTimeoutSeconds)
+        )
+        static let shutdownGrace = OptionDeclaration.value(
+            "shutdown-grace",
+            valueName: "seconds",
+            help: "On SIGINT/SIGTERM, how long in-flight streams may finish before connections close.",
+            default: formatSeconds(defaults.shutdownGraceSeconds)
+        )
+        static let placeholderStatus = OptionDeclaration.value(
+            "placeholder-status",
+            valueName: "code",
+            help: "HTTP status the placeholder handler answers with until the APNs handler exists.",
+            default: String(defaults.placeholderStatus)
+        )
+        static let noClientCertificates = OptionDeclaration.flag(
+            "no-client-certificates",
+            help: "Do not request TLS client certificates (token authentication only)."
+        )
+
+        static let all = [
+            host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
+            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, placeholderStatus, noClientCertificates,
+        ]
+
+        /// `10` rather than `10.0`, so help shows what a user would type.
+        static func formatSeconds(_ seconds: Double) -> String {
+            seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+        }
+    }
+
+    /// Help and the accepted flags, read by the runner and `--help`.
+    public static let configuration = CommandConfiguration(
+        name: "serve",
+        abstract: "Start the APNs emulator and run until interrupted.",
+        discussion: """
+            Listens for HTTP/2 over TLS on the production and sandbox ports, and for plain HTTP/1.1 on the control \
+            port. Once every listener accepts connections it prints a table of endpoints and a final line starting \
+            with 'ready:', then runs until SIGINT or SIGTERM and shuts down gracefully. A second signal stops it at \
+            once.
+
+            Example, on free ports, for a test run:
+              apns-emulator serve --production-port 0 --sandbox-port 0 --control-port 0 --ready-file ready.json
+            """,
+        options: Option.all
+    )
+
+    /// The emulator settings the flags produced, starting from `EmulatorConfiguration()`'s defaults.
+    public private(set) var emulatorConfiguration: EmulatorConfiguration
+    /// Where each port came from, so `validate()` can blame the argument that caused a clash.
+    private var portArguments: [String: ArgumentCursor.Argument] = [:]
+
+    /// - Parameter emulatorConfiguration: Settings to serve with, for callers that build them without parsing.
+    public init(emulatorConfiguration: EmulatorConfiguration = EmulatorConfiguration()) {
+        self.emulatorConfiguration = emulatorConfiguration
+    }
+
+    /// Starts from `EmulatorConfiguration()` and overwrites only what was given, so unflagged fields keep the
+    /// emulator's own defaults.
+    ///
+    /// - Parameter arguments: The arguments after `serve`.
+    public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
+        let options = try arguments.parseOptions(Self.configuration.options)
+        var configuration = EmulatorConfiguration()
+        let ports = 0...65535
+        if let host = try options.string(Option.host) { configuration.host = host }
+        if let port = try options.integer(Option.productionPort, in: ports) { configuration.productionPort = port }
+        if let port = try options.integer(Option.sandboxPort, in: ports) { configuration.sandboxPort = port }
+        if let port = try options.integer(Option.controlPort, in: ports) { configuration.controlPort = port }
+        if let path = try options.string(Option.readyFile) { configuration.readyFile = path }
+        if let directory = try options.string(Option.certificates) { configuration.certificatesDirectory = directory }
+        // A cap keeps a typo like 10000 from spawning ten thousand threads.
+        if let loops = try options.integer(Option.eventLoops, in: 1...1024) { configuration.eventLoops = loops }
+        // The SETTINGS field is 32 bits (RFC 9113 §6.5.1); Int32.max keeps it clear of sign trouble in C below.
+        if let streams = try options.integer(Option.maxConcurrentStreams, in: 1...Int(Int32.max)) {
+            configuration.maxConcurrentStreams = streams
+        }
+        if let bytes = try options.integer(Option.maxBodyBytes, in: 1...Int(Int32.max)) {
+            configuration.maxRequestBodyBytes = bytes
+        }
+        if let seconds = try options.seconds(Option.handshakeTimeout, allowingZero: true) {
+            configuration.handshakeTimeoutSeconds = seconds
+        }
+        if let seconds = try options.seconds(Option.idleTimeout, allowingZero: true) {
+            configuration.idleTimeoutSeconds = seconds
+        }
+        if let seconds = try options.seconds(Option.shutdownGrace, allowingZero: true) {
+            configuration.shutdownGraceSeconds = seconds
+        }
+        // 1xx cannot end an HTTP/2 response, so only final statuses make sense.
+        if let status = try options.integer(Option.placeholderStatus, in: 200...599) {
+            configuration.placeholderStatus = status
+        }
+        if options.flag(Option.noClientCertificates) { configuration.requestClientCertificates = false }
+
+        self.emulatorConfiguration = configuration
+        for option in [Option.productionPort, Option.sandboxPort, Option.controlPort] {
+            portArguments[option.name] = options.argument(for: option)
+        }
+    }
+
+    /// Two listeners on one fixed port would fail at bind time with a vaguer EADDRINUSE; 0 never clashes.
+    public func validate() throws(UsageError) {
+        let listeners: [(option: OptionDeclaration, role: String, port: Int)] = [
+            (Option.productionPort, "production", emulatorConfiguration.productionPort),
+            (Option.sandboxPort, "sandbox", emulatorConfiguration.sandboxPort),
+            (Option.controlPort, "control", emulatorConfiguration.controlPort),
+        ]
+        for first in listeners.indices {
+            for second in listeners.indices where second > first {
+                let (earlier, later) = (listeners[first], listeners[second])
+                guard earlier.port != 0, earlier.port == later.port else { continue }
+                // Blame whichever clashing flag the user typed last; a default cannot be pointed at.
+                let blamed = [portArguments[earlier.option.name], portArguments[later.option.name]]
+                    .compactMap { $0 }.max { $0.index < $1.index }
+                throw .invalidCombination(
+                    "the \(earlier.role) and \(later.role) listeners would both use port \(later.port); "
+                        + "give each its own port, or 0 for a free one",
+                    argument: blamed
+                )
+            }
+        }
+    }
+
+    /// Start, announce, wait, stop: the banner is printed only once every listener accepts connections, so the
+    /// `ready:` line is a promise a CI script can act on.
+    ///
+    /// - Parameter context: Output for the banner, and the stop signal to wait for.
+    public func run(context: CommandContext) async throws -> ExitCode {
+        let emulator = try Emulator(configuration: emulatorConfiguration)
+        let endpoints = try emulator.start()
+        let banner = ServeBanner(
+            version: EmulatorVersion.current,
+            production: endpoints.production,
+            sandbox: endpoints.sandbox,
+            control: endpoints.control,
+            caPath: endpoints.ca,
+            configuration: emulatorConfiguration
+        )
+        context.output.write(banner.text)
+
+        let signal = await context.waitForStopSignal()
+        context.errorOutput.writeLine(
+            "received \(Self.signalName(signal)); shutting down "
+                + "(up to \(Option.formatSeconds(emulatorConfiguration.shutdownGraceSeconds))s for in-flight streams)"
+        )
+        await Self.shutDown(emulator)
+        context.errorOutput.writeLine("stopped")
+        return .success
+    }
+
+    /// `shutdown()` blocks for up to the grace period; on a thread of its own it cannot starve the cooperative
+    /// pool (two threads on a two-core runner) of work the shutdown itself may be waiting for.
+    private static func shutDown(_ emulator: Emulator) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                emulator.shutdown()
+                continuation.resume()
+            }
+        }
+    }
+
+    private static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(number)"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens HTTP/2-over-TLS connections on its own event loops (or a shared group).
+///
+/// Used by the scenario runner and the load generator: many connections, many concurrent streams each,
+/// client certificates, custom trust roots and SNI.
+public final class H2Client: Sendable {
+    private let context: TLSContext
+    private let group: EventLoopGroup
+    private let ownsGroup: Bool
+    private let settings: H2Settings
+
+    /// - Parameters:
+    ///   - tls: trust roots, client certificate, ALPN offer.
+    ///   - eventLoops: loops to create when `group` is nil (default 1).
+    ///   - group: share an existing group instead (the caller shuts it down).
+    public init(tls: TLSClientConfiguration, eventLoops: Int = 1, group: EventLoopGroup? = nil,
+                settings: H2Settings = H2Settings(maxConcurrentStreams: 100)) throws {
+        self.context = try TLSContext(client: tls)
+        if let group {
+            self.group = group
+            self.ownsGroup = false
+        } else {
+            self.group = try EventLoopGroup(threads: eventLoops, name: "h2-client")
+            self.ownsGroup = true
+        }
+        self.settings = settings
+    }
+
+    /// Connects and completes the TLS handshake.
+    /// - Parameters:
+    ///   - host: numeric address to dial.
+    ///   - serverName: SNI and the name verified in the certificate (e.g. "api.push.apple.com"); nil sends
+    ///     no SNI and verifies `host` as an IP address.
+    public func connect(host: String, port: Int, serverName: String? = nil) async throws -> H2ClientConnection {
+        let address = try SocketAddress(host: host, port: port)
+        let loop = group.nextLoop()
+        let context = self.context
+        let settings = self.settings
+        return try await withCheckedThrowingContinuation { (cont: CheckedContinuation<H2ClientConnection, Error>) in
+            loop.execute {
+                let fd: Int32
+                do {
+                    fd = try Socket.connect(to: address)
+                } catch {
+                    cont.resume(throwing: H2ClientError.connectFailed("\(error)"))
+                    return
+                }
+                let tls: TLSSession
+                do {
+                    tls = try TLSSession(context: context, loop: loop, isServer: false, serverName: serverName,
+                                         verifyAddress: serverName == nil ? host : nil)
+                } catch {
+                    Glibc.close(fd)
+                    cont.resume(throwing: H2ClientError.connectFailed("\(error)"))
+                    return
+                }
+                var handle: H2ClientConnection? = nil
+                let core = H2ClientConnectionCore(fd: fd, loop: loop, tls: tls, settings: settings) { result in
+                    switch result {
+                    case .success: cont.resume(returning: handle!)
+                    case .failure(let e): cont.resume(throwing: e)
+                    }
+                }
+                handle = H2ClientConnection(core: core, loop: loop)
+                let flagBox = UncheckedBox(handle!)
+                core.onClosed = { _ in flagBox.value.markClosed() }
+                do {
+                    try loop.register(fd: fd, core)
+                } catch {
+                    core.close(reason: "\(error)", abortive: true)
+                }
+            }
+        }
+    }
+
+    /// Stops the client's own loops (connections on them are dropped).
+    public func shutdown() {
+        if ownsGroup { group.shutdown() }
+    }
+}

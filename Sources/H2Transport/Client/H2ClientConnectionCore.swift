@@ -1,0 +1,201 @@
+import CNGHTTP2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The loop-confined client side of one HTTP/2-over-TLS connection.
+final class H2ClientConnectionCore: H2Connection {
+    typealias Completion = @Sendable (Result<H2Response, H2ClientError>) -> Void
+
+    final class ClientStream {
+        var status = 0
+        var headers: [H2Header] = []
+        var body: [UInt8] = []
+        var outgoing: OutgoingBody?
+        let completion: Completion
+        init(completion: @escaping Completion) { self.completion = completion }
+    }
+
+    private var streams: [Int32: ClientStream] = [:]
+    /// Requests submitted before the handshake finished.
+    private var waiting: [(H2Request, Completion)] = []
+    private var onConnect: ((Result<Void, H2ClientError>) -> Void)?
+    private let settings: H2Settings
+    /// Set by a received GOAWAY (no new requests) or by `close`.
+    private(set) var goAwayReceived = false
+    var onClosed: (@Sendable (String) -> Void)?
+
+    init(fd: Int32, loop: EventLoop, tls: TLSSession, settings: H2Settings,
+         onConnect: @escaping (Result<Void, H2ClientError>) -> Void) {
+        self.onConnect = onConnect
+        self.settings = settings
+        super.init(fd: fd, loop: loop, tls: tls, isServer: false, state: .connecting)
+    }
+
+    var inFlight: Int { streams.count + waiting.count }
+
+    override func connectCompleted() -> Bool {
+        let err = Socket.pendingError(fd)
+        if err != 0 {
+            close(reason: IOError(errno: err, function: "connect").description, abortive: true)
+            return false
+        }
+        state = .handshaking
+        // Start the handshake: the ClientHello is produced without input.
+        switch tls.handshake() {
+        case .failed(let e):
+            close(reason: e.description, abortive: true)
+            return false
+        case .complete, .wantMore:
+            return true
+        }
+    }
+
+    override func handshakeCompleted() {
+        var s: OpaquePointer? = nil
+        guard nghttp2_session_client_new2(&s, NGHTTP2Callbacks.shared, opaqueSelf, NGHTTP2Callbacks.options) == 0,
+              let s else {
+            close(reason: "nghttp2_session_client_new2 failed", abortive: true)
+            return
+        }
+        session = s
+        submitSettings(settings)
+        _ = nghttp2_session_set_local_window_size(s, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: settings.initialWindowSize * 4))
+        onConnect?(.success(()))
+        onConnect = nil
+        let queued = waiting
+        waiting = []
+        for (request, completion) in queued { submit(request, completion: completion) }
+    }
+
+    func submit(_ request: H2Request, completion: @escaping Completion) {
+        switch state {
+        case .connecting, .handshaking:
+            waiting.append((request, completion))
+            return
+        case .closed:
+            completion(.failure(.connectionClosed(closeReason ?? "closed")))
+            return
+        case .open:
+            break
+        }
+        guard let session, !goAwayReceived else {
+            completion(.failure(.submitFailed("the server sent GOAWAY")))
+            return
+        }
+        let stream = ClientStream(completion: completion)
+        // Pseudo-headers first (RFC 9113 §8.3), then the rest in the caller's order.
+        let encoder = loop.headerEncoder
+        let headers = request.headers
+        var bytes = 0
+        for i in 0..<headers.count { bytes += headers.withBytes(at: i) { $0.count + $1.count } }
+        encoder.begin(fields: headers.count, byteCount: bytes)
+        for pass in 0..<2 {
+            for i in 0..<headers.count {
+                let h = headers[i]
+                if h.name.hasPrefix(":") == (pass == 0) { encoder.add(h) }
+            }
+        }
+        let streamID: Int32
+        if request.body.isEmpty {
+            streamID = encoder.withFields { nv, count in
+                nghttp2_submit_request(session, nil, nv, count, nil, nil)
+            }
+        } else {
+            let body = OutgoingBody(request.body)
+            stream.outgoing = body
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: Unmanaged.passUnretained(body).toOpaque()),
+                read_callback: NGHTTP2Callbacks.bodyReader)
+            streamID = encoder.withFields { nv, count in
+                nghttp2_submit_request(session, nil, nv, count, &provider, nil)
+            }
+        }
+        guard streamID > 0 else {
+            completion(.failure(.submitFailed(String(cString: nghttp2_strerror(streamID)))))
+            return
+        }
+        streams[streamID] = stream
+        flushIfIdle()
+    }
+
+    /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS as last acknowledged by nghttp2.
+    var remoteMaxConcurrentStreams: Int {
+        guard let session else { return 0 }
+        return Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
+    }
+
+    /// Sends GOAWAY and lets in-flight requests finish.
+    func closeGracefully() {
+        guard let session, state == .open else {
+            close(reason: "closed by the client", abortive: false)
+            return
+        }
+        _ = nghttp2_session_terminate_session2(session, nghttp2_session_get_last_proc_stream_id(session), H2ErrorCode.noError.rawValue)
+        flushIfIdle()
+    }
+
+    // MARK: nghttp2 callbacks
+
+    override func onHeader(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
+        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+              let stream = streams[frame.pointee.hd.stream_id] else { return 0 }
+        let n = String(decoding: name, as: UTF8.self)
+        let v = String(decoding: value, as: UTF8.self)
+        if n == ":status" {
+            stream.status = Int(v) ?? 0
+        } else {
+            stream.headers.append(H2Header(n, v))
+        }
+        return 0
+    }
+
+    override func onData(streamID: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
+        streams[streamID]?.body.append(contentsOf: data)
+        return 0
+    }
+
+    override func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        if frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
+            goAwayReceived = true
+            let data = frame.pointee.goaway.opaque_data
+            let len = frame.pointee.goaway.opaque_data_len
+            lastGoAway = (frame.pointee.goaway.error_code,
+                          data.map { Array(UnsafeBufferPointer(start: $0, count: len)) } ?? [])
+        }
+        return 0
+    }
+
+    /// The error code and debug data of the last GOAWAY received.
+    private(set) var lastGoAway: (UInt32, [UInt8])?
+
+    override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
+        guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
+        if errorCode == 0 && stream.status != 0 {
+            stream.completion(.success(H2Response(status: stream.status, headers: stream.headers, body: stream.body)))
+        } else {
+            stream.completion(.failure(.streamReset(errorCode)))
+        }
+        return 0
+    }
+
+    override func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
+        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+              let stream = streams.removeValue(forKey: frame.pointee.hd.stream_id) else { return 0 }
+        stream.completion(.failure(.submitFailed(String(cString: nghttp2_strerror(errorCode)))))
+        return 0
+    }
+
+    override func didClose() {
+        let reason = closeReason ?? "closed"
+        onConnect?(.failure(.connectFailed(reason)))
+        onConnect = nil
+        let pending = streams
+        streams.removeAll()
+        for (_, s) in pending { s.completion(.failure(.connectionClosed(reason))) }
+        let queued = waiting
+        waiting.removeAll()
+        for (_, c) in queued { c(.failure(.connectionClosed(reason))) }
+        onClosed?(reason)
+    }
+}

@@ -1,0 +1,145 @@
+import CMicroHTTPD
+import CShims
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain HTTP/1.1 server on libmicrohttpd, for the control API (curl and Python `requests` must work
+/// with no flags; a hand-written HTTP/1.1 parser is out of the question).
+///
+/// We bind the socket ourselves (port 0 support, one address type for all listeners) and hand it to
+/// libmicrohttpd, which runs its own polling thread and calls the handler there.
+public final class HTTP1Server: Sendable {
+    private let handler: any HTTP1Handler
+    private let maxBodyBytes: Int
+    private let daemon = Mutex<DaemonHandle?>(nil)
+    private let context: Unmanaged<HTTP1ServerContext>
+
+    public init(handler: any HTTP1Handler, maxBodyBytes: Int = 16 * 1024 * 1024) {
+        self.handler = handler
+        self.maxBodyBytes = maxBodyBytes
+        self.context = Unmanaged.passRetained(HTTP1ServerContext(handler: handler, maxBodyBytes: maxBodyBytes))
+    }
+
+    deinit {
+        stop()
+        context.release()
+    }
+
+    /// Binds `host:port` (0 picks a port) and starts serving. Returns the bound address.
+    public func start(host: String, port: Int) throws -> SocketAddress {
+        let address = try SocketAddress(host: host, port: port)
+        let fd = try Socket.listen(on: address, backlog: 256)
+        let bound = Socket.localAddress(of: fd) ?? address
+        let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue)
+        guard let d = CShims_MHD_start_daemon(
+            flags, fd, HTTP1ServerContext.accessHandler, context.toOpaque(),
+            HTTP1ServerContext.completedHandler, context.toOpaque(), 30, 1024)
+        else {
+            Glibc.close(fd)
+            throw IOError(errno: EINVAL, function: "MHD_start_daemon(\(bound))")
+        }
+        daemon.withLock { $0 = DaemonHandle(pointer: d) }
+        return bound
+    }
+
+    /// Stops serving; idempotent.
+    public func stop() {
+        let d = daemon.withLock { d -> DaemonHandle? in
+            let old = d
+            d = nil
+            return old
+        }
+        if let d { MHD_stop_daemon(d.pointer) }
+    }
+}
+
+/// The running daemon, handed between threads only to be stopped.
+struct DaemonHandle: @unchecked Sendable {
+    // @unchecked Sendable: libmicrohttpd's MHD_stop_daemon may be called from any thread.
+    let pointer: OpaquePointer
+}
+
+/// State shared with libmicrohttpd's callbacks (retained for the server's lifetime).
+final class HTTP1ServerContext: Sendable {
+    let handler: any HTTP1Handler
+    let maxBodyBytes: Int
+
+    init(handler: any HTTP1Handler, maxBodyBytes: Int) {
+        self.handler = handler
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Per-request accumulation across libmicrohttpd's repeated handler calls.
+    final class Pending {
+        var body: [UInt8] = []
+        var exceeded = false
+    }
+
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+        guard let cls, let connection, let conCls, let uploadSize else { return MHD_Result(rawValue: 0)! }
+        let context = Unmanaged<HTTP1ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        // First call for a request: only set up state (libmicrohttpd's documented protocol).
+        guard let existing = conCls.pointee else {
+            conCls.pointee = Unmanaged.passRetained(Pending()).toOpaque()
+            return MHD_Result(rawValue: 1)!
+        }
+        let pending = Unmanaged<Pending>.fromOpaque(existing).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            if let uploadData, !pending.exceeded {
+                if pending.body.count + uploadSize.pointee > context.maxBodyBytes {
+                    pending.exceeded = true
+                    pending.body = []
+                } else {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                        pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+                    }
+                }
+            }
+            uploadSize.pointee = 0
+            return MHD_Result(rawValue: 1)!
+        }
+        var request = HTTP1Request(
+            method: method.map { String(cString: $0) } ?? "GET",
+            path: url.map { String(cString: $0) } ?? "/",
+            body: pending.body, bodyExceededLimit: pending.exceeded)
+        var collector = Collector()
+        withUnsafeMutablePointer(to: &collector) { p in
+            _ = MHD_get_connection_values(connection, MHD_ValueKind(rawValue: 8)!, { cls, _, key, value in
+                guard let cls, let key else { return MHD_Result(rawValue: 1)! }
+                cls.assumingMemoryBound(to: Collector.self).pointee.query.append(
+                    (String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return MHD_Result(rawValue: 1)!
+            }, p)
+            _ = MHD_get_connection_values(connection, MHD_ValueKind(rawValue: 1)!, { cls, _, key, value in
+                guard let cls, let key else { return MHD_Result(rawValue: 1)! }
+                cls.assumingMemoryBound(to: Collector.self).pointee.headers.append(
+                    H2Header(String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return MHD_Result(rawValue: 1)!
+            }, p)
+        }
+        request.query = collector.query
+        request.headers = collector.headers
+        let response = context.handler.handle(request)
+        let mhdResponse = response.body.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode(rawValue: 2)!)
+        }
+        guard let mhdResponse else { return MHD_Result(rawValue: 0)! }
+        for h in response.headers { _ = MHD_add_response_header(mhdResponse, h.name, h.value) }
+        let rc = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+        return rc
+    }
+
+    struct Collector {
+        var query: [(name: String, value: String)] = []
+        var headers: [H2Header] = []
+    }
+
+    static let completedHandler: MHD_RequestCompletedCallback = { _, _, conCls, _ in
+        guard let conCls, let p = conCls.pointee else { return }
+        Unmanaged<Pending>.fromOpaque(p).release()
+        conCls.pointee = nil
+    }
+}

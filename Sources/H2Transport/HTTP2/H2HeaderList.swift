@@ -1,0 +1,135 @@
+/// One header field as text.
+public struct H2Header: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Header fields in wire order, duplicates kept, pseudo-headers included, stored as bytes.
+///
+/// APNs rules depend on order and on repetition (DuplicateHeaders), so this is a list, not a dictionary.
+/// Names and values live in one byte array with an index of ranges: filling it costs no allocation once
+/// a pooled stream has grown its buffers, and hot-path checks compare bytes without building Strings.
+public struct H2HeaderList: Sendable, Sequence {
+    @usableFromInline
+    struct Field: Sendable {
+        var nameStart: Int32
+        var nameLength: Int32
+        var valueStart: Int32
+        var valueLength: Int32
+    }
+
+    @usableFromInline var bytes: [UInt8] = []
+    @usableFromInline var fields: [Field] = []
+
+    public init() {}
+
+    public init(_ headers: [H2Header]) {
+        for h in headers { append(name: h.name, value: h.value) }
+    }
+
+    public init(_ pairs: KeyValuePairs<String, String>) {
+        for (n, v) in pairs { append(name: n, value: v) }
+    }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public mutating func append(name: String, value: String) {
+        let ns = Int32(bytes.count)
+        bytes.append(contentsOf: name.utf8)
+        let vs = Int32(bytes.count)
+        bytes.append(contentsOf: value.utf8)
+        fields.append(Field(nameStart: ns, nameLength: vs - ns, valueStart: vs, valueLength: Int32(bytes.count) - vs))
+    }
+
+    /// Appends raw bytes as received from nghttp2 (already lowercase and validated by it).
+    mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        let ns = Int32(bytes.count)
+        bytes.append(contentsOf: name)
+        let vs = Int32(bytes.count)
+        bytes.append(contentsOf: value)
+        fields.append(Field(nameStart: ns, nameLength: vs - ns, valueStart: vs, valueLength: Int32(bytes.count) - vs))
+    }
+
+    /// Empties the list but keeps its storage for the next request on a pooled stream.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    public subscript(index: Int) -> H2Header {
+        H2Header(name(at: index), value(at: index))
+    }
+
+    public func name(at index: Int) -> String {
+        let f = fields[index]
+        return String(decoding: bytes[Int(f.nameStart)..<Int(f.nameStart + f.nameLength)], as: UTF8.self)
+    }
+
+    public func value(at index: Int) -> String {
+        let f = fields[index]
+        return String(decoding: bytes[Int(f.valueStart)..<Int(f.valueStart + f.valueLength)], as: UTF8.self)
+    }
+
+    /// Calls `body` with the name and value bytes of field `index`, without copying.
+    public func withBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let f = fields[index]
+        return try bytes.withUnsafeBytes { raw in
+            try body(
+                UnsafeRawBufferPointer(rebasing: raw[Int(f.nameStart)..<Int(f.nameStart + f.nameLength)]),
+                UnsafeRawBufferPointer(rebasing: raw[Int(f.valueStart)..<Int(f.valueStart + f.valueLength)]))
+        }
+    }
+
+    /// Whether field `index` is named exactly `name` (lowercase ASCII, as HTTP/2 requires).
+    public func nameEquals(at index: Int, _ name: StaticString) -> Bool {
+        let f = fields[index]
+        guard Int(f.nameLength) == name.utf8CodeUnitCount else { return false }
+        return bytes.withUnsafeBytes { raw in
+            memcmpEqual(raw.baseAddress! + Int(f.nameStart), name.utf8Start, Int(f.nameLength))
+        }
+    }
+
+    /// The index of the first field named `name`, if any.
+    public func firstIndex(of name: StaticString) -> Int? {
+        for i in 0..<fields.count where nameEquals(at: i, name) { return i }
+        return nil
+    }
+
+    /// The first value for `name` (case-insensitive), if any.
+    public subscript(name: String) -> String? {
+        let lower = name.lowercased()
+        for i in 0..<fields.count where self.name(at: i) == lower { return value(at: i) }
+        return nil
+    }
+
+    /// Every value for `name` (case-insensitive), in order.
+    public func values(_ name: String) -> [String] {
+        let lower = name.lowercased()
+        return (0..<fields.count).filter { self.name(at: $0) == lower }.map { value(at: $0) }
+    }
+
+    public func makeIterator() -> AnyIterator<H2Header> {
+        var i = 0
+        return AnyIterator {
+            guard i < self.count else { return nil }
+            defer { i += 1 }
+            return self[i]
+        }
+    }
+}
+
+@inline(__always)
+func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    var i = 0
+    while i < count {
+        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        i += 1
+    }
+    return true
+}

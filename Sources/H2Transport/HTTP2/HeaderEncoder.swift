@@ -1,0 +1,93 @@
+import CNGHTTP2
+
+/// Builds the `nghttp2_nv` array for one HEADERS submission in loop-owned memory.
+///
+/// nghttp2 copies names and values during `nghttp2_submit_*` (we never set NO_COPY flags), so one buffer
+/// per loop serves every connection on it and a response costs no allocation here. The caller sizes the
+/// buffers first (`begin`) so the pointers handed to nghttp2 stay valid while fields are added.
+final class HeaderEncoder {
+    private var bytes: UnsafeMutableRawPointer
+    private var byteCapacity: Int
+    private var nvs: UnsafeMutablePointer<nghttp2_nv>
+    private var nvCapacity: Int
+    private var used = 0
+    private(set) var count = 0
+
+    init() {
+        byteCapacity = 8 * 1024
+        bytes = .allocate(byteCount: byteCapacity, alignment: 8)
+        nvCapacity = 64
+        nvs = .allocate(capacity: nvCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        nvs.deallocate()
+    }
+
+    /// Empties the encoder and makes room for `fields` fields totalling `byteCount` bytes.
+    func begin(fields: Int, byteCount: Int) {
+        used = 0
+        count = 0
+        if byteCount > byteCapacity {
+            bytes.deallocate()
+            byteCapacity = max(byteCount, byteCapacity * 2)
+            bytes = .allocate(byteCount: byteCapacity, alignment: 8)
+        }
+        if fields > nvCapacity {
+            nvs.deallocate()
+            nvCapacity = max(fields, nvCapacity * 2)
+            nvs = .allocate(capacity: nvCapacity)
+        }
+    }
+
+    /// Bytes a header needs, for `begin`.
+    static func size(_ h: H2Header) -> Int { h.name.utf8.count + h.value.utf8.count }
+
+    func add(_ name: StaticString, _ value: String) {
+        let n = copy(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), lowercase: false)
+        let v = copy(value)
+        append(name: n, value: v)
+    }
+
+    /// Adds a regular field; its name is lowercased (RFC 9113 §8.2.1) as it is copied.
+    func add(_ header: H2Header) {
+        var name = header.name
+        let n = name.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: true) }
+        let v = copy(header.value)
+        append(name: n, value: v)
+    }
+
+    /// Calls `body` with the array built so far.
+    func withFields<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
+        body(UnsafePointer(nvs), count)
+    }
+
+    private func copy(_ value: String) -> UnsafeMutableRawBufferPointer {
+        var value = value
+        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: false) }
+    }
+
+    private func copy(_ source: UnsafeRawBufferPointer, lowercase: Bool) -> UnsafeMutableRawBufferPointer {
+        precondition(used + source.count <= byteCapacity, "HeaderEncoder.begin sized too small")
+        let start = bytes + used
+        if source.count > 0 { start.copyMemory(from: source.baseAddress!, byteCount: source.count) }
+        if lowercase {
+            for i in 0..<source.count {
+                let b = start.load(fromByteOffset: i, as: UInt8.self)
+                if b >= 65 && b <= 90 { start.storeBytes(of: b | 0x20, toByteOffset: i, as: UInt8.self) }
+            }
+        }
+        used += source.count
+        return UnsafeMutableRawBufferPointer(start: start, count: source.count)
+    }
+
+    private func append(name: UnsafeMutableRawBufferPointer, value: UnsafeMutableRawBufferPointer) {
+        precondition(count < nvCapacity, "HeaderEncoder.begin sized too few fields")
+        nvs[count] = nghttp2_nv(
+            name: name.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            value: value.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            namelen: name.count, valuelen: value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        count += 1
+    }
+}

@@ -1,0 +1,87 @@
+import CNGHTTP2
+
+/// The nghttp2 callback tables, built once per role and shared by every session.
+///
+/// Every callback is a closure that captures nothing and recovers its connection through
+/// `H2Connection.fromOpaque`; each only records into the connection and returns 0 (or
+/// NGHTTP2_ERR_CALLBACK_FAILURE with the reason stored on the connection). Nothing throws across C.
+enum NGHTTP2Callbacks {
+    nonisolated(unsafe) static let shared: OpaquePointer = {
+        var cbs: OpaquePointer? = nil
+        precondition(nghttp2_session_callbacks_new(&cbs) == 0, "nghttp2_session_callbacks_new")
+        let c = cbs!
+        nghttp2_session_callbacks_set_on_begin_headers_callback(c) { _, frame, user in
+            guard let frame, let user else { return 0 }
+            return H2Connection.fromOpaque(user).onBeginHeaders(frame)
+        }
+        nghttp2_session_callbacks_set_on_header_callback(c) { _, frame, name, namelen, value, valuelen, _, user in
+            guard let frame, let user, let name, let value else { return 0 }
+            return H2Connection.fromOpaque(user).onHeader(
+                frame, name: UnsafeRawBufferPointer(start: name, count: namelen),
+                value: UnsafeRawBufferPointer(start: value, count: valuelen))
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(c) { _, _, streamID, data, len, user in
+            guard let user, let data else { return 0 }
+            return H2Connection.fromOpaque(user).onData(streamID: streamID, UnsafeRawBufferPointer(start: data, count: len))
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(c) { _, frame, user in
+            guard let frame, let user else { return 0 }
+            return H2Connection.fromOpaque(user).onFrameReceived(frame)
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(c) { _, streamID, errorCode, user in
+            guard let user else { return 0 }
+            return H2Connection.fromOpaque(user).onStreamClose(streamID: streamID, errorCode: errorCode)
+        }
+        nghttp2_session_callbacks_set_on_frame_not_send_callback(c) { _, frame, code, user in
+            guard let frame, let user else { return 0 }
+            return H2Connection.fromOpaque(user).onFrameNotSent(frame, errorCode: code)
+        }
+        nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(c) { _, _, code, user in
+            guard let user else { return 0 }
+            H2Connection.fromOpaque(user).protocolErrors += 1
+            _ = code
+            return 0
+        }
+        return c
+    }()
+
+    /// Session options shared by both roles.
+    nonisolated(unsafe) static let options: OpaquePointer = {
+        var opt: OpaquePointer? = nil
+        precondition(nghttp2_option_new(&opt) == 0, "nghttp2_option_new")
+        // Closed streams are kept only for RFC 7540 priority bookkeeping, which we turn off: keeping them
+        // costs memory per connection for nothing.
+        nghttp2_option_set_no_closed_streams(opt, 1)
+        return opt!
+    }()
+
+    /// Reads a response or request body out of the stream's `OutgoingBody` (the data source pointer).
+    static let bodyReader: nghttp2_data_source_read_callback = { _, _, buf, length, flags, source, _ in
+        guard let buf, let flags, let source, let ptr = source.pointee.ptr else { return 0 }
+        let body = Unmanaged<OutgoingBody>.fromOpaque(ptr).takeUnretainedValue()
+        let n = body.read(into: UnsafeMutableRawBufferPointer(start: buf, count: length))
+        if body.isFinished { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        return n
+    }
+}
+
+/// A body being sent, read by nghttp2 in frame-sized pieces; owned by its stream until the stream closes.
+final class OutgoingBody {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isFinished: Bool { offset >= bytes.count }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let n = min(buffer.count, bytes.count - offset)
+        if n > 0 {
+            bytes.withUnsafeBytes { raw in
+                buffer.baseAddress!.copyMemory(from: raw.baseAddress! + offset, byteCount: n)
+            }
+            offset += n
+        }
+        return n
+    }
+}

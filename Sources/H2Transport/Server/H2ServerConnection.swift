@@ -1,0 +1,287 @@
+import CNGHTTP2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server-side HTTP/2 connection as the layer above sees it: who is connected, over what, and controls
+/// for GOAWAY and SETTINGS. Loop-confined: use it only on `eventLoop` (handler calls already are).
+public final class H2ServerConnection: H2Connection {
+    /// Unique per server, for logs and journals.
+    public let id: UInt64
+    /// The listener that accepted the connection (the APNs layer maps it to an environment).
+    public let listener: H2ListenerInfo
+    public let remoteAddress: SocketAddress?
+    /// SNI sent by the client, if any (clients that dial an IP send none).
+    public private(set) var serverName: String?
+    /// ALPN result; nil when the client offered none and is spoken to in HTTP/2 anyway.
+    public private(set) var alpnProtocol: String?
+    public private(set) var tlsVersion: String = ""
+    public private(set) var tlsCipher: String = ""
+    /// The client certificate (DER) if one was presented, and whether it chained to the trust roots.
+    public private(set) var peerCertificateDER: [UInt8]?
+    public private(set) var peerCertificateVerified = false
+    /// Per-connection state of the layer above (e.g. the provider-token rules bound to a connection).
+    public var userInfo: AnyObject?
+    /// The SETTINGS most recently submitted to the peer.
+    public private(set) var settings: H2Settings
+
+    public var eventLoop: EventLoop { loop }
+    /// Streams currently open.
+    public var openStreamCount: Int { streams.count }
+    /// Whether GOAWAY was sent (no new streams will be accepted).
+    public private(set) var goAwaySent = false
+
+    private let config: H2ServerConfiguration
+    private let handler: any H2ServerHandler
+    private weak var registry: ServerConnectionRegistry?
+    private var streams: [Int32: ServerStream] = [:]
+    /// The stream whose HEADERS/DATA are arriving: frames of one stream come in a row, so this saves a
+    /// hash lookup per header field.
+    private var current: ServerStream? = nil
+    private var pool: [ServerStream] = []
+    private var timerID: UInt64? = nil
+    private let acceptedAt = monotonicNanoseconds()
+
+    init(fd: Int32, loop: EventLoop, tls: TLSSession, id: UInt64, listener: H2ListenerInfo,
+         remote: SocketAddress?, config: H2ServerConfiguration, handler: any H2ServerHandler,
+         registry: ServerConnectionRegistry) {
+        self.id = id
+        self.listener = listener
+        self.remoteAddress = remote
+        self.config = config
+        self.settings = config.settings
+        self.handler = handler
+        self.registry = registry
+        super.init(fd: fd, loop: loop, tls: tls, isServer: true, state: .handshaking)
+        armTimer(after: config.handshakeTimeout)
+    }
+
+    // MARK: Public controls
+
+    /// Sends GOAWAY: no new streams; in-flight ones finish, then the connection closes.
+    /// - Parameters:
+    ///   - errorCode: the HTTP/2 error code (APNs uses NO_ERROR with a JSON reason).
+    ///   - debugData: opaque payload, e.g. `{"reason":"Shutdown"}`.
+    public func sendGoAway(errorCode: H2ErrorCode = .noError, debugData: [UInt8] = []) {
+        guard let session, !goAwaySent else { return }
+        goAwaySent = true
+        let last = nghttp2_session_get_last_proc_stream_id(session)
+        _ = debugData.withUnsafeBufferPointer {
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode.rawValue,
+                                  $0.baseAddress, $0.count)
+        }
+        flushIfIdle()
+    }
+
+    /// Sends new SETTINGS on the live connection (e.g. MAX_CONCURRENT_STREAMS down to 1 and back).
+    public func updateSettings(_ settings: H2Settings) {
+        self.settings = settings
+        submitSettings(settings)
+        flushIfIdle()
+    }
+
+    /// Closes the connection now; `reset` sends a TCP RST instead of a TLS close.
+    public func closeNow(reset: Bool = false) {
+        close(reason: "closed by the application", abortive: reset)
+    }
+
+    // MARK: Connection lifecycle
+
+    override func handshakeCompleted() {
+        serverName = tls.serverName
+        alpnProtocol = tls.negotiatedALPN
+        tlsVersion = tls.protocolVersion
+        tlsCipher = tls.cipherName
+        if let peer = tls.peerCertificate {
+            peerCertificateDER = peer.der
+            peerCertificateVerified = peer.verified
+        }
+        var s: OpaquePointer? = nil
+        guard nghttp2_session_server_new2(&s, NGHTTP2Callbacks.shared, opaqueSelf, NGHTTP2Callbacks.options) == 0,
+              let s else {
+            close(reason: "nghttp2_session_server_new2 failed", abortive: true)
+            return
+        }
+        session = s
+        submitSettings(settings)
+        // Let the connection window grow with the stream window, so one large body does not stall others.
+        _ = nghttp2_session_set_local_window_size(s, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: settings.initialWindowSize * 4))
+        lastActivity = monotonicNanoseconds()
+        armTimer(after: config.idleTimeout)
+        handler.connectionOpened(self)
+    }
+
+    override func didClose() {
+        if let timerID { loop.cancelTimer(timerID) }
+        timerID = nil
+        streams.removeAll()
+        current = nil
+        pool.removeAll()
+        registry?.remove(self)
+        handler.connectionClosed(self)
+    }
+
+    private func armTimer(after interval: Duration?) {
+        guard let interval else { return }
+        if let timerID { loop.cancelTimer(timerID) }
+        // Strong capture on purpose: `didClose` cancels the timer, which drops the closure (see TimerQueue).
+        timerID = loop.scheduleTimer(after: interval) { self.timerFired() }
+    }
+
+    /// Handshake deadline, then the idle timeout; re-armed lazily so traffic costs no timer operations.
+    private func timerFired() {
+        timerID = nil
+        switch state {
+        case .handshaking, .connecting:
+            close(reason: "TLS handshake not finished within \(config.handshakeTimeout!)", abortive: true)
+        case .open:
+            guard let idle = config.idleTimeout else { return }
+            let now = monotonicNanoseconds()
+            let idleFor = now &- lastActivity
+            if streams.isEmpty && idleFor >= idle.nanosecondsClamped {
+                closeReason = "idle for \(idle)"
+                sendGoAway(debugData: config.idleGoAwayPayload)
+                terminateAfterFlush()
+                flushIfIdle()
+            } else {
+                let remaining = idle.nanosecondsClamped &- min(idleFor, idle.nanosecondsClamped)
+                armTimer(after: .nanoseconds(Int64(max(remaining, 1_000_000))))
+            }
+        case .closed:
+            return
+        }
+    }
+
+    /// Graceful shutdown: GOAWAY now; the session ends by itself when its last stream closes.
+    func beginGracefulShutdown() {
+        switch state {
+        case .open:
+            sendGoAway()
+        case .handshaking, .connecting:
+            close(reason: "server shutting down", abortive: false)
+        case .closed:
+            break
+        }
+    }
+
+    @inline(__always)
+    private func stream(_ id: Int32) -> ServerStream? {
+        if let current, current.id == id { return current }
+        return streams[id]
+    }
+
+    // MARK: nghttp2 callbacks
+
+    override func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+              frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+        let stream = pool.popLast() ?? ServerStream()
+        stream.reset(id: frame.pointee.hd.stream_id)
+        streams[stream.id] = stream
+        current = stream
+        return 0
+    }
+
+    override func onHeader(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = stream(frame.pointee.hd.stream_id) else { return 0 }
+        stream.headers.append(name: name, value: value)
+        return 0
+    }
+
+    override func onData(streamID: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = stream(streamID) else { return 0 }
+        stream.bodyLength += data.count
+        if stream.bodyExceededLimit { return 0 }
+        if stream.body.count + data.count > config.maxRequestBodyBytes {
+            // Keep reading (flow control is still credited) but stop buffering: the handler decides the answer.
+            stream.bodyExceededLimit = true
+            stream.body.removeAll()
+            return 0
+        }
+        stream.body.append(contentsOf: data)
+        return 0
+    }
+
+    override func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let hd = frame.pointee.hd
+        let endStream = hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        guard endStream,
+              hd.type == UInt8(NGHTTP2_HEADERS.rawValue) || hd.type == UInt8(NGHTTP2_DATA.rawValue),
+              let stream = stream(hd.stream_id) else { return 0 }
+        lastActivity = monotonicNanoseconds()
+        var request = H2Request(headers: stream.headers, body: stream.body, streamID: stream.id)
+        request.bodyLength = stream.bodyLength
+        request.bodyExceededLimit = stream.bodyExceededLimit
+        handler.handleRequest(request, connection: self, responder: H2Responder(connection: self, streamID: stream.id))
+        return 0
+    }
+
+    override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
+        guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
+        if current === stream { current = nil }
+        lastActivity = monotonicNanoseconds()
+        stream.outgoing = nil
+        if pool.count < 64 { pool.append(stream) }
+        return 0
+    }
+
+    // MARK: Responses
+
+    func submitResponse(streamID: Int32, _ response: H2Response) {
+        guard let session, let stream = streams[streamID], !stream.responded else { return }
+        stream.responded = true
+        let status = H2StatusText.text(for: response.status)
+        let encoder = loop.headerEncoder
+        var bytes = 7 + status.utf8.count
+        for h in response.headers { bytes += HeaderEncoder.size(h) }
+        encoder.begin(fields: response.headers.count + 1, byteCount: bytes)
+        encoder.add(":status", status)
+        for h in response.headers { encoder.add(h) }
+        let rv: Int32
+        if response.body.isEmpty {
+            rv = encoder.withFields { nv, count in
+                nghttp2_submit_response(session, streamID, nv, count, nil)
+            }
+        } else {
+            let body = OutgoingBody(response.body)
+            stream.outgoing = body
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: Unmanaged.passUnretained(body).toOpaque()),
+                read_callback: NGHTTP2Callbacks.bodyReader)
+            rv = encoder.withFields { nv, count in
+                nghttp2_submit_response(session, streamID, nv, count, &provider)
+            }
+        }
+        if rv != 0 {
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, H2ErrorCode.internalError.rawValue)
+        }
+        flushIfIdle()
+    }
+
+    func resetStream(_ streamID: Int32, code: H2ErrorCode) {
+        guard let session, let stream = streams[streamID] else { return }
+        stream.responded = true
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code.rawValue)
+        flushIfIdle()
+    }
+}
+
+/// Which listener a connection came in on.
+public struct H2ListenerInfo: Sendable, Hashable {
+    /// The application's name for the listener (e.g. "production", "sandbox").
+    public let name: String
+    public let address: SocketAddress
+
+    public init(name: String, address: SocketAddress) {
+        self.name = name
+        self.address = address
+    }
+}
+
+/// `:status` values as text, precomputed for the common codes.
+enum H2StatusText {
+    private static let table: [String] = (0..<600).map { String($0) }
+    static func text(for status: Int) -> String {
+        status >= 0 && status < table.count ? table[status] : String(status)
+    }
+}

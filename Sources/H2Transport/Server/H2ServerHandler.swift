@@ -1,0 +1,58 @@
+/// The layer above the transport: receives complete requests and answers them through a responder.
+///
+/// Called on the connection's event loop. A handler that can answer at once should call
+/// `responder.respond` before returning (the fast path: the response joins the same write);
+/// it may also keep the responder and answer later from any thread.
+public protocol H2ServerHandler: Sendable {
+    /// A connection finished its TLS handshake and HTTP/2 preface.
+    func connectionOpened(_ connection: H2ServerConnection)
+    /// A request arrived complete (END_STREAM seen).
+    func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder)
+    /// The connection is gone; no responder for it will be delivered anymore.
+    func connectionClosed(_ connection: H2ServerConnection)
+}
+
+extension H2ServerHandler {
+    public func connectionOpened(_ connection: H2ServerConnection) {}
+    public func connectionClosed(_ connection: H2ServerConnection) {}
+}
+
+/// Answers one stream, from any thread; answering twice or after the stream closed does nothing.
+public struct H2Responder: @unchecked Sendable {
+    // @unchecked Sendable: the connection is loop-confined; this type only touches it on its loop, hopping
+    // there with `execute` when called from elsewhere.
+    let connection: H2ServerConnection
+    public let streamID: Int32
+
+    public func respond(_ response: H2Response) {
+        let connection = self.connection
+        let id = streamID
+        if connection.eventLoop.inEventLoop {
+            connection.submitResponse(streamID: id, response)
+        } else {
+            let box = UncheckedBox(connection)
+            connection.eventLoop.execute { box.value.submitResponse(streamID: id, response) }
+        }
+    }
+
+    /// Resets the stream with RST_STREAM (a "reset the stream" fault).
+    public func reset(_ code: H2ErrorCode = .internalError) {
+        let id = streamID
+        let box = UncheckedBox(connection)
+        if connection.eventLoop.inEventLoop {
+            connection.resetStream(id, code: code)
+        } else {
+            connection.eventLoop.execute { box.value.resetStream(id, code: code) }
+        }
+    }
+
+    /// The event loop that owns the connection, for scheduling a delayed answer.
+    public var eventLoop: EventLoop { connection.eventLoop }
+}
+
+/// Carries a loop-confined object to its own loop through `execute`.
+struct UncheckedBox<T>: @unchecked Sendable {
+    // @unchecked Sendable: used only to hand a value to the event loop that owns it.
+    let value: T
+    init(_ value: T) { self.value = value }
+}

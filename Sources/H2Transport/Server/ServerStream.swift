@@ -1,0 +1,23 @@
+/// One request being received on a server connection; pooled per connection so steady-state traffic
+/// reuses header and body storage.
+final class ServerStream {
+    var id: Int32 = 0
+    var headers = H2HeaderList()
+    var body: [UInt8] = []
+    var bodyLength = 0
+    var bodyExceededLimit = false
+    /// Set once a response was submitted; later responses for the stream are ignored.
+    var responded = false
+    /// The response body being sent; released when the stream closes.
+    var outgoing: OutgoingBody? = nil
+
+    func reset(id: Int32) {
+        self.id = id
+        headers.removeAll()
+        body.removeAll(keepingCapacity: body.capacity <= 64 * 1024)
+        bodyLength = 0
+        bodyExceededLimit = false
+        responded = false
+        outgoing = nil
+    }
+}

@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Nanoseconds on CLOCK_MONOTONIC: the event loop's only notion of time, immune to wall-clock jumps.
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped at zero (timers never fire in the past).
+    var nanosecondsClamped: UInt64 {
+        let (seconds, attoseconds) = components
+        if seconds < 0 { return 0 }
+        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+    }
+}

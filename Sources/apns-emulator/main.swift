@@ -1,0 +1,3 @@
+import EmulatorCLI
+
+await EmulatorCLIMain.main()

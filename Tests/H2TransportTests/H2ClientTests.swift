@@ -1,0 +1,113 @@
+import Foundation
+import H2Transport
+import Synchronization
+import Testing
+
+@Suite("H2Client multiplexing against H2Server")
+struct H2ClientTests {
+    /// Sends `count` requests at once on `connection` and returns the statuses by request index.
+    func fire(_ count: Int, on connection: H2ClientConnection, port: Int) async -> [Int] {
+        let statuses = Mutex<[Int: Int]>([:])
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let remaining = Atomic<Int>(count)
+            for i in 0..<count {
+                let request = pushRequest(port: port, headers: [H2Header("x-index", String(i))])
+                connection.send(request) { result in
+                    let status = (try? result.get().status) ?? -1
+                    let index = (try? result.get()["x-index"]).flatMap { $0.flatMap { Int($0) } } ?? -i - 1
+                    statuses.withLock { $0[index] = status }
+                    if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.resume() }
+                }
+            }
+        }
+        return statuses.withLock { s in (0..<count).map { s[$0] ?? -1 } }
+    }
+
+    /// Echoes x-index so each response can be matched to its request.
+    static let echoIndex = RecordingHandler { request, _, responder in
+        var headers: [H2Header] = []
+        if let i = request.headers.firstIndex(of: "x-index") { headers.append(H2Header("x-index", request.headers.value(at: i))) }
+        responder.respond(H2Response(status: 200, headers: headers))
+    }
+
+    @Test func thousandConcurrentStreamsOnOneConnectionAllComplete() async throws {
+        let handler = RecordingHandler { request, _, responder in
+            // Hold every answer briefly so the streams really are concurrent.
+            var headers: [H2Header] = []
+            if let i = request.headers.firstIndex(of: "x-index") { headers.append(H2Header("x-index", request.headers.value(at: i))) }
+            let response = H2Response(status: 200, headers: headers)
+            responder.eventLoop.schedule(after: .milliseconds(20)) { responder.respond(response) }
+        }
+        try await withTestServer(handler: handler, configure: { $0.settings.maxConcurrentStreams = 1000 }) { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            let statuses = await fire(1000, on: connection, port: port)
+            #expect(statuses == Array(repeating: 200, count: 1000))
+            #expect(handler.requests.count == 1000)
+        }
+    }
+
+    @Test func sixteenConnectionsWithConcurrentStreamsAllComplete() async throws {
+        let handler = Self.echoIndex
+        try await withTestServer(handler: handler) { server, port in
+            let client = try makeClient(eventLoops: 2)
+            defer { client.shutdown() }
+            var connections: [H2ClientConnection] = []
+            for _ in 0..<16 {
+                connections.append(try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com"))
+            }
+            #expect(server.connectionCount == 16)
+            let results = await withTaskGroup(of: [Int].self) { group in
+                for c in connections { group.addTask { await self.fire(250, on: c, port: port) } }
+                var all: [[Int]] = []
+                for await r in group { all.append(r) }
+                return all
+            }
+            #expect(results.count == 16)
+            #expect(results.allSatisfy { $0 == Array(repeating: 200, count: 250) })
+            for c in connections { c.close() }
+            #expect(await eventually { server.connectionCount == 0 })
+        }
+    }
+
+    @Test func requestsBeyondTheServersStreamLimitAreQueuedNotRefused() async throws {
+        let handler = Self.echoIndex
+        try await withTestServer(handler: handler, configure: { $0.settings.maxConcurrentStreams = 10 }) { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            _ = try await connection.send(pushRequest(port: port))
+            let statuses = await fire(300, on: connection, port: port)
+            #expect(statuses == Array(repeating: 200, count: 300))
+        }
+    }
+
+    @Test func untrustedServerCertificateFailsTheConnect() async throws {
+        try await withTestServer { _, port in
+            let client = try H2Client(tls: TLSClientConfiguration(trustRootsFile: "/etc/ssl/certs/ca-certificates.crt"))
+            defer { client.shutdown() }
+            await #expect(throws: H2ClientError.self) {
+                _ = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            }
+        }
+    }
+
+    @Test func wrongServerNameFailsVerification() async throws {
+        try await withTestServer { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            await #expect(throws: H2ClientError.self) {
+                _ = try await client.connect(host: "127.0.0.1", port: port, serverName: "example.com")
+            }
+        }
+    }
+
+    @Test func connectToAClosedPortFails() async throws {
+        let client = try makeClient()
+        defer { client.shutdown() }
+        await #expect(throws: H2ClientError.self) {
+            _ = try await client.connect(host: "127.0.0.1", port: 1, serverName: "api.push.apple.com")
+        }
+    }
+}

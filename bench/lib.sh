@@ -1,0 +1,145 @@
+# shellcheck shell=bash disable=SC2034  # sets variables for the scripts that source it
+# Shared helpers for the bench/*.sh scripts. Source it; do not run it.
+#
+# Everything here binds 127.0.0.1 only, and every process a script starts is recorded in
+# BENCH_PIDS so the EXIT trap ends exactly those PIDs and nothing else.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$BENCH_DIR/.." && pwd)
+APNS_EMULATOR_BIN=${APNS_EMULATOR_BIN:-$REPO_ROOT/.build/release/apns-emulator}
+CLK_TCK=$(getconf CLK_TCK)
+
+BENCH_PIDS=()
+BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/apns-bench.XXXXXX")
+
+bench_log() { printf '%s\n' "$*" >&2; }
+bench_die() { bench_log "error: $*"; exit 1; }
+
+bench_cleanup() {
+    local pid
+    for pid in "${BENCH_PIDS[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${BENCH_PIDS[@]}"; do
+        # Give each server up to ~5 s to shut down gracefully, then insist.
+        local i
+        for ((i = 0; i < 50; i++)); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    BENCH_PIDS=()
+    if [[ -n "${BENCH_KEEP_TMP:-}" ]]; then
+        bench_log "kept $BENCH_TMP"
+    else
+        rm -rf "$BENCH_TMP"
+    fi
+}
+trap bench_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+bench_require() {
+    local tool
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null 2>&1 || bench_die "'$tool' not found; run scripts/install-deps.sh"
+    done
+}
+
+# Prints a TCP port that was free a moment ago on 127.0.0.1 (for servers that cannot bind port 0 and tell us).
+bench_free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# bench_wait_port PORT PID TIMEOUT_SECONDS: waits until 127.0.0.1:PORT accepts, or fails if PID died.
+bench_wait_port() {
+    local port=$1 pid=$2 timeout=$3 i
+    for ((i = 0; i < timeout * 10; i++)); do
+        kill -0 "$pid" 2>/dev/null || return 1
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    return 1
+}
+
+# Sets BENCH_CERTS to a folder holding ca.pem, server.pem and server-key.pem. Uses $CERTS_DIR or the repo's
+# certs/ when they are complete; otherwise makes a throwaway CA and server certificate (127.0.0.1, localhost,
+# api.push.apple.com, api.sandbox.push.apple.com) in the temp folder.
+bench_prepare_certs() {
+    local dir=${CERTS_DIR:-$REPO_ROOT/certs}
+    if [[ -f "$dir/ca.pem" && -f "$dir/server.pem" && -f "$dir/server-key.pem" ]]; then
+        BENCH_CERTS=$dir
+        return
+    fi
+    bench_require openssl
+    BENCH_CERTS=$BENCH_TMP/certs
+    mkdir -p "$BENCH_CERTS"
+    bench_log "no certificates in $dir; generating throwaway ones in $BENCH_CERTS"
+    (
+        cd "$BENCH_CERTS"
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+            -subj "/CN=apns-emulator bench CA" -keyout ca-key.pem -out ca.pem \
+            -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign
+        openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+            -subj "/CN=api.push.apple.com" -keyout server-key.pem -out server.csr
+        printf '%s\n' "subjectAltName=DNS:api.push.apple.com,DNS:api.sandbox.push.apple.com,DNS:localhost,IP:127.0.0.1" \
+            "basicConstraints=CA:FALSE" "extendedKeyUsage=serverAuth" >server.ext
+        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 \
+            -extfile server.ext -out server.pem
+    ) >/dev/null 2>&1 || bench_die "openssl failed to generate throwaway certificates"
+}
+
+# bench_start_emulator [extra serve flags...]: starts the release binary on port 0 everywhere and sets
+# EMULATOR_PID, EMULATOR_PRODUCTION_PORT, EMULATOR_CONTROL_URL and EMULATOR_LOG from its ready file.
+bench_start_emulator() {
+    [[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'make build' first"
+    local ready=$BENCH_TMP/emulator-ready.json
+    EMULATOR_LOG=$BENCH_TMP/emulator.log
+    rm -f "$ready"
+    "$APNS_EMULATOR_BIN" serve --host 127.0.0.1 --certs "$BENCH_CERTS" \
+        --production-port 0 --sandbox-port 0 --control-port 0 --ready-file "$ready" "$@" \
+        >"$EMULATOR_LOG" 2>&1 &
+    EMULATOR_PID=$!
+    BENCH_PIDS+=("$EMULATOR_PID")
+    local i parsed=
+    for ((i = 0; i < 300; i++)); do
+        if ! kill -0 "$EMULATOR_PID" 2>/dev/null; then
+            tail -n 20 "$EMULATOR_LOG" >&2
+            bench_die "apns-emulator exited before it was ready (log above)"
+        fi
+        # The ready file may be seen half-written: retry until it parses.
+        if [[ -s "$ready" ]] && parsed=$(python3 - "$ready" <<'PY' 2>/dev/null
+import json, sys
+from urllib.parse import urlsplit
+ready = json.load(open(sys.argv[1]))
+print(urlsplit(ready["production"]).port, ready["control"])
+PY
+        ); then
+            break
+        fi
+        sleep 0.1
+    done
+    [[ -n "$parsed" ]] || bench_die "apns-emulator wrote no valid ready file within 30 s (see $EMULATOR_LOG)"
+    read -r EMULATOR_PRODUCTION_PORT EMULATOR_CONTROL_URL <<<"$parsed"
+}
+
+# Prints utime+stime of PID (all its threads) in clock ticks.
+bench_cpu_ticks() {
+    local stat
+    stat=$(<"/proc/$1/stat") || return 1
+    # Field 2 (comm) may contain spaces: drop everything up to its closing parenthesis.
+    stat=${stat##*) }
+    # What remains starts at field 3 (state); utime and stime are fields 14 and 15.
+    local -a fields
+    read -r -a fields <<<"$stat"
+    echo $((fields[11] + fields[12]))
+}
+
+# Prints VmRSS of PID in KiB.
+bench_rss_kib() {
+    awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
+}
