@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `apns-emulator` binary, run as a separate process the way users and other tools run it.
+@Suite("apns-emulator executable")
+struct ExecutableTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// SwiftPM puts the executable next to the test bundle.
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-emulator")
+    }
+
+    @Test func serveWritesTheExactReadyFileAnswersCurlAndStopsOnSIGTERM() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("exe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ready = folder.appendingPathComponent("ready.json")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.currentDirectoryURL = Self.packageRoot
+        process.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0",
+                             "--ready-file", ready.path, "--certs", "certs"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: ready.path) && Date() < deadline && process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let text = try String(contentsOf: ready, encoding: .utf8)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String])
+        #expect(Set(json.keys) == ["production", "sandbox", "control", "ca"])
+        let caPath = Self.packageRoot.appendingPathComponent("certs/ca.pem").standardizedFileURL.path
+        #expect(json["ca"] == caPath)
+        let production = try #require(json["production"])
+        let port = try #require(Int(production.split(separator: ":").last ?? ""))
+        #expect(production == "https://127.0.0.1:\(port)")
+        #expect(try #require(json["sandbox"]).hasPrefix("https://127.0.0.1:"))
+        #expect(try #require(json["control"]).hasPrefix("http://127.0.0.1:"))
+        // The exact shape other tools read, key order included.
+        #expect(text.hasPrefix(#"{"production":"https://127.0.0.1:\#(port)","sandbox":"https://127.0.0.1:"#))
+
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2", "--cacert", caPath,
+                          "--resolve", "api.push.apple.com:\(port):127.0.0.1", "-d", "{}",
+                          "https://api.push.apple.com:\(port)/3/device/00"]
+        let curlOut = Pipe()
+        curl.standardOutput = curlOut
+        try curl.run()
+        curl.waitUntilExit()
+        #expect(String(decoding: curlOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "2 200")
+
+        let health = Process()
+        health.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        health.arguments = ["-s", try #require(json["control"]) + "/_emulator/health"]
+        let healthOut = Pipe()
+        health.standardOutput = healthOut
+        try health.run()
+        health.waitUntilExit()
+        #expect(String(decoding: healthOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == #"{"status":"ok"}"#)
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let banner = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(banner.split(separator: "\n").contains { $0.hasPrefix("ready:") })
+    }
+
+    @Test func unknownFlagExits64NamingTheArgument() throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--production-prot", "1"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("--production-prot"))
+    }
+
+    @Test func dockerComposeFileIsAcceptedByDockerCompose() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-compose")
+        process.currentDirectoryURL = Self.packageRoot
+        process.arguments = ["-f", "docker-compose.yml", "config", "-q"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+    }
+}
