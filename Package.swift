@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // The layers, lowest first (a module may import only those above it in this list):
-//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD  – C libraries and the macros Swift cannot import
+//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite – C libraries and the macros Swift cannot import
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
+//   APNsProtocol                             – pure: reasons, validation pipeline, JWT (no I/O)
 //   APNsEmulator                             – hosts, certificates, handlers, the emulator itself
 //   EmulatorCLI                              – subcommands, parsing, help
 //   apns-emulator                            – the executable (calls EmulatorCLI)
@@ -25,6 +26,11 @@ let package = Package(
             name: "COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -51,12 +57,16 @@ let package = Package(
             ]
         ),
         .target(
-            name: "APNsEmulator",
+            name: "APNsProtocol",
             dependencies: ["H2Transport", "OpenSSLSupport"]
         ),
         .target(
+            name: "APNsEmulator",
+            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite"]
+        ),
+        .target(
             name: "EmulatorCLI",
-            dependencies: ["APNsEmulator", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport"]
         ),
         .executableTarget(
             name: "apns-emulator",
@@ -69,6 +79,10 @@ let package = Package(
         .testTarget(
             name: "OpenSSLSupportTests",
             dependencies: ["OpenSSLSupport"]
+        ),
+        .testTarget(
+            name: "APNsProtocolTests",
+            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport"]
         ),
         .testTarget(
             name: "APNsEmulatorTests",

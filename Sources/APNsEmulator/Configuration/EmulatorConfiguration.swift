@@ -1,3 +1,4 @@
+import APNsProtocol
 import Foundation
 
 /// Everything `apns-emulator serve` can be told at start.
@@ -31,8 +32,61 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var shutdownGraceSeconds: Double = 10
     /// Whether TLS client certificates are requested (certificate auth); they are verified against `ca.pem`.
     public var requestClientCertificates: Bool = true
+    /// Folder of the embedded state store (SQLite) holding keys, tokens and faults across restarts.
+    public var stateDirectory: String = ".emulator-state"
+    /// Keep everything in memory only (`--ephemeral`): nothing is read or written under `stateDirectory`.
+    public var ephemeral = false
+    /// Bearer token every control request must carry; required when the control port is not on loopback.
+    public var controlToken: String? = nil
+    /// Apple-observed connection behaviours (see `ConnectionBehavior`); `--realism strict` turns them on.
+    public var connectionBehavior = ConnectionBehavior.documented
+    /// Every Decision where Apple's text is unclear, as a switch.
+    public var policy = ValidationPolicy()
+    /// Record every APNs request in the journal (`--no-journal` for load tests).
+    public var journalEnabled = true
+    /// Journal entries kept; the oldest are dropped beyond this.
+    public var journalCapacity = 100_000
+    /// TooManyRequests when one token gets more than this many pushes per `tokenRateWindowSeconds` (0: off).
+    public var tokenRateLimit = 0
+    public var tokenRateWindowSeconds: Double = 1
+    /// Register the bundled sample key (`certs/AuthKey_DEVKEY1234.p8`) at start, so `make run` can be
+    /// curled with a token minted by `apns-emulator token` at once.
+    public var registerSampleKey = true
     /// The answer of the placeholder handler that stands in until the APNs handler exists.
     public var placeholderStatus: Int = 200
 
     public init() {}
+}
+
+/// Connection behaviours seen on real APNs that the documentation does not promise.
+public struct ConnectionBehavior: Sendable, Equatable, Codable {
+    /// With token auth, advertise MAX_CONCURRENT_STREAMS 1 until a request with a valid token succeeded.
+    public var oneStreamUntilAuthenticated: Bool
+    /// Drop MAX_CONCURRENT_STREAMS to 1 after a rejected request, restore it after the next accepted one.
+    public var throttleAfterRejection: Bool
+    /// Send GOAWAY (with a JSON reason) after this many rejected requests on a connection (0: never);
+    /// BadDeviceToken counts double (Apple closes sooner for it). 410s are not errors.
+    public var goAwayAfterErrors: Int
+
+    public init(oneStreamUntilAuthenticated: Bool, throttleAfterRejection: Bool, goAwayAfterErrors: Int) {
+        self.oneStreamUntilAuthenticated = oneStreamUntilAuthenticated
+        self.throttleAfterRejection = throttleAfterRejection
+        self.goAwayAfterErrors = goAwayAfterErrors
+    }
+
+    /// Only what Apple documents (the default).
+    public static let documented = ConnectionBehavior(
+        oneStreamUntilAuthenticated: false, throttleAfterRejection: false, goAwayAfterErrors: 0)
+    /// Everything observed on real APNs.
+    public static let strict = ConnectionBehavior(
+        oneStreamUntilAuthenticated: true, throttleAfterRejection: true, goAwayAfterErrors: 10)
+
+    /// The profile's name for logs and the banner.
+    public var profileName: String {
+        switch self {
+        case .documented: return "documented"
+        case .strict: return "strict"
+        default: return "custom"
+        }
+    }
 }

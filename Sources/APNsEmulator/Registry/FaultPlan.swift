@@ -1,0 +1,49 @@
+import Synchronization
+
+/// Injected faults, checked for every APNs request.
+public final class FaultPlan: Sendable {
+    private let rules = Mutex<[FaultRule]>([])
+    private let persistence: any StatePersistence
+
+    public init(persistence: any StatePersistence = NoPersistence()) {
+        self.persistence = persistence
+    }
+
+    public func add(_ rule: FaultRule) throws {
+        try persistence.upsertFault(rule)
+        rules.withLock { list in
+            list.removeAll { $0.id == rule.id }
+            list.append(rule)
+        }
+    }
+
+    func restore(_ list: [FaultRule]) {
+        rules.withLock { $0 = list }
+    }
+
+    @discardableResult
+    public func remove(id: String) throws -> Bool {
+        guard rules.withLock({ $0.contains { $0.id == id } }) else { return false }
+        try persistence.deleteFault(id: id)
+        rules.withLock { $0.removeAll { $0.id == id } }
+        return true
+    }
+
+    public func all() -> [FaultRule] { rules.withLock { $0 } }
+
+    /// True when no rule exists: the hot path skips matching entirely.
+    public var isEmpty: Bool { rules.withLock { $0.isEmpty } }
+
+    /// The first rule hitting this request, consuming one use of a counted rule.
+    public func take(token: String?, topic: String?, now: Millis) -> FaultRule? {
+        rules.withLock { list -> FaultRule? in
+            guard let i = list.firstIndex(where: { $0.matches(token: token, topic: topic, now: now) }) else { return nil }
+            if let remaining = list[i].remaining { list[i].remaining = remaining - 1 }
+            return list[i]
+        }
+    }
+
+    func removeAll() {
+        rules.withLock { $0.removeAll() }
+    }
+}

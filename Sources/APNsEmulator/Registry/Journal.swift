@@ -1,0 +1,96 @@
+import Synchronization
+
+/// Every APNs request and its answer, in memory, newest last; capped, and switchable off for load tests.
+public final class Journal: Sendable {
+    private struct State {
+        var entries: [JournalEntry] = []
+        /// Index of the oldest entry once the ring is full.
+        var head = 0
+        var nextId: Int64 = 1
+        var enabled = true
+        var capacity: Int
+        var dropped: Int64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// - Parameter capacity: entries kept; the oldest are dropped beyond it.
+    public init(capacity: Int = 100_000, enabled: Bool = true) {
+        var s = State(capacity: max(1, capacity))
+        s.enabled = enabled
+        state = Mutex(s)
+    }
+
+    /// Whether recording is on; the hot path checks this before building an entry.
+    public var isEnabled: Bool { state.withLock { $0.enabled } }
+
+    public struct Settings: Sendable, Codable, Equatable {
+        public var enabled: Bool
+        public var capacity: Int
+        public var size: Int
+        public var dropped: Int64
+    }
+
+    public var settings: Settings {
+        state.withLock { Settings(enabled: $0.enabled, capacity: $0.capacity, size: $0.entries.count, dropped: $0.dropped) }
+    }
+
+    /// Turns recording on or off and/or changes the cap (keeping the newest entries).
+    public func configure(enabled: Bool? = nil, capacity: Int? = nil) {
+        state.withLock { s in
+            if let enabled { s.enabled = enabled }
+            if let capacity, capacity > 0, capacity != s.capacity {
+                let ordered = Self.ordered(s)
+                let kept = Array(ordered.suffix(capacity))
+                s.dropped += Int64(ordered.count - kept.count)
+                s.entries = kept
+                s.head = 0
+                s.capacity = capacity
+            }
+        }
+    }
+
+    /// Appends an entry, assigning its id (the id given is ignored). Returns the id.
+    @discardableResult
+    public func append(_ entry: JournalEntry) -> Int64 {
+        state.withLock { s in
+            guard s.enabled else { return 0 }
+            var e = entry
+            e.id = s.nextId
+            s.nextId += 1
+            if s.entries.count < s.capacity {
+                s.entries.append(e)
+            } else {
+                s.entries[s.head] = e
+                s.head = (s.head + 1) % s.capacity
+                s.dropped += 1
+            }
+            return e.id
+        }
+    }
+
+    /// Entries matching `filter`, oldest first (the newest `limit` when a limit is given).
+    public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
+        let all = state.withLock { Self.ordered($0) }
+        let matching = all.filter(filter.matches)
+        if let limit = filter.limit, limit >= 0 { return Array(matching.suffix(limit)) }
+        return matching
+    }
+
+    public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
+        state.withLock { Self.ordered($0) }.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
+    }
+
+    /// Empties the journal (ids keep increasing).
+    public func clear() {
+        state.withLock { s in
+            s.entries.removeAll()
+            s.head = 0
+        }
+    }
+
+    private static func ordered(_ s: State) -> [JournalEntry] {
+        if s.head == 0 { return s.entries }
+        return Array(s.entries[s.head...] + s.entries[..<s.head])
+    }
+}

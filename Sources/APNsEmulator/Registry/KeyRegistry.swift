@@ -1,0 +1,53 @@
+import OpenSSLSupport
+import Synchronization
+
+/// A registered key with its parsed public key, ready for signature checks.
+public struct ProviderKey: Sendable {
+    public let record: ProviderKeyRecord
+    public let publicKey: PublicKey
+}
+
+/// The provider-token signing keys the emulator trusts, by key id.
+public final class KeyRegistry: Sendable {
+    private let keys = Mutex<[String: ProviderKey]>([:])
+    private let persistence: any StatePersistence
+
+    public init(persistence: any StatePersistence = NoPersistence()) {
+        self.persistence = persistence
+    }
+
+    /// Adds or replaces a key after checking its PEM parses as a P-256 public key.
+    public func register(_ record: ProviderKeyRecord) throws {
+        let publicKey = try PublicKey(pem: record.publicKeyPem)
+        try persistence.upsertKey(record)
+        keys.withLock { $0[record.keyId] = ProviderKey(record: record, publicKey: publicKey) }
+    }
+
+    /// Loads records from storage without writing them back.
+    func restore(_ records: [ProviderKeyRecord]) throws {
+        var parsed: [String: ProviderKey] = [:]
+        for r in records { parsed[r.keyId] = ProviderKey(record: r, publicKey: try PublicKey(pem: r.publicKeyPem)) }
+        keys.withLock { $0 = parsed }
+    }
+
+    @discardableResult
+    public func remove(keyId: String) throws -> Bool {
+        guard lookup(keyId) != nil else { return false }
+        try persistence.deleteKey(keyId: keyId)
+        keys.withLock { _ = $0.removeValue(forKey: keyId) }
+        return true
+    }
+
+    public func lookup(_ keyId: String) -> ProviderKey? {
+        keys.withLock { $0[keyId] }
+    }
+
+    /// All keys, ordered by key id for stable listings.
+    public func all() -> [ProviderKeyRecord] {
+        keys.withLock { $0.values.map(\.record) }.sorted { $0.keyId < $1.keyId }
+    }
+
+    func removeAll() {
+        keys.withLock { $0.removeAll() }
+    }
+}

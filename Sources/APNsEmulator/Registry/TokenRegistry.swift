@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+
+/// Device tokens per (bundle id, environment), and how fast each is being pushed to.
+public final class TokenRegistry: Sendable {
+    private struct State {
+        var tokens: [String: DeviceTokenRecord] = [:]
+        /// Recent push times per token (ms), for TooManyRequests.
+        var recentPushes: [String: [Millis]] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let persistence: any StatePersistence
+
+    public init(persistence: any StatePersistence = NoPersistence()) {
+        self.persistence = persistence
+    }
+
+    /// Issues a fresh random token for an app in an environment (what a device's registration returns).
+    public func issue(bundleId: String, environment: APNsEnvironment, kind: DeviceTokenKind = .app,
+                      deviceId: String? = nil, now: Millis) throws -> DeviceTokenRecord {
+        var bytes = [UInt8](repeating: 0, count: kind.byteLength)
+        var generator = SystemRandomNumberGenerator()
+        for i in bytes.indices { bytes[i] = generator.next() }
+        let token = bytes.map { String(format: "%02x", $0) }.joined()
+        let record = DeviceTokenRecord(token: token, bundleId: bundleId, environment: environment, kind: kind,
+                                       createdAt: now, deviceId: deviceId)
+        try persistence.upsertToken(record)
+        state.withLock { $0.tokens[token] = record }
+        return record
+    }
+
+    /// Adds or replaces a token given in full (state import, a test registering a known token).
+    public func register(_ record: DeviceTokenRecord) throws {
+        var r = record
+        r.token = r.token.lowercased()
+        try persistence.upsertToken(r)
+        state.withLock { $0.tokens[r.token] = r }
+    }
+
+    func restore(_ records: [DeviceTokenRecord]) {
+        state.withLock { s in
+            s.tokens = Dictionary(records.map { ($0.token, $0) }, uniquingKeysWith: { _, b in b })
+            s.recentPushes = [:]
+        }
+    }
+
+    /// Marks a token unregistered at `at` (the app was uninstalled); returns the updated record.
+    public func unregister(_ token: String, at: Millis) throws -> DeviceTokenRecord? {
+        try update(token) { $0.unregisteredAt = at }
+    }
+
+    /// Marks a token expired at `at`.
+    public func expire(_ token: String, at: Millis) throws -> DeviceTokenRecord? {
+        try update(token) { $0.expiredAt = at }
+    }
+
+    private func update(_ token: String, _ change: (inout DeviceTokenRecord) -> Void) throws -> DeviceTokenRecord? {
+        let key = token.lowercased()
+        guard var record = lookup(key) else { return nil }
+        change(&record)
+        try persistence.upsertToken(record)
+        state.withLock { $0.tokens[key] = record }
+        return record
+    }
+
+    @discardableResult
+    public func remove(_ token: String) throws -> Bool {
+        let key = token.lowercased()
+        guard lookup(key) != nil else { return false }
+        try persistence.deleteToken(key)
+        state.withLock { s in
+            s.tokens.removeValue(forKey: key)
+            s.recentPushes.removeValue(forKey: key)
+        }
+        return true
+    }
+
+    /// The record for a lowercase-hex token.
+    public func lookup(_ token: String) -> DeviceTokenRecord? {
+        state.withLock { $0.tokens[token] }
+    }
+
+    /// Tokens, optionally filtered, ordered by creation time.
+    public func all(bundleId: String? = nil, environment: APNsEnvironment? = nil) -> [DeviceTokenRecord] {
+        state.withLock { s in
+            s.tokens.values.filter {
+                (bundleId == nil || $0.bundleId == bundleId) && (environment == nil || $0.environment == environment)
+            }
+        }.sorted { ($0.createdAt, $0.token) < ($1.createdAt, $1.token) }
+    }
+
+    /// Records a push to `token` and says whether it exceeds `limit` pushes per `windowMillis`
+    /// (APNs' 429 TooManyRequests for a device that is pushed to too often).
+    public func recordPush(to token: String, now: Millis, limit: Int, windowMillis: Millis) -> Bool {
+        guard limit > 0 else { return false }
+        return state.withLock { s in
+            var times = s.recentPushes[token] ?? []
+            let cutoff = now - windowMillis
+            if let first = times.first, first <= cutoff { times.removeAll { $0 <= cutoff } }
+            let exceeded = times.count >= limit
+            if !exceeded { times.append(now) }
+            s.recentPushes[token] = times
+            return exceeded
+        }
+    }
+
+    func removeAll() {
+        state.withLock { $0 = State() }
+    }
+}

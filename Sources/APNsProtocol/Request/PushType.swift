@@ -1,0 +1,32 @@
+/// The `apns-push-type` values and the rules that hang off each.
+public enum PushType: String, CaseIterable, Sendable, Codable, Hashable {
+    case alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls
+
+    /// What must follow the bundle id in `apns-topic` (mdm uses the certificate's UID instead).
+    public var topicSuffix: String {
+        switch self {
+        case .voip: return ".voip"
+        case .complication: return ".complication"
+        case .fileprovider: return ".pushkit.fileprovider"
+        case .liveactivity: return ".push-type.liveactivity"
+        case .location: return ".location-query"
+        case .pushtotalk: return ".voip-ptt"
+        case .widgets: return ".push-type.widgets"
+        case .controls: return ".push-type.controls"
+        case .alert, .background, .mdm: return ""
+        }
+    }
+
+    /// Largest accepted payload: 5 KB for VoIP, 4 KB otherwise.
+    public var payloadLimit: Int {
+        self == .voip ? 5120 : 4096
+    }
+
+    /// Push types a certificate connection may not send (location queries are token-auth only).
+    public var allowedWithCertificate: Bool { self != .location }
+
+    /// Parses the header value exactly as Apple lists it (lowercase).
+    public init?(headerValue: String) {
+        self.init(rawValue: headerValue)
+    }
+}
