@@ -5,6 +5,7 @@
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
 //   APNsProtocol                             – pure: reasons, validation pipeline, JWT (no I/O)
 //   APNsEmulator                             – hosts, certificates, handlers, the emulator itself
+//   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
 //   apns-emulator                            – the executable (calls EmulatorCLI)
 import PackageDescription
@@ -15,6 +16,7 @@ let package = Package(
         .executable(name: "apns-emulator", targets: ["apns-emulator"]),
         .library(name: "H2Transport", targets: ["H2Transport"]),
         .library(name: "APNsEmulator", targets: ["APNsEmulator"]),
+        .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -65,6 +67,10 @@ let package = Package(
             dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite"]
         ),
         .target(
+            name: "EmulatorTesting",
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport"]
+        ),
+        .target(
             name: "EmulatorCLI",
             dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport"]
         ),
@@ -86,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsEmulatorTests",
-            dependencies: ["APNsEmulator", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport"]
         ),
         .testTarget(
             name: "EmulatorCLITests",

@@ -45,7 +45,7 @@ struct CommandRunnerTests {
         #expect(result.code == .usage)
         #expect(
             result.errorOutput.hasPrefix(
-                "error: argument 1 'start': unknown subcommand (expected one of: serve, certs, version)\n"
+                "error: argument 1 'start': unknown subcommand (expected one of: serve, send, token, certs, version)\n"
             )
         )
     }
@@ -53,7 +53,7 @@ struct CommandRunnerTests {
     @Test func noArgumentsIsAMissingSubcommandUsageError() async {
         let result = await runCLI([])
         #expect(result.code == .usage)
-        #expect(result.errorOutput.hasPrefix("error: missing subcommand (expected one of: serve, certs, version)\n"))
+        #expect(result.errorOutput.hasPrefix("error: missing subcommand (expected one of: serve, send, token, certs, version)\n"))
     }
 
     @Test func rootHelpListsEverySubcommandOnStdoutAndExits0() async {

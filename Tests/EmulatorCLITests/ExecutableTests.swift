@@ -50,14 +50,16 @@ struct ExecutableTests {
 
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2", "--cacert", caPath,
+        curl.arguments = ["-s", "-w", " %{http_version} %{http_code}", "--http2", "--cacert", caPath,
                           "--resolve", "api.push.apple.com:\(port):127.0.0.1", "-d", "{}",
                           "https://api.push.apple.com:\(port)/3/device/00"]
         let curlOut = Pipe()
         curl.standardOutput = curlOut
         try curl.run()
         curl.waitUntilExit()
-        #expect(String(decoding: curlOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "2 200")
+        // The README's first curl: an HTTP/2 answer in Apple's terms ("00" is no device token).
+        #expect(String(decoding: curlOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                == #"{"reason":"BadDeviceToken"} 2 400"#)
 
         let health = Process()
         health.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -21,6 +21,26 @@ struct HelpFormatterTests {
         ("--shutdown-grace <seconds>", "10"),
         ("--placeholder-status <code>", "200"),
         ("--no-client-certificates", nil),
+        ("--state-dir <dir>", ".emulator-state"),
+        ("--ephemeral", nil),
+        ("--control-token <token>", nil),
+        ("--realism <profile>", "documented"),
+        ("--no-journal", nil),
+        ("--journal-capacity <n>", "100000"),
+        ("--token-rate-limit <n>", "0"),
+        ("--token-rate-window <seconds>", "1"),
+        ("--no-sample-key", nil),
+        ("--require-push-type", nil),
+        ("--allow-background-priority-10", nil),
+        ("--non-object-payload-reason <reason>", "PayloadEmpty"),
+        ("--bad-environment-key-spelling <spelling>", "documented"),
+        ("--future-iat-tolerance <seconds>", "3600"),
+        ("--provider-token-max-age <seconds>", "3600"),
+        ("--provider-token-refresh-interval <seconds>", "1200"),
+        ("--topic-key-outside-topics-reason <reason>", "InvalidProviderToken"),
+        ("--max-collapse-id-bytes <n>", "64"),
+        ("--broadcast-payload-limit <n>", "5120"),
+        ("--reject-der-signatures", nil),
         ("-h, --help", nil),
     ]
 
@@ -53,6 +73,10 @@ struct HelpFormatterTests {
             a table of endpoints and a final line starting with 'ready:', then runs until
             SIGINT or SIGTERM and shuts down gracefully. A second signal stops it at once.
 
+            Registered keys, device tokens and faults are kept in --state-dir across
+            restarts, unless --ephemeral. Bound beyond loopback (--host 0.0.0.0), the
+            control API needs --control-token: the emulator refuses to start without one.
+
             Example, on free ports, for a test run:
               apns-emulator serve --production-port 0 --sandbox-port 0 --control-port 0 --ready-file ready.json
 
@@ -60,7 +84,7 @@ struct HelpFormatterTests {
 
             OPTIONS:
               --host <address>        Address every listener binds to; use 0.0.0.0 inside a
-                                      container. (default: 127.0.0.1)
+                                      container, with --control-token. (default: 127.0.0.1)
               --production-port <port>
                                       Port of the production APNs listener
                                       (api.push.apple.com); 0 picks a free port.
@@ -96,6 +120,70 @@ struct HelpFormatterTests {
               --no-client-certificates
                                       Do not request TLS client certificates (token
                                       authentication only).
+              --state-dir <dir>       Folder of the state store (keys, device tokens,
+                                      faults), kept across restarts; created if missing.
+                                      (default: .emulator-state)
+              --ephemeral             Keep all state in memory: nothing is read from or
+                                      written to --state-dir.
+              --control-token <token>
+                                      Bearer token every control API request must carry;
+                                      required when --host is not a loopback address. Read
+                                      from APNS_EMULATOR_CONTROL_TOKEN when the flag is
+                                      absent.
+              --realism <profile>     documented: only what Apple documents. strict: also
+                                      what real APNs was seen to do (one stream until a
+                                      token is accepted, one stream after a rejection,
+                                      GOAWAY after 10 errors). (default: documented)
+              --no-journal            Do not record requests in the journal (for load
+                                      tests).
+              --journal-capacity <n>  Journal entries kept; the oldest are dropped beyond
+                                      this. (default: 100000)
+              --token-rate-limit <n>  Answer 429 TooManyRequests to pushes beyond this many
+                                      per device token per --token-rate-window; 0 never
+                                      does. (default: 0)
+              --token-rate-window <seconds>
+                                      The window --token-rate-limit counts pushes in.
+                                      (default: 1)
+              --no-sample-key         Do not register the sample signing key
+                                      (certs/AuthKey_DEVKEY1234.p8) at start.
+              --require-push-type     Answer 400 InvalidPushType when apns-push-type is
+                                      absent (as watchOS requires), instead of assuming
+                                      alert.
+              --allow-background-priority-10
+                                      Accept background pushes at priority 10 instead of
+                                      answering 400 BadPriority.
+              --non-object-payload-reason <reason>
+                                      Reason for a body that is not a JSON object, for which
+                                      Apple documents none. (default: PayloadEmpty)
+              --bad-environment-key-spelling <spelling>
+                                      documented: BadEnvironmentKeyIdInToken, as Apple
+                                      documents it. observed: BadEnvironmentKeyInToken, as
+                                      some servers were seen to send it.
+                                      (default: documented)
+              --future-iat-tolerance <seconds>
+                                      A provider token issued further than this in the
+                                      future is InvalidProviderToken. (default: 3600)
+              --provider-token-max-age <seconds>
+                                      A provider token issued longer ago than this is
+                                      ExpiredProviderToken. (default: 3600)
+              --provider-token-refresh-interval <seconds>
+                                      A new provider token on a connection sooner than this
+                                      after the previous new one is 429
+                                      TooManyProviderTokenUpdates; 0 never is.
+                                      (default: 1200)
+              --topic-key-outside-topics-reason <reason>
+                                      Reason for a topic-specific key signing a push to a
+                                      topic outside its list.
+                                      (default: InvalidProviderToken)
+              --max-collapse-id-bytes <n>
+                                      Longest apns-collapse-id accepted, in bytes.
+                                      (default: 64)
+              --broadcast-payload-limit <n>
+                                      Largest broadcast push payload accepted, in bytes.
+                                      (default: 5120)
+              --reject-der-signatures
+                                      Reject provider tokens signed in DER (as Java signs)
+                                      rather than JOSE's raw r||s; real APNs accepts both.
               -h, --help              Show help information.
             """
         #expect(serveHelp == expected + "\n")
@@ -121,10 +209,20 @@ struct HelpFormatterTests {
         #expect(help.hasSuffix("  See 'apns-emulator help <subcommand>' for detailed help.\n"))
     }
 
-    @Test func everyHelpLineFitsEightyColumnsExceptVerbatimExamples() {
-        for line in serveHelp.split(separator: "\n") where !line.hasPrefix("  apns-emulator ") {
+    @Test(arguments: ["serve", "send", "token", "certs", "version"])
+    func everyHelpLineFitsEightyColumnsExceptVerbatimExamples(name: String) throws {
+        let command = try #require(APNsEmulatorCommand.configuration.subcommands.first { $0.configuration.name == name })
+        let help = HelpFormatter.help(for: command, path: ["apns-emulator", name])
+        for line in help.split(separator: "\n")
+        where !line.hasPrefix("  apns-emulator ") && !line.hasPrefix("  curl ") && !line.hasPrefix("USAGE: ") {
             #expect(line.count <= HelpFormatter.width, "\(line)")
         }
+    }
+
+    @Test func rootHelpListsSendAndToken() {
+        let help = HelpFormatter.help(for: APNsEmulatorCommand.self, path: ["apns-emulator"])
+        #expect(help.contains("\n  send                    Send one push notification and print the response.\n"))
+        #expect(help.contains("\n  token                   Print a provider token (JWT) signed with a .p8 key.\n"))
     }
 
     @Test func wrapNeverSplitsADefaultFromItsValue() {

@@ -5,15 +5,33 @@ import Testing
 
 /// The banner scripts and people read once `serve` is listening.
 struct ServeBannerTests {
-    private func banner(production: String = "https://127.0.0.1:40001") -> ServeBanner {
+    private func banner(
+        production: String = "https://127.0.0.1:40001",
+        configuration: EmulatorConfiguration = EmulatorConfiguration()
+    ) -> ServeBanner {
         ServeBanner(
             version: "9.9.9",
             production: production,
             sandbox: "https://127.0.0.1:40002",
             control: "http://127.0.0.1:40003",
             caPath: "certs/ca.pem",
-            configuration: EmulatorConfiguration()
+            configuration: configuration
         )
+    }
+
+    @Test func showsTheStateDirectoryAndTheRealismProfile() {
+        let text = banner().text
+        #expect(text.contains("\nState: .emulator-state\nRealism: documented\n"))
+    }
+
+    @Test func showsEphemeralStateAndTheStrictProfile() {
+        var configuration = EmulatorConfiguration()
+        configuration.ephemeral = true
+        configuration.stateDirectory = "/unused"
+        configuration.connectionBehavior = .strict
+        let text = banner(configuration: configuration).text
+        #expect(text.contains("\nState: ephemeral (in memory only)\nRealism: strict\n"))
+        #expect(!text.contains("/unused"))
     }
 
     @Test func lastLineIsTheMachineReadableReadyLine() {

@@ -1,4 +1,5 @@
 import APNsEmulator
+import APNsProtocol
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// Every `serve` flag lands in the matching `EmulatorConfiguration` field, and bad values name their argument.
 struct ServeCommandTests {
     private func configuration(_ arguments: [String]) throws -> EmulatorConfiguration {
-        try parse(ServeCommand.self, arguments).emulatorConfiguration
+        try parseServe(arguments).emulatorConfiguration
     }
 
     @Test func noFlagsMeansTheEmulatorDefaults() throws {
@@ -30,6 +31,26 @@ struct ServeCommandTests {
             "--shutdown-grace", "0.5",
             "--placeholder-status", "503",
             "--no-client-certificates",
+            "--state-dir", "/var/lib/apns-emulator",
+            "--ephemeral",
+            "--control-token", "s3cret",
+            "--realism", "strict",
+            "--no-journal",
+            "--journal-capacity", "500",
+            "--token-rate-limit", "20",
+            "--token-rate-window", "0.5",
+            "--no-sample-key",
+            "--require-push-type",
+            "--allow-background-priority-10",
+            "--non-object-payload-reason", "BadRequestPayload",
+            "--bad-environment-key-spelling", "observed",
+            "--future-iat-tolerance", "60",
+            "--provider-token-max-age", "7200",
+            "--provider-token-refresh-interval", "0",
+            "--topic-key-outside-topics-reason", "TopicDisallowed",
+            "--max-collapse-id-bytes", "32",
+            "--broadcast-payload-limit", "4096",
+            "--reject-der-signatures",
         ])
         var expected = EmulatorConfiguration()
         expected.host = "0.0.0.0"
@@ -46,7 +67,44 @@ struct ServeCommandTests {
         expected.shutdownGraceSeconds = 0.5
         expected.placeholderStatus = 503
         expected.requestClientCertificates = false
+        expected.stateDirectory = "/var/lib/apns-emulator"
+        expected.ephemeral = true
+        expected.controlToken = "s3cret"
+        expected.connectionBehavior = .strict
+        expected.journalEnabled = false
+        expected.journalCapacity = 500
+        expected.tokenRateLimit = 20
+        expected.tokenRateWindowSeconds = 0.5
+        expected.registerSampleKey = false
+        expected.policy.defaultPushTypeToAlert = false
+        expected.policy.rejectBackgroundPriority10 = false
+        expected.policy.nonObjectPayloadReason = .badRequestPayload
+        expected.policy.useUndocumentedBadEnvironmentKeySpelling = true
+        expected.policy.futureIssuedAtToleranceSeconds = 60
+        expected.policy.providerTokenMaxAgeSeconds = 7200
+        expected.policy.providerTokenRefreshIntervalSeconds = 0
+        expected.policy.topicKeyOutsideTopicsReason = .topicDisallowed
+        expected.policy.maxCollapseIdBytes = 32
+        expected.policy.broadcastPayloadLimit = 4096
+        expected.policy.acceptDEREncodedSignatures = false
         #expect(parsed == expected)
+    }
+
+    @Test func everyPolicySwitchIsReachableFromAFlag() throws {
+        // Each flag above changed its field away from the default; a policy with no flagged field left over
+        // would compare equal to the default here.
+        let flagged = try configuration([
+            "--require-push-type", "--allow-background-priority-10", "--non-object-payload-reason=BadRequestPayload",
+            "--bad-environment-key-spelling=observed", "--future-iat-tolerance=1", "--provider-token-max-age=1",
+            "--provider-token-refresh-interval=1", "--topic-key-outside-topics-reason=TopicDisallowed",
+            "--max-collapse-id-bytes=1", "--broadcast-payload-limit=1", "--reject-der-signatures",
+        ]).policy
+        let defaults = ValidationPolicy()
+        let mirror = Mirror(reflecting: defaults)
+        #expect(mirror.children.count == 11, "a new ValidationPolicy switch needs a serve flag")
+        for (flaggedChild, defaultChild) in zip(Mirror(reflecting: flagged).children, mirror.children) {
+            #expect("\(flaggedChild.value)" != "\(defaultChild.value)", "\(defaultChild.label ?? "?") has no flag")
+        }
     }
 
     @Test func equalsFormFillsTheSameFieldsAsSeparateValues() throws {
@@ -80,10 +138,66 @@ struct ServeCommandTests {
         ("--idle-timeout=-1", "a number of seconds, 0 or more"),
         ("--shutdown-grace=later", "a number of seconds, 0 or more"),
         ("--host=", "a non-empty value"),
+        ("--realism=real", "'documented' or 'strict'"),
+        ("--bad-environment-key-spelling=Observed", "'documented' or 'observed'"),
+        ("--journal-capacity=0", "an integer from 1 to 2147483647"),
+        ("--token-rate-limit=-1", "an integer from 0 to 2147483647"),
+        ("--token-rate-window=0", "a number of seconds greater than 0"),
+        ("--provider-token-max-age=0", "an integer from 1 to 2147483647"),
+        ("--future-iat-tolerance=1.5", "an integer from 0 to 2147483647"),
+        ("--max-collapse-id-bytes=0", "an integer from 1 to 2147483647"),
+        ("--non-object-payload-reason=PayloadEmty", "one of Apple's reason strings; did you mean 'PayloadEmpty'?"),
+        ("--topic-key-outside-topics-reason=Nope", "one of Apple's reason strings, e.g. PayloadEmpty"),
+        ("--state-dir=", "a non-empty value"),
+        ("--control-token=", "a non-empty value"),
     ])
     func outOfRangeValueIsAUsageErrorSayingWhatIsAccepted(argument: String, expected: String) throws {
         let error = try #require(parseError(ServeCommand.self, [argument]))
         #expect(error.description == "argument 2 '\(argument)': expected \(expected)")
+    }
+
+    @Test func reasonsMatchWithoutRegardToCase() throws {
+        let parsed = try configuration(["--non-object-payload-reason", "badrequestpayload"])
+        #expect(parsed.policy.nonObjectPayloadReason == .badRequestPayload)
+    }
+
+    @Test func realismDocumentedIsTheDefaultProfile() throws {
+        #expect(try configuration(["--realism", "documented"]).connectionBehavior == .documented)
+        #expect(try configuration([]).connectionBehavior.profileName == "documented")
+    }
+
+    @Test func controlTokenIsReadFromTheEnvironmentWhenTheFlagIsAbsent() throws {
+        let environment = [ServeCommand.controlTokenVariable: "from-env"]
+        #expect(try parseServe([], environment: environment).emulatorConfiguration.controlToken == "from-env")
+        let flagWins = try parseServe(["--control-token", "from-flag"], environment: environment)
+        #expect(flagWins.emulatorConfiguration.controlToken == "from-flag")
+        let empty = try parseServe([], environment: [ServeCommand.controlTokenVariable: ""])
+        #expect(empty.emulatorConfiguration.controlToken == nil, "compose's ${VAR:-} means unset")
+    }
+
+    @Test(arguments: ["0.0.0.0", "::", "10.1.2.3", "example.com", "[::]"])
+    func nonLoopbackHostWithoutAControlTokenIsAUsageErrorNamingHost(host: String) throws {
+        let error = try #require(parseServeError(["--sandbox-port", "0", "--host", host], environment: [:]))
+        #expect(error.shortDescription == "UsageError.invalidCombination")
+        #expect(error.argument == ArgumentCursor.Argument(index: 4, text: "--host \(host)"))
+        #expect(error.message.contains("pass --control-token <token>"))
+        #expect(error.description.hasPrefix("argument 4 '--host \(host)': --host \(host) makes the control API"))
+    }
+
+    @Test func nonLoopbackHostStartsWithATokenFromTheFlagOrTheEnvironment() throws {
+        let flagged = try parseServe(["--host", "0.0.0.0", "--control-token", "t"], environment: [:])
+        #expect(flagged.emulatorConfiguration.controlToken == "t")
+        let fromEnvironment = try parseServe(["--host", "::"], environment: [ServeCommand.controlTokenVariable: "t"])
+        #expect(fromEnvironment.emulatorConfiguration.controlToken == "t")
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.8.9.10", true), ("::1", true), ("[::1]", true), ("localhost", true),
+        ("::ffff:127.0.0.1", true), ("0:0:0:0:0:0:0:1", true), ("0.0.0.0", false), ("::", false),
+        ("128.0.0.1", false), ("192.168.1.10", false), ("fe80::1", false), ("localhost.example", false),
+    ])
+    func loopbackMeansThisMachineOnly(host: String, isLoopback: Bool) {
+        #expect(ServeCommand.isLoopback(host) == isLoopback)
     }
 
     @Test func missingValueForTheLastFlagNamesIt() throws {
@@ -114,6 +228,25 @@ struct ServeCommandTests {
     @Test func clashingWithADefaultPortBlamesTheTypedFlag() throws {
         let error = try #require(parseError(ServeCommand.self, ["--sandbox-port=2197"]))
         #expect(error.argument?.text == "--sandbox-port=2197")
+    }
+}
+
+/// Parses `serve`'s arguments with an explicit environment, so a token set in the test runner's own environment
+/// cannot change the outcome.
+func parseServe(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> ServeCommand {
+    var cursor = ArgumentCursor(arguments, firstIndex: 2)
+    let parsed = try ServeCommand(parsing: &cursor, environment: environment)
+    try parsed.validate()
+    return parsed
+}
+
+/// The usage error `parseServe` raises, or nil when it succeeds.
+func parseServeError(_ arguments: [String], environment: [String: String]) -> UsageError? {
+    do {
+        _ = try parseServe(arguments, environment: environment)
+        return nil
+    } catch {
+        return error
     }
 }
 

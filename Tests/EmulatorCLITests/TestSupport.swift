@@ -82,3 +82,32 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
     defer { try? FileManager.default.removeItem(at: directory) }
     return try await body(directory)
 }
+
+/// A compact JWS taken apart: each JSON segment as text, the raw signature, and the bytes it signs.
+struct DecodedToken {
+    var header: String
+    var claims: String
+    var signature: [UInt8]
+    var signingInput: [UInt8]
+
+    init(_ token: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try #require(segments.count == 3, "not a compact JWS: \(token)", sourceLocation: sourceLocation)
+        func decode(_ segment: String) throws -> [UInt8] {
+            #expect(!segment.contains("="), "base64url must be unpadded", sourceLocation: sourceLocation)
+            var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            return Array(try #require(Data(base64Encoded: base64), sourceLocation: sourceLocation))
+        }
+        header = String(decoding: try decode(segments[0]), as: UTF8.self)
+        claims = String(decoding: try decode(segments[1]), as: UTF8.self)
+        signature = try decode(segments[2])
+        signingInput = Array("\(segments[0]).\(segments[1])".utf8)
+    }
+
+    /// The `iat` claim, read from the claims JSON.
+    var issuedAt: Int64? {
+        let object = try? JSONSerialization.jsonObject(with: Data(claims.utf8)) as? [String: Any]
+        return (object?["iat"] as? NSNumber)?.int64Value
+    }
+}

@@ -1,3 +1,4 @@
+import APNsProtocol
 /// One APNs request as the emulator saw and answered it.
 public struct JournalEntry: Sendable, Codable, Equatable {
     /// Increasing sequence number (survives a `DELETE journal`, so pollers can ask for "after N").

@@ -1,12 +1,4 @@
-/// The kinds of provider-token signing key Apple issues.
-public enum ProviderKeyKind: String, Sendable, Codable, CaseIterable, Hashable {
-    /// Legacy team key: valid for every topic of the team in both environments.
-    case team
-    /// Team-scoped key (2025+): restricted to one environment.
-    case teamScoped = "team-scoped"
-    /// Topic-specific key: one environment and an explicit topic list (≤ 400 topics).
-    case topic
-}
+import APNsProtocol
 
 /// A registered signing key, as stored and as the control API shows it (without the private key).
 public struct ProviderKeyRecord: Sendable, Codable, Equatable, Hashable {
@@ -19,17 +11,20 @@ public struct ProviderKeyRecord: Sendable, Codable, Equatable, Hashable {
     public var environment: APNsEnvironment?
     /// Topic keys only: the bundle ids (topics) the key may sign for.
     public var topics: [String]
+    /// Topic keys: the key this one is related to (tokens signed by either may share a connection).
+    public var relatedKeyId: String?
     /// SubjectPublicKeyInfo PEM of the P-256 public key.
     public var publicKeyPem: String
     public var createdAt: Millis
 
     public init(keyId: String, teamId: String, kind: ProviderKeyKind, environment: APNsEnvironment? = nil,
-                topics: [String] = [], publicKeyPem: String, createdAt: Millis) {
+                topics: [String] = [], relatedKeyId: String? = nil, publicKeyPem: String, createdAt: Millis) {
         self.keyId = keyId
         self.teamId = teamId
         self.kind = kind
         self.environment = environment
         self.topics = topics
+        self.relatedKeyId = relatedKeyId
         self.publicKeyPem = publicKeyPem
         self.createdAt = createdAt
     }

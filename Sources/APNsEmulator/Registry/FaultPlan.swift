@@ -1,3 +1,4 @@
+import APNsProtocol
 import Synchronization
 
 /// Injected faults, checked for every APNs request.

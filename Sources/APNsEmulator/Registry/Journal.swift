@@ -1,3 +1,4 @@
+import APNsProtocol
 import Synchronization
 
 /// Every APNs request and its answer, in memory, newest last; capped, and switchable off for load tests.

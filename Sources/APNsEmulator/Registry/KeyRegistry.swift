@@ -1,14 +1,23 @@
+import APNsProtocol
 import OpenSSLSupport
 import Synchronization
 
 /// A registered key with its parsed public key, ready for signature checks.
 public struct ProviderKey: Sendable {
     public let record: ProviderKeyRecord
-    public let publicKey: PublicKey
+    /// Built once at registration, so the hot path's lookup allocates nothing.
+    public let verification: VerificationKey
+
+    init(record: ProviderKeyRecord) throws {
+        self.record = record
+        self.verification = VerificationKey(
+            keyId: record.keyId, teamId: record.teamId, kind: record.kind, environment: record.environment,
+            topics: Set(record.topics), relatedKeyId: record.relatedKeyId, publicKey: try PublicKey(pem: record.publicKeyPem))
+    }
 }
 
 /// The provider-token signing keys the emulator trusts, by key id.
-public final class KeyRegistry: Sendable {
+public final class KeyRegistry: VerificationKeyLookup {
     private let keys = Mutex<[String: ProviderKey]>([:])
     private let persistence: any StatePersistence
 
@@ -18,15 +27,15 @@ public final class KeyRegistry: Sendable {
 
     /// Adds or replaces a key after checking its PEM parses as a P-256 public key.
     public func register(_ record: ProviderKeyRecord) throws {
-        let publicKey = try PublicKey(pem: record.publicKeyPem)
+        let key = try ProviderKey(record: record)
         try persistence.upsertKey(record)
-        keys.withLock { $0[record.keyId] = ProviderKey(record: record, publicKey: publicKey) }
+        keys.withLock { $0[record.keyId] = key }
     }
 
     /// Loads records from storage without writing them back.
     func restore(_ records: [ProviderKeyRecord]) throws {
         var parsed: [String: ProviderKey] = [:]
-        for r in records { parsed[r.keyId] = ProviderKey(record: r, publicKey: try PublicKey(pem: r.publicKeyPem)) }
+        for r in records { parsed[r.keyId] = try ProviderKey(record: r) }
         keys.withLock { $0 = parsed }
     }
 
@@ -40,6 +49,10 @@ public final class KeyRegistry: Sendable {
 
     public func lookup(_ keyId: String) -> ProviderKey? {
         keys.withLock { $0[keyId] }
+    }
+
+    public func verificationKey(for keyId: String) -> VerificationKey? {
+        keys.withLock { $0[keyId]?.verification }
     }
 
     /// All keys, ordered by key id for stable listings.

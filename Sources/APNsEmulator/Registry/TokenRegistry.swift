@@ -1,8 +1,9 @@
+import APNsProtocol
 import Foundation
 import Synchronization
 
 /// Device tokens per (bundle id, environment), and how fast each is being pushed to.
-public final class TokenRegistry: Sendable {
+public final class TokenRegistry: DeviceTokenLookup {
     private struct State {
         var tokens: [String: DeviceTokenRecord] = [:]
         /// Recent push times per token (ms), for TooManyRequests.
@@ -79,6 +80,15 @@ public final class TokenRegistry: Sendable {
     /// The record for a lowercase-hex token.
     public func lookup(_ token: String) -> DeviceTokenRecord? {
         state.withLock { $0.tokens[token] }
+    }
+
+    public func deviceToken(_ token: String) -> DeviceTokenInfo? {
+        state.withLock { s in
+            s.tokens[token].map {
+                DeviceTokenInfo(bundleId: $0.bundleId, environment: $0.environment,
+                                unregisteredAt: $0.unregisteredAt, expiredAt: $0.expiredAt)
+            }
+        }
     }
 
     /// Tokens, optionally filtered, ordered by creation time.

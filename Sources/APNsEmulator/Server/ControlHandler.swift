@@ -1,8 +1,8 @@
 import Foundation
 import H2Transport
 
-/// The control API on plain HTTP/1.1 under `/_emulator/`. This first version answers health only;
-/// the provider-API issue fills in keys, tokens, journal and faults.
+/// The first control handler: health only. Superseded by `ControlAPI(services:controlToken:)`
+/// (`ControlAPI/`), which serves the whole control API; delete this once `Emulator` constructs that.
 struct ControlHandler: HTTP1Handler {
     func handle(_ request: HTTP1Request) -> HTTP1Response {
         switch (request.method, request.path) {

@@ -6,13 +6,19 @@ import H2Transport
 /// `start` returns once every listener accepts connections; `shutdown` is graceful and blocks until done.
 public final class Emulator: Sendable {
     public let configuration: EmulatorConfiguration
+    /// Registries, journal, faults and clock, shared by the APNs handler and the control API.
+    public let services: EmulatorServices
     private let server: H2Server
     private let control: HTTP1Server
     private let caPath: String
 
-    /// Loads certificates and prepares the loops; nothing listens until `start`.
-    public init(configuration: EmulatorConfiguration) throws {
+    /// Loads certificates and stored state and prepares the loops; nothing listens until `start`.
+    /// - Parameter clock: the time every APNs rule reads; a `ManualClock` makes time controllable.
+    public init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemClock()) throws {
         self.configuration = configuration
+        if !Self.isLoopback(configuration.host) && (configuration.controlToken ?? "").isEmpty {
+            throw EmulatorError.controlTokenRequired(configuration.host)
+        }
         let dir = URL(fileURLWithPath: configuration.certificatesDirectory).standardizedFileURL
         let ca = dir.appendingPathComponent("ca.pem").path
         let chain = dir.appendingPathComponent("server.pem").path
@@ -33,10 +39,9 @@ public final class Emulator: Sendable {
         config.idleGoAwayPayload = Array(#"{"reason":"IdleTimeout"}"#.utf8)
         config.shutdownGracePeriod = .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000))
         config.eventLoops = configuration.eventLoops
-        let handler = PlaceholderHandler(
-            status: configuration.placeholderStatus,
-            versionHeader: H2Header(EmulatorVersion.headerName, EmulatorVersion.current))
-        self.server = try H2Server(configuration: config, handler: handler)
+        self.services = try EmulatorServices(
+            configuration: configuration, clock: clock, persistence: try makeStatePersistence(for: configuration))
+        self.server = try H2Server(configuration: config, handler: APNsHandler(services: services))
         self.control = HTTP1Server(handler: ControlHandler())
     }
 
@@ -75,6 +80,11 @@ public final class Emulator: Sendable {
         server.shutdown()
     }
 
+    /// Whether `host` keeps the control port off the network.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
     /// A wildcard bind is reached through loopback; IPv6 literals need brackets in URLs.
     static func displayHost(_ host: String) -> String {
         switch host {
@@ -88,11 +98,15 @@ public final class Emulator: Sendable {
 /// Why the emulator could not start.
 public enum EmulatorError: Error, CustomStringConvertible {
     case missingCertificate(String)
+    case controlTokenRequired(String)
 
     public var description: String {
         switch self {
         case .missingCertificate(let path):
             return "missing \(path): run `apns-emulator certs` to create the development certificates"
+        case .controlTokenRequired(let host):
+            return "the control API would listen on \(host), reachable from the network: pass --control-token TOKEN"
+                + " (every control request must then carry 'Authorization: Bearer TOKEN')"
         }
     }
 }

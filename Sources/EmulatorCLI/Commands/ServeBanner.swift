@@ -21,6 +21,8 @@ struct ServeBanner: Sendable {
         lines += [
             "",
             "CA certificate: \(caPath)",
+            "State: " + stateSummary,
+            "Realism: \(configuration.connectionBehavior.profileName)",
             "Settings: " + settingsSummary,
             "",
             "Try it:",
@@ -29,6 +31,11 @@ struct ServeBanner: Sendable {
             "ready: production=\(production) sandbox=\(sandbox) control=\(control) ca=\(caPath)",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where registered keys and tokens live, so a surprising leftover device is traced to its folder at once.
+    private var stateSummary: String {
+        configuration.ephemeral ? "ephemeral (in memory only)" : configuration.stateDirectory
     }
 
     private var settingsSummary: String {

@@ -1,4 +1,5 @@
 import APNsEmulator
+import APNsProtocol
 import Foundation
 
 /// `apns-emulator serve`: starts the production, sandbox and control listeners and runs until SIGINT/SIGTERM.
@@ -6,103 +7,6 @@ import Foundation
 /// Flags map one to one onto `EmulatorConfiguration`, and help defaults are read from `EmulatorConfiguration()`
 /// itself, so changing a default in the emulator changes `--help` with it.
 public struct ServeCommand: Command {
-    /// The flags, as data for the parser and the generated help.
-    enum Option {
-        private static let defaults = EmulatorConfiguration()
-
-        static let host = OptionDeclaration.value(
-            "host",
-            valueName: "address",
-            help: "Address every listener binds to; use 0.0.0.0 inside a container.",
-            default: defaults.host
-        )
-        static let productionPort = OptionDeclaration.value(
-            "production-port",
-            valueName: "port",
-            help: "Port of the production APNs listener (api.push.apple.com); 0 picks a free port.",
-            default: String(defaults.productionPort)
-        )
-        static let sandboxPort = OptionDeclaration.value(
-            "sandbox-port",
-            valueName: "port",
-            help: "Port of the sandbox APNs listener (api.sandbox.push.apple.com); 0 picks a free port.",
-            default: String(defaults.sandboxPort)
-        )
-        static let controlPort = OptionDeclaration.value(
-            "control-port",
-            valueName: "port",
-            help: "Port of the plain HTTP/1.1 control API; 0 picks a free port.",
-            default: String(defaults.controlPort)
-        )
-        static let readyFile = OptionDeclaration.value(
-            "ready-file",
-            valueName: "path",
-            help: "Write the endpoints as JSON to this file once every listener accepts connections."
-        )
-        static let certificates = OptionDeclaration.value(
-            "certs",
-            valueName: "dir",
-            help: "Folder holding ca.pem, server.pem and server-key.pem (see 'apns-emulator certs').",
-            default: defaults.certificatesDirectory
-        )
-        static let eventLoops = OptionDeclaration.value(
-            "event-loops",
-            valueName: "n",
-            help: "Event-loop threads serving APNs connections.",
-            default: defaults.eventLoops.map(String.init) ?? "one per core"
-        )
-        static let maxConcurrentStreams = OptionDeclaration.value(
-            "max-concurrent-streams",
-            valueName: "n",
-            help: "SETTINGS_MAX_CONCURRENT_STREAMS advertised to each connection.",
-            default: String(defaults.maxConcurrentStreams)
-        )
-        static let maxBodyBytes = OptionDeclaration.value(
-            "max-body-bytes",
-            valueName: "n",
-            help: "Request bodies larger than this are not buffered and are reported as too large.",
-            default: String(defaults.maxRequestBodyBytes)
-        )
-        static let handshakeTimeout = OptionDeclaration.value(
-            "handshake-timeout",
-            valueName: "seconds",
-            help: "Close connections that have not finished the TLS handshake by then; 0 never does.",
-            default: formatSeconds(defaults.handshakeTimeoutSeconds)
-        )
-        static let idleTimeout = OptionDeclaration.value(
-            "idle-timeout",
-            valueName: "seconds",
-            help: "Send GOAWAY to connections idle this long; 0 never does.",
-            default: formatSeconds(defaults.idleTimeoutSeconds)
-        )
-        static let shutdownGrace = OptionDeclaration.value(
-            "shutdown-grace",
-            valueName: "seconds",
-            help: "On SIGINT/SIGTERM, how long in-flight streams may finish before connections close.",
-            default: formatSeconds(defaults.shutdownGraceSeconds)
-        )
-        static let placeholderStatus = OptionDeclaration.value(
-            "placeholder-status",
-            valueName: "code",
-            help: "HTTP status the placeholder handler answers with until the APNs handler exists.",
-            default: String(defaults.placeholderStatus)
-        )
-        static let noClientCertificates = OptionDeclaration.flag(
-            "no-client-certificates",
-            help: "Do not request TLS client certificates (token authentication only)."
-        )
-
-        static let all = [
-            host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
-            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, placeholderStatus, noClientCertificates,
-        ]
-
-        /// `10` rather than `10.0`, so help shows what a user would type.
-        static func formatSeconds(_ seconds: Double) -> String {
-            seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
-        }
-    }
-
     /// Help and the accepted flags, read by the runner and `--help`.
     public static let configuration = CommandConfiguration(
         name: "serve",
@@ -112,6 +16,10 @@ public struct ServeCommand: Command {
             port. Once every listener accepts connections it prints a table of endpoints and a final line starting \
             with 'ready:', then runs until SIGINT or SIGTERM and shuts down gracefully. A second signal stops it at \
             once.
+
+            Registered keys, device tokens and faults are kept in --state-dir across restarts, unless --ephemeral. \
+            Bound beyond loopback (--host 0.0.0.0), the control API needs --control-token: the emulator refuses \
+            to start without one.
 
             Example, on free ports, for a test run:
               apns-emulator serve --production-port 0 --sandbox-port 0 --control-port 0 --ready-file ready.json
@@ -123,6 +31,12 @@ public struct ServeCommand: Command {
     public private(set) var emulatorConfiguration: EmulatorConfiguration
     /// Where each port came from, so `validate()` can blame the argument that caused a clash.
     private var portArguments: [String: ArgumentCursor.Argument] = [:]
+    /// Where `--host` came from, so `validate()` can blame it when a control token is missing.
+    private var hostArgument: ArgumentCursor.Argument?
+
+    /// The environment variable read for the control token when `--control-token` is absent, so the token need
+    /// not appear in `ps` output or a compose file's command line.
+    public static let controlTokenVariable = "APNS_EMULATOR_CONTROL_TOKEN"
 
     /// - Parameter emulatorConfiguration: Settings to serve with, for callers that build them without parsing.
     public init(emulatorConfiguration: EmulatorConfiguration = EmulatorConfiguration()) {
@@ -134,6 +48,15 @@ public struct ServeCommand: Command {
     ///
     /// - Parameter arguments: The arguments after `serve`.
     public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
+        try self.init(parsing: &arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Parses with an explicit environment, so tests need not set process-wide variables.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after `serve`.
+    ///   - environment: Where `APNS_EMULATOR_CONTROL_TOKEN` is read from when `--control-token` is absent.
+    init(parsing arguments: inout ArgumentCursor, environment: [String: String]) throws(UsageError) {
         let options = try arguments.parseOptions(Self.configuration.options)
         var configuration = EmulatorConfiguration()
         let ports = 0...65535
@@ -166,15 +89,28 @@ public struct ServeCommand: Command {
             configuration.placeholderStatus = status
         }
         if options.flag(Option.noClientCertificates) { configuration.requestClientCertificates = false }
+        try Self.applyStateOptions(options, environment: environment, to: &configuration)
+        configuration.policy = try Self.policy(from: options)
 
         self.emulatorConfiguration = configuration
+        self.hostArgument = options.argument(for: Option.host)
         for option in [Option.productionPort, Option.sandboxPort, Option.controlPort] {
             portArguments[option.name] = options.argument(for: option)
         }
     }
 
-    /// Two listeners on one fixed port would fail at bind time with a vaguer EADDRINUSE; 0 never clashes.
+    /// Two listeners on one fixed port would fail at bind time with a vaguer EADDRINUSE; 0 never clashes. A control
+    /// API reachable from the network without a token would let anyone reset or fault the emulator, so that is
+    /// refused before anything listens.
     public func validate() throws(UsageError) {
+        if !Self.isLoopback(emulatorConfiguration.host), (emulatorConfiguration.controlToken ?? "").isEmpty {
+            throw .invalidCombination(
+                "--host \(emulatorConfiguration.host) makes the control API reachable from the network; pass "
+                    + "--control-token <token> (or set \(Self.controlTokenVariable)) so control requests must "
+                    + "carry it, or bind to 127.0.0.1",
+                argument: hostArgument
+            )
+        }
         let listeners: [(option: OptionDeclaration, role: String, port: Int)] = [
             (Option.productionPort, "production", emulatorConfiguration.productionPort),
             (Option.sandboxPort, "sandbox", emulatorConfiguration.sandboxPort),

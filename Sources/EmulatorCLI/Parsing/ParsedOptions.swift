@@ -26,6 +26,13 @@ public struct ParsedOptions: Sendable {
         occurrences.last { $0.option == option }
     }
 
+    /// Every occurrence of `option` in command-line order, for options that may repeat (`-H`).
+    ///
+    /// - Parameter option: The declaration to look up.
+    public func all(_ option: OptionDeclaration) -> [Occurrence] {
+        occurrences.filter { $0.option == option }
+    }
+
     /// Whether the flag (or option) appeared at all.
     ///
     /// - Parameter option: The declaration to look up.
@@ -63,6 +70,18 @@ public struct ParsedOptions: Sendable {
     /// - Parameter option: The declaration to look up.
     public func string(_ option: OptionDeclaration) throws(UsageError) -> String? {
         try value(option, expected: "a non-empty value") { $0.isEmpty ? nil : $0 }
+    }
+
+    /// One of a fixed set of words, matched exactly; the error lists them all.
+    ///
+    /// - Parameters:
+    ///   - option: The declaration to look up.
+    ///   - choices: Each accepted word with its meaning, in the order the error lists them.
+    public func choice<T>(_ option: OptionDeclaration, _ choices: [(String, T)]) throws(UsageError) -> T? {
+        let words = choices.map(\.0)
+        let expected =
+            words.count == 2 ? "'\(words[0])' or '\(words[1])'" : "one of " + words.map { "'\($0)'" }.joined(separator: ", ")
+        return try value(option, expected: expected) { text in choices.first { $0.0 == text }?.1 }
     }
 
     /// A decimal integer within `range`.

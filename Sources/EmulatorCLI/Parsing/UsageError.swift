@@ -7,6 +7,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: String, Sendable, Hashable {
         case unknownOption
         case missingValue
+        case missingOption
         case unexpectedValue
         case unexpectedArgument
         case invalidValue
@@ -53,6 +54,13 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func missingValue(_ argument: ArgumentCursor.Argument, for option: OptionDeclaration) -> UsageError {
         let valueName = if case .value(let name) = option.kind { name } else { "value" }
         return UsageError(.missingValue, argument, "missing value <\(valueName)> for '\(option.spelling)'")
+    }
+
+    /// A required option that is absent from the line.
+    ///
+    /// - Parameter option: Its declaration, to show it as typed with its value, e.g. `--device-token <hex>`.
+    public static func missingOption(_ option: OptionDeclaration) -> UsageError {
+        UsageError(.missingOption, nil, "missing required option '\(option.synopsis)'")
     }
 
     /// A flag written with `=value`.

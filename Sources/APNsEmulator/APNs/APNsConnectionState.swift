@@ -1,0 +1,19 @@
+import APNsProtocol
+import H2Transport
+
+/// What the APNs handler remembers about one connection (kept in `H2ServerConnection.userInfo`).
+///
+/// Loop-confined like its connection: only the handler, running on that loop, touches it.
+final class APNsConnectionState {
+    let auth: ConnectionAuth
+    var authState = ConnectionAuthState()
+    /// Rejected requests so far (BadDeviceToken counts double), for "GOAWAY after N errors".
+    var errorScore = 0
+    /// MAX_CONCURRENT_STREAMS as currently advertised, to send SETTINGS only on a change.
+    var advertisedStreams: Int
+
+    init(auth: ConnectionAuth, advertisedStreams: Int) {
+        self.auth = auth
+        self.advertisedStreams = advertisedStreams
+    }
+}

@@ -1,0 +1,213 @@
+import APNsProtocol
+import Foundation
+import H2Transport
+
+/// The provider API on top of the HTTP/2 server: environment, faults, validation, rate limits, connection
+/// behaviours, journal, and the answer.
+///
+/// Runs on the connection's event loop; everything it touches there is either loop-confined
+/// (`APNsConnectionState`) or a `Mutex`-protected registry in `EmulatorServices`.
+final class APNsHandler: H2ServerHandler {
+    private let services: EmulatorServices
+    private let validator = APNsValidator()
+    let verifier = ProviderTokenVerifier()
+    private let policy: ValidationPolicy
+    private let behavior: ConnectionBehavior
+    private let maxStreams: Int
+    /// Headers on every response (the emulator version).
+    private let extraHeaders: [H2Header]
+    /// Called for every accepted push (the delivery queue, once devices exist).
+    private let onAccepted: @Sendable (AcceptedPush) -> Void
+
+    init(services: EmulatorServices, onAccepted: @escaping @Sendable (AcceptedPush) -> Void = { _ in }) {
+        self.services = services
+        self.policy = services.configuration.policy
+        self.behavior = services.configuration.connectionBehavior
+        self.maxStreams = services.configuration.maxConcurrentStreams
+        self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
+        self.onAccepted = onAccepted
+    }
+
+    func connectionOpened(_ connection: H2ServerConnection) {
+        let auth: ConnectionAuth = connection.peerCertificateDER.map {
+            .certificate(.from(der: $0, trusted: connection.peerCertificateVerified, now: services.clock.now()))
+        } ?? .token
+        let state = APNsConnectionState(auth: auth, advertisedStreams: connection.settings.maxConcurrentStreams)
+        connection.userInfo = state
+        if behavior.oneStreamUntilAuthenticated, auth == .token {
+            advertise(1, on: connection, state: state)
+        }
+    }
+
+    func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard let state = connection.userInfo as? APNsConnectionState else {
+            responder.reset(.internalError)
+            return
+        }
+        let now = services.clock.now()
+        let listenerEnvironment = APNsEnvironment(rawValue: connection.listener.name) ?? .production
+        let environment = EnvironmentResolver.environment(
+            authority: request.authority, serverName: connection.serverName, listener: listenerEnvironment)
+
+        // Injected faults first: they stand in for APNs misbehaving whatever the request says.
+        let fault = services.faults.isEmpty ? nil : services.faults.take(
+            token: Self.pathToken(request), topic: request.headers.firstIndex(of: "apns-topic").map { request.headers.value(at: $0) },
+            now: now)
+        if let fault, case .resetStream = fault.action {
+            journal(request, connection: connection, environment: environment, summary: nil, status: 0,
+                    reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
+                    auth: state.auth, authOutcome: "fault")
+            responder.reset(.internalError)
+            return
+        }
+
+        let context = ValidationContext(
+            environment: environment, auth: state.auth, now: now, policy: policy,
+            keys: services.keys, tokens: services.tokens, verifier: verifier)
+        var outcome = validator.validate(request, context: context, state: &state.authState)
+
+        if let fault {
+            switch fault.action {
+            case .reason(let text):
+                let reason = APNsReason(rawValue: text) ?? .internalServerError
+                let (summary, id) = Self.summaryAndId(outcome)
+                outcome = .failure(Rejection(reason: reason, timestamp: reason.carriesTimestamp ? now : nil, apnsId: id, summary: summary))
+            case .shutdown:
+                let (summary, id) = Self.summaryAndId(outcome)
+                outcome = .failure(Rejection(reason: .shutdown, apnsId: id, summary: summary))
+            case .delay, .goAway, .resetStream:
+                break
+            }
+        }
+
+        // Per-token rate limit (429 TooManyRequests), only for pushes that would otherwise go through.
+        if case .success(let push) = outcome, services.configuration.tokenRateLimit > 0,
+           services.tokens.recordPush(to: push.token, now: now, limit: services.configuration.tokenRateLimit,
+                                      windowMillis: Millis(services.configuration.tokenRateWindowSeconds * 1000)) {
+            outcome = .failure(Rejection(reason: .tooManyRequests, apnsId: push.apnsId, summary: push.summary))
+        }
+
+        let response: H2Response
+        switch outcome {
+        case .success(let push):
+            let uniqueId = environment == .sandbox ? APNsID.generate() : nil
+            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders)
+            journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
+                    reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
+                    fault: fault, now: now, auth: state.auth, authOutcome: "accepted")
+            accepted(connection: connection, state: state)
+            onAccepted(push)
+        case .failure(let rejection):
+            response = APNsResponseBuilder.rejection(rejection.reason, timestamp: rejection.timestamp,
+                                                     apnsId: rejection.apnsId, policy: policy, extra: extraHeaders)
+            journal(request, connection: connection, environment: environment, summary: rejection.summary,
+                    status: rejection.reason.status, reason: policy.wireString(for: rejection.reason),
+                    timestamp: rejection.timestamp, apnsId: rejection.apnsId, uniqueId: nil, started: started,
+                    fault: fault, now: now, auth: state.auth,
+                    authOutcome: Self.isAuthReason(rejection.reason) ? rejection.reason.rawValue : "accepted")
+            rejected(rejection.reason, connection: connection, state: state)
+        }
+
+        switch fault?.action {
+        case .delay(let ms):
+            responder.eventLoop.schedule(after: .milliseconds(ms)) { responder.respond(response) }
+        case .goAway(let reason):
+            responder.respond(response)
+            connection.sendGoAway(debugData: Array(#"{"reason":"\#(reason)"}"#.utf8))
+        case .shutdown:
+            responder.respond(response)
+            connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(.shutdown, policy: policy))
+        default:
+            responder.respond(response)
+        }
+    }
+
+    // MARK: Connection behaviours
+
+    private func accepted(connection: H2ServerConnection, state: APNsConnectionState) {
+        if state.advertisedStreams != maxStreams && (behavior.throttleAfterRejection || behavior.oneStreamUntilAuthenticated) {
+            advertise(maxStreams, on: connection, state: state)
+        }
+    }
+
+    private func rejected(_ reason: APNsReason, connection: H2ServerConnection, state: APNsConnectionState) {
+        // 410 is not an error condition for APNs (the token is just gone).
+        guard reason.status != 410 else { return }
+        if behavior.throttleAfterRejection { advertise(1, on: connection, state: state) }
+        if behavior.goAwayAfterErrors > 0 {
+            state.errorScore += reason == .badDeviceToken ? 2 : 1
+            if state.errorScore >= behavior.goAwayAfterErrors {
+                connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(reason, policy: policy))
+            }
+        }
+    }
+
+    private func advertise(_ streams: Int, on connection: H2ServerConnection, state: APNsConnectionState) {
+        guard state.advertisedStreams != streams else { return }
+        state.advertisedStreams = streams
+        var settings = connection.settings
+        settings.maxConcurrentStreams = streams
+        connection.updateSettings(settings)
+    }
+
+    // MARK: Journal
+
+    private func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
+                         summary: RequestSummary?, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
+                         uniqueId: String?, started: UInt64, fault: FaultRule?, now: Millis, auth: ConnectionAuth,
+                         authOutcome: String) {
+        guard services.journal.isEnabled else { return }
+        var headers: [[String]] = []
+        headers.reserveCapacity(request.headers.count)
+        for h in request.headers {
+            headers.append([h.name, h.name == "authorization" ? Self.redact(h.value) : h.value])
+        }
+        let payload = request.body.isEmpty ? nil : String(validating: request.body, as: UTF8.self)
+        let s = summary ?? RequestSummary()
+        let authMode: String
+        switch auth {
+        case .certificate: authMode = "certificate"
+        case .token: authMode = request.headers.firstIndex(of: "authorization") == nil ? "none" : "token"
+        }
+        services.journal.append(JournalEntry(
+            id: 0, receivedAt: now, connectionId: connection.id, environment: environment,
+            method: request.method ?? "", path: request.path ?? "", token: s.token ?? Self.pathToken(request),
+            topic: s.topic, pushType: s.pushType?.rawValue, priority: s.priority, expiration: s.expiration,
+            collapseId: s.collapseId, headers: headers, payload: payload, authMode: authMode,
+            authOutcome: authOutcome, teamId: s.teamId, keyId: s.keyId, status: status, reason: reason,
+            timestamp: timestamp, apnsId: apnsId, apnsUniqueId: uniqueId,
+            durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000),
+            faultId: fault?.id, warnings: s.warnings + (s.authDetail.map { ["auth: \($0)"] } ?? [])))
+    }
+
+    /// Keeps the JWT's header (key id, alg) visible and hides claims and signature.
+    static func redact(_ authorization: String) -> String {
+        guard let dot = authorization.firstIndex(of: ".") else { return "bearer <redacted>" }
+        return String(authorization[..<dot]) + ".<redacted>"
+    }
+
+    /// The lowercase token from a `/3/device/<token>` path, for fault matching and journaling.
+    static func pathToken(_ request: H2Request) -> String? {
+        guard let path = request.path, path.hasPrefix("/3/device/") else { return nil }
+        let token = path.dropFirst(10)
+        return token.isEmpty ? nil : token.lowercased()
+    }
+
+    static func isAuthReason(_ reason: APNsReason) -> Bool {
+        switch reason {
+        case .missingProviderToken, .invalidProviderToken, .expiredProviderToken, .tooManyProviderTokenUpdates,
+             .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken, .badCertificate, .badCertificateEnvironment:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func summaryAndId(_ outcome: Result<AcceptedPush, Rejection>) -> (RequestSummary, String) {
+        switch outcome {
+        case .success(let p): return (p.summary, p.apnsId)
+        case .failure(let r): return (r.summary, r.apnsId)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import H2Transport
+
+/// The emulator's control API: plain HTTP/1.1 and JSON under `/_emulator/`, served by `HTTP1Server`.
+///
+/// ### Overview
+/// Tests and tools use it to register signing keys and device tokens, read and clear the journal of
+/// APNs requests, inject faults, move a manual clock, reset, and export or import the state. The
+/// OpenAPI 3.0 description is served at `GET /_emulator/openapi.json`; `ControlAPIDocument` builds it.
+///
+/// ### Request handling, in order
+/// 1. Route: unknown path → 404, known path with another method → 405 with `allow`.
+/// 2. Authorize: with a control token, everything but `GET /_emulator/health` needs
+///    `Authorization: Bearer <token>` → else 401 (health stays open for Docker's `HEALTHCHECK`).
+/// 3. Size: a body the server discarded for its size → 413.
+/// 4. Query: endpoints without filters refuse any query parameter → 400.
+/// 5. The endpoint reads and validates its whole input before it changes anything (`JSONBodyReader`),
+///    so a 400 never leaves a half-applied change; registry or store failures → 500.
+///
+/// ### Threading
+/// `handle` runs on libmicrohttpd's thread. The API holds no state of its own; every registry in
+/// `EmulatorServices` locks itself.
+public struct ControlAPI: HTTP1Handler {
+    /// The state the endpoints read and change.
+    public let services: EmulatorServices
+    /// The bearer token requests must carry (nil: no authentication).
+    let controlToken: String?
+
+    /// Creates the control API over an emulator's services.
+    ///
+    /// - Parameters:
+    ///   - services: The emulator's registries, journal, faults and clock.
+    ///   - controlToken: When set (and not empty), every request except `GET /_emulator/health` must
+    ///     carry `Authorization: Bearer <controlToken>`.
+    public init(services: EmulatorServices, controlToken: String? = nil) {
+        self.services = services
+        self.controlToken = controlToken.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Answers one control request (see the type's overview for the order of checks).
+    /// - Parameter request: The request as `HTTP1Server` received it.
+    public func handle(_ request: HTTP1Request) -> HTTP1Response {
+        do {
+            return try route(request)
+        } catch let error as ControlAPIError {
+            return ControlAPIResponse.error(error)
+        } catch {
+            return ControlAPIResponse.error(.internalFailure("\(error)"))
+        }
+    }
+
+    private func route(_ request: HTTP1Request) throws -> HTTP1Response {
+        let match = Self.router.match(method: request.method, path: request.path)
+        let isHealth: Bool
+        if case .found(.health, _) = match { isHealth = true } else { isHealth = false }
+        if !isHealth { try authorize(request) }
+        switch match {
+        case .notFound:
+            throw ControlAPIError.notFound("no such control endpoint: \(request.method) \(request.path)")
+        case .methodNotAllowed(let allow):
+            throw ControlAPIError.methodNotAllowed(method: request.method, path: request.path, allow: allow)
+        case .found(let operation, let parameters):
+            if request.bodyExceededLimit { throw ControlAPIError.bodyTooLarge }
+            if !Self.operationsWithQuery.contains(operation) { try QueryReader(request.query).finish() }
+            return try perform(operation, ControlRequest(http: request, parameters: parameters))
+        }
+    }
+
+    /// Endpoints that read query parameters themselves; every other one refuses any.
+    private static let operationsWithQuery: Set<ControlOperation> = [.listTokens, .listJournal, .countJournal]
+
+    /// Checks `Authorization: Bearer <token>` when a control token is set.
+    private func authorize(_ request: HTTP1Request) throws(ControlAPIError) {
+        guard let controlToken else { return }
+        guard let header = request.header("authorization") else {
+            throw .unauthorized("missing 'Authorization: Bearer <token>': this emulator was started with a control token")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw .unauthorized("the Authorization header must be 'Bearer <token>'")
+        }
+        guard Self.constantTimeEquals(Array(parts[1].utf8), Array(controlToken.utf8)) else {
+            throw .unauthorized("wrong control token")
+        }
+    }
+
+    /// Compares without an early exit, so response timing does not reveal how much of a guess was right.
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for i in 0..<max(a.count, b.count) {
+            difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0)
+        }
+        return difference == 0
+    }
+}

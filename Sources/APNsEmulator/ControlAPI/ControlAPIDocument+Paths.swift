@@ -1,0 +1,191 @@
+/// `paths`: one entry per control operation. Shared answers (401, 400, 413, 500) are added by `Operation`
+/// from what the operation takes, so no operation can forget them.
+extension ControlAPIDocument {
+    /// One documented operation.
+    struct Operation {
+        var id: ControlOperation
+        var method: String
+        var path: String
+        var tag: String
+        var summary: String
+        var description: String = ""
+        var query: [JSON] = []
+        /// Component schema of the JSON body, and whether a body is required.
+        var body: (schema: String, required: Bool)?
+        /// The success answer: status, description, schema (nil: no body).
+        var success: (status: Int, description: String, schema: String?)
+        /// Also answered with 200 (a replacement) next to a 201 creation.
+        var replaces: Bool = false
+        /// Error statuses beyond the automatic ones, with their meaning.
+        var errors: [Int: String] = [:]
+        /// Open even with a control token.
+        var open: Bool = false
+    }
+
+    static let pathParameters: [String: String] = [
+        "keyId": "10-character key id.",
+        "token": "Device token, hex (either case).",
+        "id": "Fault rule id.",
+    ]
+
+    static func paths() -> JSON {
+        var paths: [String: JSON] = [:]
+        for op in operations() {
+            paths[op.path, default: [:]][op.method.lowercased()] = render(op)
+        }
+        return paths
+    }
+
+    static func render(_ op: Operation) -> JSON {
+        var responses: [String: JSON] = [:]
+        var headers: JSON = ["x-apns-emulator": ["$ref": "#/components/headers/Version"]]
+        if op.success.status == 201 { headers["location"] = ["$ref": "#/components/headers/Location"] }
+        var success: JSON = ["description": op.success.description, "headers": headers]
+        if let schema = op.success.schema { success["content"] = ["application/json": ["schema": ref(schema)]] }
+        responses["\(op.success.status)"] = success
+        if op.replaces {
+            var replaced = success
+            replaced["description"] = "Replaced an existing one with the same identifier."
+            replaced["headers"] = ["x-apns-emulator": ["$ref": "#/components/headers/Version"]]
+            responses["200"] = replaced
+        }
+        var errors = op.errors
+        if op.body != nil || !op.query.isEmpty {
+            errors[400] = errors[400] ?? "Malformed JSON, unknown field or parameter, or a wrong type or value."
+        }
+        if op.body != nil { errors[413] = "Body too large." }
+        if !op.open { errors[401] = "A control token is set and the request did not carry it." }
+        if op.method != "GET" { errors[500] = errors[500] ?? "The state store failed." }
+        for (status, description) in errors {
+            responses["\(status)"] = [
+                "description": description,
+                "headers": ["x-apns-emulator": ["$ref": "#/components/headers/Version"]],
+                "content": ["application/json": ["schema": ref("Error")]],
+            ] as JSON
+        }
+        var rendered: JSON = [
+            "operationId": op.id.rawValue, "tags": [op.tag], "summary": op.summary, "responses": responses,
+        ]
+        if !op.description.isEmpty { rendered["description"] = op.description }
+        let pathNames = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+        let parameters: [JSON] = pathNames.map {
+            ["name": $0, "in": "path", "required": true, "schema": ["type": "string"],
+             "description": pathParameters[$0] ?? $0]
+        } + op.query
+        if !parameters.isEmpty { rendered["parameters"] = parameters }
+        if let body = op.body {
+            rendered["requestBody"] = [
+                "required": body.required,
+                "content": ["application/json": ["schema": ref(body.schema)]],
+            ] as JSON
+        }
+        if op.open { rendered["security"] = [JSON]() }
+        return rendered
+    }
+
+    static func queryParameter(_ name: String, _ schema: JSON) -> JSON {
+        var s = schema
+        let description = s.removeValue(forKey: "description") ?? ""
+        return ["name": name, "in": "query", "required": false, "schema": s, "description": description]
+    }
+
+    static var journalFilters: [JSON] { [
+        queryParameter("token", string("Device token (either case).")),
+        queryParameter("topic", string("apns-topic.")),
+        queryParameter("apnsId", string("apns-id (either case).")),
+        queryParameter("status", integer("HTTP status answered.", minimum: 0, maximum: 599)),
+        queryParameter("reason", string("APNs reason, exact case.", example: "BadDeviceToken")),
+        queryParameter("after", integer("Only entries with a greater id (for polling).", minimum: 0)),
+        queryParameter("limit", integer("At most this many: the newest matches.", minimum: 0, maximum: Int64(Int32.max))),
+    ] }
+}
+
+extension ControlAPIDocument {
+    static func operations() -> [Operation] {
+        let prefix = "/_emulator"
+        return [
+            Operation(id: .health, method: "GET", path: prefix + "/health", tag: "meta", summary: "Liveness",
+                      description: "Always open, even with a control token, so Docker's `HEALTHCHECK` needs no secret.",
+                      success: (200, "The emulator is up.", "Health"), open: true),
+            Operation(id: .openAPI, method: "GET", path: prefix + "/openapi.json", tag: "meta",
+                      summary: "This OpenAPI document", success: (200, "The document.", "OpenAPIDocument")),
+
+            Operation(id: .listKeys, method: "GET", path: prefix + "/keys", tag: "keys", summary: "List keys",
+                      success: (200, "Every key.", "KeyList")),
+            Operation(id: .createKey, method: "POST", path: prefix + "/keys", tag: "keys", summary: "Register a key",
+                      description: "Without `publicKeyPem` a P-256 pair is generated and the response carries"
+                        + " `privateKeyPem` (PKCS#8), shown once and never stored.",
+                      body: ("CreateKeyRequest", true), success: (201, "Registered.", "ProviderKeyCreated"), replaces: true),
+            Operation(id: .getKey, method: "GET", path: prefix + "/keys/{keyId}", tag: "keys", summary: "Get a key",
+                      success: (200, "The key.", "ProviderKey"), errors: [404: "No such key."]),
+            Operation(id: .deleteKey, method: "DELETE", path: prefix + "/keys/{keyId}", tag: "keys",
+                      summary: "Delete a key", success: (204, "Deleted.", nil), errors: [404: "No such key."]),
+
+            Operation(id: .listTokens, method: "GET", path: prefix + "/tokens", tag: "tokens", summary: "List tokens",
+                      query: [queryParameter("bundleId", string("Only this app's tokens.")),
+                              queryParameter("environment", string("Only this environment's.", choices: environments))],
+                      success: (200, "Matching tokens.", "TokenList")),
+            Operation(id: .createToken, method: "POST", path: prefix + "/tokens", tag: "tokens",
+                      summary: "Issue or register a device token", body: ("CreateTokenRequest", true),
+                      success: (201, "Issued.", "DeviceToken"), replaces: true),
+            Operation(id: .getToken, method: "GET", path: prefix + "/tokens/{token}", tag: "tokens", summary: "Get a token",
+                      success: (200, "The token.", "DeviceToken"), errors: [404: "No such token."]),
+            Operation(id: .deleteToken, method: "DELETE", path: prefix + "/tokens/{token}", tag: "tokens",
+                      summary: "Forget a token (pushes then get BadDeviceToken)", success: (204, "Deleted.", nil),
+                      errors: [404: "No such token."]),
+            Operation(id: .unregisterToken, method: "POST", path: prefix + "/tokens/{token}/unregister", tag: "tokens",
+                      summary: "Unregister a token (the app was uninstalled)",
+                      description: "Later pushes get 410 Unregistered with `timestamp` = `unregisteredAt`.",
+                      body: ("TokenTimeRequest", false), success: (200, "The updated token.", "DeviceToken"),
+                      errors: [404: "No such token."]),
+            Operation(id: .expireToken, method: "POST", path: prefix + "/tokens/{token}/expire", tag: "tokens",
+                      summary: "Expire a token", description: "Later pushes get 410 ExpiredToken.",
+                      body: ("TokenTimeRequest", false), success: (200, "The updated token.", "DeviceToken"),
+                      errors: [404: "No such token."]),
+
+            Operation(id: .listJournal, method: "GET", path: prefix + "/journal", tag: "journal",
+                      summary: "Query the journal", description: "Filters combine with AND.", query: journalFilters,
+                      success: (200, "Matching entries, oldest first.", "JournalList")),
+            Operation(id: .clearJournal, method: "DELETE", path: prefix + "/journal", tag: "journal",
+                      summary: "Empty the journal (ids keep increasing)", success: (204, "Emptied.", nil)),
+            Operation(id: .countJournal, method: "GET", path: prefix + "/journal/count", tag: "journal",
+                      summary: "Count journal entries", query: journalFilters, success: (200, "The count.", "Count")),
+            Operation(id: .getJournalSettings, method: "GET", path: prefix + "/journal/settings", tag: "journal",
+                      summary: "Journal settings", success: (200, "The settings.", "JournalSettings")),
+            Operation(id: .updateJournalSettings, method: "PUT", path: prefix + "/journal/settings", tag: "journal",
+                      summary: "Turn the journal off or cap it (load tests)", body: ("JournalSettingsUpdate", true),
+                      success: (200, "The settings now in force.", "JournalSettings")),
+
+            Operation(id: .listFaults, method: "GET", path: prefix + "/faults", tag: "faults", summary: "List faults",
+                      success: (200, "Every rule.", "FaultList")),
+            Operation(id: .createFault, method: "POST", path: prefix + "/faults", tag: "faults", summary: "Add a fault",
+                      description: "`count` becomes `remaining`; `durationMs` becomes `expiresAt` = now + duration.",
+                      body: ("CreateFaultRequest", true), success: (201, "Added.", "FaultRule"), replaces: true),
+            Operation(id: .deleteAllFaults, method: "DELETE", path: prefix + "/faults", tag: "faults",
+                      summary: "Remove every fault", success: (204, "Removed.", nil)),
+            Operation(id: .getFault, method: "GET", path: prefix + "/faults/{id}", tag: "faults", summary: "Get a fault",
+                      success: (200, "The rule.", "FaultRule"), errors: [404: "No such rule."]),
+            Operation(id: .deleteFault, method: "DELETE", path: prefix + "/faults/{id}", tag: "faults",
+                      summary: "Remove a fault", success: (204, "Removed.", nil), errors: [404: "No such rule."]),
+
+            Operation(id: .reset, method: "POST", path: prefix + "/reset", tag: "state",
+                      summary: "Forget keys, tokens, faults and the journal",
+                      description: "The sample key comes back if the emulator registers it at start. Takes no body.",
+                      success: (204, "Reset.", nil), errors: [400: "The request had a body with fields."]),
+            Operation(id: .exportState, method: "GET", path: prefix + "/state", tag: "state", summary: "Export the state",
+                      success: (200, "Keys, tokens and faults.", "EmulatorState")),
+            Operation(id: .importState, method: "PUT", path: prefix + "/state", tag: "state",
+                      summary: "Replace the state with a snapshot",
+                      description: "The snapshot is validated whole first (the same rules as the create endpoints);"
+                        + " on a 400 nothing changes.",
+                      body: ("EmulatorState", true), success: (204, "Imported.", nil)),
+
+            Operation(id: .getClock, method: "GET", path: prefix + "/clock", tag: "clock", summary: "Read the clock",
+                      success: (200, "Now, and whether it can be moved.", "Clock")),
+            Operation(id: .advanceClock, method: "POST", path: prefix + "/clock/advance", tag: "clock",
+                      summary: "Move a manual clock forward", body: ("ClockAdvanceRequest", true),
+                      success: (200, "The new time.", "ClockNow"),
+                      errors: [409: "The clock follows real time (the emulator was not started with a manual clock)."]),
+        ]
+    }
+}

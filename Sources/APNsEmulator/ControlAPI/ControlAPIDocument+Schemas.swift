@@ -1,0 +1,224 @@
+import APNsProtocol
+
+/// `components.schemas`: every request and response body of the control API.
+extension ControlAPIDocument {
+    static let appleId = "^[A-Z0-9]{10}$"
+    static let hexToken = "^([0-9a-fA-F]{2}){8,255}$"
+    static let bundle = "^[A-Za-z0-9._-]{1,255}$"
+    static let environments = APNsEnvironment.allCases.map(\.rawValue)
+
+    static func schemas() -> JSON {
+        var s: JSON = [
+            "Health": object("Liveness; the exact shape `{\"status\":\"ok\"}` is a contract.",
+                             [("status", string("Always `ok`.", choices: ["ok"]))], required: ["status"]),
+            "Error": object("Why a request was refused.", [
+                ("error", string("What went wrong, for humans.", example: "unknown field 'teamid' (expected one of: teamId, keyId, kind, environment, topics, relatedKeyId, publicKeyPem)")),
+                ("field", string("400 only: the offending field or query parameter (`action.reason`, `topics[2]`),"
+                                 + " or null when the body as a whole is wrong.", example: "teamid", nullable: true)),
+            ], required: ["error"]),
+            "OpenAPIDocument": ["type": "object", "description": "This document."] as JSON,
+            "Count": object("How many journal entries match.", [("count", integer("Matching entries (capped by `limit`).", minimum: 0))],
+                            required: ["count"]),
+            "ClockNow": object("The clock after advancing.", [("now", millis("Now"))], required: ["now"]),
+            "Clock": object("The emulator's clock.", [
+                ("now", millis("Now")),
+                ("controllable", boolean("Whether `POST /_emulator/clock/advance` can move it (a manual clock).")),
+            ], required: ["now", "controllable"]),
+            "ClockAdvanceRequest": object("Exactly one of `ms` and `seconds`.", [
+                ("ms", integer("Milliseconds to move forward.", minimum: 0, maximum: ControlAPIValidation.maxMillis)),
+                ("seconds", ["type": "number", "minimum": 0, "description": "Seconds to move forward (fractions allowed)."] as JSON),
+            ], closed: true),
+            "EmulatorState": object("Everything that persists: what `GET /_emulator/state` exports and `PUT` imports.", [
+                ("version", integer("Snapshot format version.", minimum: 1, maximum: Int64(EmulatorState.currentVersion))),
+                ("keys", array(ref("ProviderKey"), "Signing keys.")),
+                ("tokens", array(ref("DeviceToken"), "Device tokens.")),
+                ("faults", array(ref("FaultRule"), "Fault rules.")),
+            ], required: ["version", "keys", "tokens", "faults"]),
+        ]
+        for (name, schema) in keySchemas().merging(tokenSchemas(), uniquingKeysWith: { a, _ in a })
+            .merging(journalSchemas(), uniquingKeysWith: { a, _ in a })
+            .merging(faultSchemas(), uniquingKeysWith: { a, _ in a }) {
+            s[name] = schema
+        }
+        return s
+    }
+
+    // MARK: Keys
+
+    static func keyFields(forRequest: Bool) -> [(String, JSON)] {
+        [
+            ("keyId", string("10-character key id (the JWT header's `kid`).", example: "ABC123DEFG", pattern: appleId)),
+            ("teamId", string("10-character team id (the JWT claim `iss`).", example: "TEAM123456", pattern: appleId)),
+            ("kind", string("`team`: legacy key, every topic, both environments. `team-scoped`: one environment."
+                            + " `topic`: one environment and listed topics." + (forRequest ? " Default `team`." : ""),
+                            choices: ProviderKeyKind.allCases.map(\.rawValue))),
+            ("environment", string("Required for `team-scoped` and `topic` keys, absent for `team` keys.",
+                                   choices: environments)),
+            ("topics", array(string("A bundle id.", pattern: bundle), "Topic keys only: the topics the key signs for"
+                             + " (required, 1–400); absent or empty for other kinds.",
+                             maxItems: ControlAPIValidation.maxTopicsPerKey)),
+            ("relatedKeyId", string("Optional: a key this one is related to (tokens signed by either may share a"
+                                    + " connection without UnrelatedKeyIdInToken).", pattern: appleId)),
+            ("publicKeyPem", string("SubjectPublicKeyInfo PEM of the P-256 public key" + (forRequest
+                ? ". Omit it to have the emulator generate a pair: the response then carries `privateKeyPem`." : "."),
+                                    example: "-----BEGIN PUBLIC KEY-----\n...\n-----END PUBLIC KEY-----\n")),
+        ]
+    }
+
+    static func keySchemas() -> JSON {
+        [
+            "ProviderKey": object("A signing key the emulator trusts (never its private key).",
+                                  keyFields(forRequest: false) + [("createdAt", millis("When it was registered"))],
+                                  required: ["keyId", "teamId", "kind", "topics", "publicKeyPem", "createdAt"]),
+            "ProviderKeyCreated": [
+                "description": "The registered key; with a generated pair, also its private key (shown once, never stored).",
+                "allOf": [ref("ProviderKey"), object("The generated private key.", [
+                    ("privateKeyPem", string("PKCS#8 PEM (`BEGIN PRIVATE KEY`), like Apple's `.p8`. Only when"
+                                             + " `publicKeyPem` was omitted.")),
+                ])],
+            ] as JSON,
+            "CreateKeyRequest": object("A key to register; a key with the same `keyId` is replaced.",
+                                       keyFields(forRequest: true), required: ["keyId", "teamId"], closed: true),
+            "KeyList": object("Every key, by key id.", [("keys", array(ref("ProviderKey"), "The keys."))],
+                              required: ["keys"]),
+        ]
+    }
+
+    // MARK: Tokens
+
+    static func tokenSchemas() -> JSON {
+        let kinds = DeviceTokenKind.allCases.map(\.rawValue)
+        return [
+            "DeviceToken": object("A device token: one app on one device in one environment.", [
+                ("token", string("Lowercase hex.", example: String(repeating: "ab", count: 32), pattern: hexToken)),
+                ("bundleId", string("The app (topic) it belongs to.", example: "com.example.app", pattern: bundle)),
+                ("environment", string("Its environment; a push from the other one gets BadDeviceToken.",
+                                       choices: environments)),
+                ("kind", string("`app` (32 bytes) or `live-activity` (longer).", choices: kinds)),
+                ("createdAt", millis("When it was issued")),
+                ("unregisteredAt", millis("Set once unregistered: pushes get 410 Unregistered with this timestamp")),
+                ("expiredAt", millis("Set once expired: pushes get 410 ExpiredToken")),
+                ("deviceId", string("The virtual device owning it, if any.")),
+            ], required: ["token", "bundleId", "environment", "kind", "createdAt"]),
+            "CreateTokenRequest": object("A token to issue, or (with `token`) to register as given.", [
+                ("bundleId", string("The app.", example: "com.example.app", pattern: bundle)),
+                ("environment", string("The environment.", choices: environments)),
+                ("kind", string("Default `app`.", choices: kinds)),
+                ("token", string("Register exactly this hex token (8–255 bytes, stored lowercase) instead of a random"
+                                 + " one; an existing record for it is replaced.", pattern: hexToken)),
+            ], required: ["bundleId", "environment"], closed: true),
+            "TokenList": object("Matching tokens, oldest first.", [("tokens", array(ref("DeviceToken"), "The tokens."))],
+                                required: ["tokens"]),
+            "TokenTimeRequest": object("When it happened; the body may be empty.", [
+                ("at", millis("Default: the emulator clock's now")),
+            ], closed: true),
+        ]
+    }
+
+    // MARK: Journal
+
+    static func journalSchemas() -> JSON {
+        let optionalString = { (d: String) in string(d) }
+        return [
+            "JournalEntry": object("One APNs request and the emulator's answer.", [
+                ("id", integer("Increasing sequence number; survives `DELETE /_emulator/journal` (poll with `after`).", minimum: 1)),
+                ("receivedAt", millis("When it arrived")),
+                ("connectionId", integer("The HTTP/2 connection it came on.", minimum: 0)),
+                ("environment", string("Environment it was answered in.", choices: environments)),
+                ("method", optionalString(":method.")),
+                ("path", optionalString(":path.")),
+                ("token", optionalString("Device token from the path (lowercase), if any.")),
+                ("topic", optionalString("apns-topic.")),
+                ("pushType", optionalString("apns-push-type (as sent, or the default applied).")),
+                ("priority", integer("apns-priority.")),
+                ("expiration", integer("apns-expiration (UNIX seconds).")),
+                ("collapseId", optionalString("apns-collapse-id.")),
+                ("headers", array(array(["type": "string"] as JSON, "[name, value]", minItems: 2, maxItems: 2),
+                                  "Request headers in order (authorization reduced to its JWT header).")),
+                ("payload", optionalString("The payload as text (absent when empty or not UTF-8).")),
+                ("authMode", string("How the request authenticated.", choices: ["token", "certificate", "none"])),
+                ("authOutcome", optionalString("`accepted`, `fault`, or the auth reason that rejected it.")),
+                ("teamId", optionalString("JWT team id (token auth).")),
+                ("keyId", optionalString("JWT key id (token auth).")),
+                ("status", integer("HTTP status answered (0: the stream was reset by a fault).", minimum: 0, maximum: 599)),
+                ("reason", optionalString("APNs reason of an error answer.")),
+                ("timestamp", millis("410 only: when the token stopped being valid")),
+                ("apnsId", optionalString("apns-id of the response (echoed or generated).")),
+                ("apnsUniqueId", optionalString("apns-unique-id (sandbox successes).")),
+                ("durationMicros", integer("Server time spent, µs (not counting injected delays).", minimum: 0)),
+                ("faultId", optionalString("The fault rule that shaped the answer.")),
+                ("warnings", array(["type": "string"] as JSON, "Notes, e.g. defaults applied.")),
+            ], required: ["id", "receivedAt", "environment", "method", "path", "status", "apnsId"]),
+            "JournalList": object("Matching entries, oldest first.", [("entries", array(ref("JournalEntry"), "The entries."))],
+                                  required: ["entries"]),
+            "JournalSettings": object("Journal recording settings.", [
+                ("enabled", boolean("Whether requests are recorded.")),
+                ("capacity", integer("Entries kept; the oldest are dropped beyond it.", minimum: 1)),
+                ("size", integer("Entries held now.", minimum: 0)),
+                ("dropped", integer("Entries dropped for capacity since start.", minimum: 0)),
+            ], required: ["enabled", "capacity", "size", "dropped"]),
+            "JournalSettingsUpdate": object("New settings; omitted fields stay unchanged.", [
+                ("enabled", boolean("Record requests (turn off for load tests).")),
+                ("capacity", integer("Entries kept (a smaller cap keeps the newest).", minimum: 1,
+                                     maximum: ControlAPI.maxJournalCapacity)),
+            ], closed: true),
+        ]
+    }
+
+    // MARK: Faults
+
+    static func faultSchemas() -> JSON {
+        let reasons = APNsReason.allCases.map(\.rawValue)
+        func variant(_ type: String, _ description: String, _ extra: [(String, JSON)], required: [String] = []) -> JSON {
+            object(description, [("type", string("Action type.", choices: [type]))] + extra,
+                   required: ["type"] + required, closed: true)
+        }
+        return [
+            "FaultActionReason": variant("reason", "Answer with this APNs reason and its status instead of processing.",
+                                         [("reason", string("Apple's reason string.", example: "BadDeviceToken", choices: reasons))],
+                                         required: ["reason"]),
+            "FaultActionDelay": variant("delay", "Process normally, answer after a delay.",
+                                        [("delayMs", integer("Delay in ms.", minimum: 0, maximum: ControlAPIValidation.maxDelayMillis))],
+                                        required: ["delayMs"]),
+            "FaultActionResetStream": variant("reset-stream", "Reset the stream (RST_STREAM INTERNAL_ERROR), no answer.", []),
+            "FaultActionGoAway": variant("goaway", "Answer, then GOAWAY with `{\"reason\": reason}` and close.",
+                                         [("reason", string("Reason in the GOAWAY payload (default `Shutdown`).",
+                                                            example: "Shutdown", choices: reasons))]),
+            "FaultActionShutdown": variant("shutdown", "Answer 503 Shutdown and send GOAWAY.", []),
+            "FaultAction": [
+                "description": "What a matching request suffers.",
+                "oneOf": ["Reason", "Delay", "ResetStream", "GoAway", "Shutdown"].map { ref("FaultAction" + $0) },
+                "discriminator": [
+                    "propertyName": "type",
+                    "mapping": [
+                        "reason": "#/components/schemas/FaultActionReason",
+                        "delay": "#/components/schemas/FaultActionDelay",
+                        "reset-stream": "#/components/schemas/FaultActionResetStream",
+                        "goaway": "#/components/schemas/FaultActionGoAway",
+                        "shutdown": "#/components/schemas/FaultActionShutdown",
+                    ],
+                ] as JSON,
+            ] as JSON,
+            "FaultRule": object("An injected misbehaviour and which APNs requests it hits (first match wins).", [
+                ("id", string("Rule id.", example: "bad-token-once", pattern: "^[A-Za-z0-9._-]{1,64}$")),
+                ("token", string("Hits this device token only (lowercase hex).", pattern: hexToken)),
+                ("topic", string("Hits this apns-topic only.", pattern: bundle)),
+                ("action", ref("FaultAction")),
+                ("remaining", integer("Requests it still hits (absent: until removed).", minimum: 0)),
+                ("expiresAt", millis("When it stops hitting (absent: never)")),
+                ("createdAt", millis("When it was added")),
+            ], required: ["id", "action", "createdAt"]),
+            "CreateFaultRequest": object("A fault to add; a rule with the same `id` is replaced.", [
+                ("id", string("Rule id (default: generated `fault-<uuid>`).", pattern: "^[A-Za-z0-9._-]{1,64}$")),
+                ("token", string("Only requests to this device token (either case).", pattern: hexToken)),
+                ("topic", string("Only requests with this apns-topic.", pattern: bundle)),
+                ("action", ref("FaultAction")),
+                ("count", integer("How many requests it hits (default: until removed).", minimum: 1)),
+                ("durationMs", integer("How long it lasts from now (default: until removed).", minimum: 1,
+                                       maximum: ControlAPIValidation.maxMillis)),
+            ], required: ["action"], closed: true),
+            "FaultList": object("Every rule, in matching order.", [("faults", array(ref("FaultRule"), "The rules."))],
+                                required: ["faults"]),
+        ]
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The store `serve` uses for `configuration`: nothing with `--ephemeral`, otherwise
+/// `<stateDirectory>/state.sqlite3`, created on first use.
+///
+/// Chosen here, not in `EmulatorServices`, so tests and the CLI pick the same file the same way while
+/// `EmulatorServices` stays usable with any store.
+///
+/// - Parameter configuration: reads `ephemeral` and `stateDirectory`.
+/// - Throws: `StateStoreError` naming the file when it cannot be created, read or understood; an existing
+///   file is never discarded to make room.
+public func makeStatePersistence(for configuration: EmulatorConfiguration) throws -> any StatePersistence {
+    if configuration.ephemeral { return NoPersistence() }
+    let folder = URL(fileURLWithPath: configuration.stateDirectory, isDirectory: true)
+    let file = folder.appendingPathComponent(SQLiteStatePersistence.fileName).path
+    do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+        throw StateStoreError(.unreadable, file: file, detail: "cannot create the folder \(folder.path): "
+                              + "\(error.localizedDescription)", underlying: error)
+    }
+    return try SQLiteStatePersistence(path: file)
+}

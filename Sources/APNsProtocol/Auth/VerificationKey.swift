@@ -1,0 +1,37 @@
+import OpenSSLSupport
+
+/// What validation needs to know about a signing key.
+public struct VerificationKey: Sendable {
+    public let keyId: String
+    public let teamId: String
+    public let kind: ProviderKeyKind
+    /// The only environment the key may be used in (team-scoped and topic keys); nil: both.
+    public let environment: APNsEnvironment?
+    /// Topic keys: the bundle ids they may sign for.
+    public let topics: Set<String>
+    /// Topic keys: the key they are related to (may share a connection with it).
+    public let relatedKeyId: String?
+    public let publicKey: PublicKey
+
+    public init(keyId: String, teamId: String, kind: ProviderKeyKind, environment: APNsEnvironment?,
+                topics: Set<String>, relatedKeyId: String?, publicKey: PublicKey) {
+        self.keyId = keyId
+        self.teamId = teamId
+        self.kind = kind
+        self.environment = environment
+        self.topics = topics
+        self.relatedKeyId = relatedKeyId
+        self.publicKey = publicKey
+    }
+
+    /// Whether tokens signed by `self` and `other` may share one connection.
+    func isRelated(to other: VerificationKey) -> Bool {
+        keyId == other.keyId || relatedKeyId == other.keyId || other.relatedKeyId == keyId
+            || (relatedKeyId != nil && relatedKeyId == other.relatedKeyId)
+    }
+}
+
+/// Finds keys by id; the emulator's key registry implements it.
+public protocol VerificationKeyLookup: Sendable {
+    func verificationKey(for keyId: String) -> VerificationKey?
+}

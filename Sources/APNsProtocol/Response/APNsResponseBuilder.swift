@@ -1,0 +1,40 @@
+import H2Transport
+
+/// Builds every APNs answer in one place: status, `apns-id`, `apns-unique-id` (sandbox), the JSON error body.
+public enum APNsResponseBuilder {
+    /// 200 with an empty body.
+    /// - Parameters:
+    ///   - uniqueId: sandbox only: the `apns-unique-id` Apple adds so a delivery can be looked up.
+    ///   - extra: headers every response carries (e.g. the emulator version).
+    public static func success(apnsId: String, uniqueId: String?, extra: [H2Header]) -> H2Response {
+        var headers = extra
+        headers.append(H2Header("apns-id", apnsId))
+        if let uniqueId { headers.append(H2Header("apns-unique-id", uniqueId)) }
+        return H2Response(status: 200, headers: headers)
+    }
+
+    /// The status of `reason`, `content-type: application/json`, `apns-id`, and `{"reason": ...}` plus
+    /// `"timestamp"` for 410 (clients such as apns2-up crash without it).
+    public static func rejection(_ reason: APNsReason, timestamp: Int64?, apnsId: String, policy: ValidationPolicy,
+                                 extra: [H2Header]) -> H2Response {
+        var headers = extra
+        headers.append(H2Header("content-type", "application/json"))
+        headers.append(H2Header("apns-id", apnsId))
+        return H2Response(status: reason.status, headers: headers,
+                          body: Array(body(reason, timestamp: timestamp, policy: policy).utf8))
+    }
+
+    /// The JSON body for a rejection (reason strings are plain ASCII identifiers: no escaping needed).
+    public static func body(_ reason: APNsReason, timestamp: Int64?, policy: ValidationPolicy) -> String {
+        let wire = policy.wireString(for: reason)
+        if reason.carriesTimestamp {
+            return #"{"reason":"\#(wire)","timestamp":\#(timestamp ?? 0)}"#
+        }
+        return #"{"reason":"\#(wire)"}"#
+    }
+
+    /// GOAWAY debug data APNs sends when it closes a connection: `{"reason":"..."}`.
+    public static func goAwayPayload(_ reason: APNsReason, policy: ValidationPolicy) -> [UInt8] {
+        Array(#"{"reason":"\#(policy.wireString(for: reason))"}"#.utf8)
+    }
+}

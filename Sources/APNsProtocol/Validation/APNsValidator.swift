@@ -1,0 +1,251 @@
+import H2Transport
+
+/// The provider API's rules as one ordered, pure pipeline: a request in, an accepted push or the first
+/// rejection out.
+///
+/// ### Order
+/// 1. `:method` is POST — else 405 MethodNotAllowed.
+/// 2. `:path` is `/3/device/<token>` — else 404 BadPath; no token: 400 MissingDeviceToken.
+/// 3. No regular header is repeated — else 400 DuplicateHeaders.
+/// 4. Header values: apns-id (BadMessageId), apns-push-type (InvalidPushType), apns-priority (BadPriority),
+///    apns-expiration (BadExpirationDate), apns-collapse-id (BadCollapseId).
+/// 5. The device token is well-formed hex — else 400 BadDeviceToken.
+/// 6. Authentication: the client certificate (BadCertificate, BadCertificateEnvironment), or the provider
+///    token (MissingProviderToken, InvalidProviderToken, ExpiredProviderToken, BadEnvironmentKeyIdInToken,
+///    then the per-connection rules: InvalidProviderToken for another team, UnrelatedKeyIdInToken,
+///    TooManyProviderTokenUpdates).
+/// 7. Topic: present when required (MissingTopic), carrying the push type's suffix (BadTopic), allowed
+///    for the certificate (TopicDisallowed) or the topic key (policy), push type allowed for certificates.
+/// 8. Payload: not empty (PayloadEmpty), within the push type's limit (413 PayloadTooLarge), a JSON object
+///    (policy: PayloadEmpty), background pushes at priority 5 (policy: BadPriority).
+/// 9. The device token is known in this environment (BadDeviceToken), belongs to the topic's app
+///    (DeviceTokenNotForTopic), is still registered (410 Unregistered / ExpiredToken with timestamp).
+///
+/// Apple does not document its own order; this one reports the most fundamental fault first, as Pushy's
+/// validating handler does. Rate limits and injected faults are applied by the emulator around it.
+public struct APNsValidator: Sendable {
+    public init() {}
+
+    public func validate(_ request: H2Request, context: ValidationContext,
+                         state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
+        var summary = RequestSummary()
+        let headers = request.headers
+
+        // Pick out the fields we need in one pass, noting repeats.
+        var methodIndex: Int?, pathIndex: Int?, idIndex: Int?, typeIndex: Int?, priorityIndex: Int?
+        var expirationIndex: Int?, collapseIndex: Int?, topicIndex: Int?, authIndex: Int?
+        var duplicate = false
+        var regular: [Int] = []
+        regular.reserveCapacity(headers.count)
+        for i in 0..<headers.count {
+            if headers.nameEquals(at: i, ":method") { methodIndex = i; continue }
+            if headers.nameEquals(at: i, ":path") { pathIndex = i; continue }
+            let isPseudo = headers.withBytes(at: i) { name, _ in name.first == UInt8(ascii: ":") }
+            if isPseudo { continue }
+            if !duplicate {
+                for j in regular where Self.sameName(headers, i, j) {
+                    duplicate = true
+                    break
+                }
+            }
+            regular.append(i)
+            if headers.nameEquals(at: i, "apns-id") { idIndex = idIndex ?? i }
+            else if headers.nameEquals(at: i, "apns-push-type") { typeIndex = typeIndex ?? i }
+            else if headers.nameEquals(at: i, "apns-priority") { priorityIndex = priorityIndex ?? i }
+            else if headers.nameEquals(at: i, "apns-expiration") { expirationIndex = expirationIndex ?? i }
+            else if headers.nameEquals(at: i, "apns-collapse-id") { collapseIndex = collapseIndex ?? i }
+            else if headers.nameEquals(at: i, "apns-topic") { topicIndex = topicIndex ?? i }
+            else if headers.nameEquals(at: i, "authorization") { authIndex = authIndex ?? i }
+        }
+
+        // The apns-id is echoed on every answer, so read it first (if it is well-formed).
+        var apnsId: String?
+        if let idIndex {
+            let value = headers.value(at: idIndex)
+            summary.apnsId = value
+            if APNsID.isCanonical(value.utf8) { apnsId = value }
+        }
+        let responseId = apnsId ?? APNsID.generate()
+        func reject(_ reason: APNsReason, timestamp: Int64? = nil) -> Result<AcceptedPush, Rejection> {
+            .failure(Rejection(reason: reason, timestamp: timestamp, apnsId: responseId, summary: summary))
+        }
+
+        // 1. Method.
+        summary.method = methodIndex.map { headers.value(at: $0) } ?? ""
+        guard summary.method == "POST" else { return reject(.methodNotAllowed) }
+
+        // 2. Path.
+        summary.path = pathIndex.map { headers.value(at: $0) } ?? ""
+        let prefix = "/3/device/"
+        guard summary.path.hasPrefix(prefix) || summary.path == "/3/device" else { return reject(.badPath) }
+        let tokenText = summary.path.dropFirst(min(prefix.count, summary.path.count))
+        if tokenText.isEmpty { return reject(.missingDeviceToken) }
+        if tokenText.contains("/") || tokenText.contains("?") { return reject(.badPath) }
+
+        // 3. Repeated headers.
+        if duplicate { return reject(.duplicateHeaders) }
+
+        // 4. Header values.
+        if idIndex != nil && apnsId == nil { return reject(.badMessageId) }
+        if let typeIndex {
+            let value = headers.value(at: typeIndex)
+            guard let type = PushType(headerValue: value) else { return reject(.invalidPushType) }
+            summary.pushType = type
+        } else if context.policy.defaultPushTypeToAlert {
+            summary.pushType = .alert
+            summary.warnings.append("apns-push-type absent: treated as alert (required on watchOS)")
+        } else {
+            return reject(.invalidPushType)
+        }
+        let pushType = summary.pushType!
+        var priority = 10
+        if let priorityIndex {
+            guard let p = Int(headers.value(at: priorityIndex)), p == 10 || p == 5 || p == 1 else {
+                return reject(.badPriority)
+            }
+            priority = p
+            summary.priority = p
+            if pushType == .background && p == 10 && context.policy.rejectBackgroundPriority10 {
+                return reject(.badPriority)
+            }
+        } else if pushType == .background {
+            // Apple defaults to 10 but requires 5 for background pushes; an omitted header is read as
+            // "the sender did not ask for 10".
+            priority = 5
+        }
+        if let expirationIndex {
+            let text = headers.value(at: expirationIndex)
+            guard let e = Int64(text), e >= 0 else { return reject(.badExpirationDate) }
+            summary.expiration = e
+        }
+        if let collapseIndex {
+            let value = headers.value(at: collapseIndex)
+            guard value.utf8.count <= context.policy.maxCollapseIdBytes else { return reject(.badCollapseId) }
+            summary.collapseId = value
+        }
+        summary.topic = topicIndex.map { headers.value(at: $0) }
+
+        // 5. Token format.
+        guard DeviceToken.isWellFormed(tokenText.utf8) else { return reject(.badDeviceToken) }
+        let token = DeviceToken.canonical(tokenText.utf8)
+        summary.token = token
+
+        // 6. Authentication.
+        switch context.auth {
+        case .certificate(let cert):
+            guard cert.trusted, cert.currentlyValid, cert.bundleId != nil else { return reject(.badCertificate) }
+            guard cert.environments.contains(context.environment) else { return reject(.badCertificateEnvironment) }
+            state.authenticated = true
+        case .token:
+            guard let authIndex else { return reject(.missingProviderToken) }
+            let value = headers.value(at: authIndex)
+            guard value.count > 7, value.prefix(7).lowercased() == "bearer " else {
+                summary.authDetail = "authorization is not 'bearer <JWT>'"
+                return reject(.missingProviderToken)
+            }
+            let compact = String(value.dropFirst(7))
+            let verdict: (ProviderToken, VerificationKey)
+            if let current = state.tokenRules.currentToken, current == compact, let known = state.currentVerdict {
+                verdict = known
+            } else {
+                switch context.verifier.verify(compact, keys: context.keys, acceptDER: context.policy.acceptDEREncodedSignatures) {
+                case .invalid(let detail):
+                    summary.authDetail = detail
+                    return reject(.invalidProviderToken)
+                case .valid(let t, let k):
+                    verdict = (t, k)
+                }
+            }
+            let (parsed, key) = verdict
+            summary.teamId = parsed.teamId
+            summary.keyId = parsed.keyId
+            let nowSeconds = context.now / 1000
+            if parsed.issuedAt > nowSeconds + context.policy.futureIssuedAtToleranceSeconds {
+                summary.authDetail = "iat \(parsed.issuedAt) is in the future"
+                return reject(.invalidProviderToken)
+            }
+            if nowSeconds - parsed.issuedAt > context.policy.providerTokenMaxAgeSeconds {
+                summary.authDetail = "iat \(parsed.issuedAt) is more than \(context.policy.providerTokenMaxAgeSeconds) s old"
+                return reject(.expiredProviderToken)
+            }
+            if let env = key.environment, env != context.environment {
+                summary.authDetail = "key \(key.keyId) is restricted to \(env.rawValue)"
+                return reject(.badEnvironmentKeyIdInToken)
+            }
+            switch state.tokenRules.present(compact, token: parsed, key: key, now: context.now,
+                                            refreshIntervalMillis: context.policy.providerTokenRefreshIntervalSeconds * 1000) {
+            case .reject(let reason):
+                summary.authDetail = "connection rule: \(reason.rawValue)"
+                return reject(reason)
+            case .accept:
+                state.currentVerdict = verdict
+                state.authenticated = true
+            }
+        }
+
+        // 7. Topic.
+        let topic: String
+        switch context.auth {
+        case .certificate(let cert):
+            if let t = summary.topic {
+                topic = t
+            } else if !cert.isMultiTopic, let b = cert.bundleId {
+                topic = b + pushType.topicSuffix
+                summary.topic = topic
+            } else {
+                return reject(.missingTopic)
+            }
+            guard pushType.allowedWithCertificate else { return reject(.invalidPushType) }
+            guard pushType == .mdm || cert.allowedTopics.contains(topic) || cert.allowedTopics.contains(Self.bundleId(of: topic, pushType)) else {
+                return reject(.topicDisallowed)
+            }
+        case .token:
+            guard let t = summary.topic, !t.isEmpty else { return reject(.missingTopic) }
+            topic = t
+        }
+        let suffix = pushType.topicSuffix
+        guard suffix.isEmpty || (topic.hasSuffix(suffix) && topic.count > suffix.count) else { return reject(.badTopic) }
+        let bundleId = Self.bundleId(of: topic, pushType)
+        guard !bundleId.isEmpty, !bundleId.contains(" ") else { return reject(.badTopic) }
+        if case .token = context.auth, let key = state.currentVerdict?.1, key.kind == .topic, !key.topics.contains(bundleId) {
+            summary.authDetail = "topic key \(key.keyId) does not cover \(bundleId)"
+            return reject(context.policy.topicKeyOutsideTopicsReason)
+        }
+
+        // 8. Payload.
+        if request.bodyLength == 0 { return reject(.payloadEmpty) }
+        if request.bodyExceededLimit || request.bodyLength > pushType.payloadLimit { return reject(.payloadTooLarge) }
+        let scanned = PayloadScanner.scan(request.body)
+        guard scanned.isObject else {
+            summary.warnings.append("payload is not a JSON object")
+            return reject(context.policy.nonObjectPayloadReason)
+        }
+        if pushType == .background && (!scanned.contentAvailable || scanned.otherAPSKeys > 0) {
+            summary.warnings.append("background push should carry only content-available: 1 in aps")
+        }
+
+        // 9. Device token registry.
+        guard let info = context.tokens.deviceToken(token) else { return reject(.badDeviceToken) }
+        guard info.environment == context.environment else { return reject(.badDeviceToken) }
+        guard info.bundleId == bundleId else { return reject(.deviceTokenNotForTopic) }
+        if let at = info.unregisteredAt, at <= context.now { return reject(.unregistered, timestamp: at) }
+        if let at = info.expiredAt, at <= context.now { return reject(.expiredToken, timestamp: at) }
+
+        return .success(AcceptedPush(
+            summary: summary, token: token, topic: topic, bundleId: bundleId, pushType: pushType, priority: priority,
+            expiration: summary.expiration, collapseId: summary.collapseId, apnsId: responseId,
+            payload: request.body, payloadSummary: scanned, environment: context.environment))
+    }
+
+    /// The topic minus the push type's suffix.
+    static func bundleId(of topic: String, _ type: PushType) -> String {
+        let suffix = type.topicSuffix
+        return suffix.isEmpty || !topic.hasSuffix(suffix) ? topic : String(topic.dropLast(suffix.count))
+    }
+
+    private static func sameName(_ h: H2HeaderList, _ a: Int, _ b: Int) -> Bool {
+        h.withBytes(at: a) { na, _ in
+            h.withBytes(at: b) { nb, _ in na.count == nb.count && na.elementsEqual(nb) }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// The headers of a request as validation read them (for the journal, whatever the outcome).
+public struct RequestSummary: Sendable, Equatable {
+    public var method: String = ""
+    public var path: String = ""
+    /// Lowercase hex, when the path carried a well-formed token.
+    public var token: String?
+    public var topic: String?
+    public var pushType: PushType?
+    public var priority: Int?
+    public var expiration: Int64?
+    public var collapseId: String?
+    /// The apns-id exactly as sent, if any.
+    public var apnsId: String?
+    /// Notes for the user, e.g. an absent apns-push-type treated as alert.
+    public var warnings: [String] = []
+    /// Team and key of the provider token, when one was parsed.
+    public var teamId: String?
+    public var keyId: String?
+    /// Why auth failed, in detail (journal only; the wire carries Apple's reason only).
+    public var authDetail: String?
+
+    public init() {}
+}
+
+/// A push that passed every check.
+public struct AcceptedPush: Sendable {
+    public var summary: RequestSummary
+    /// Lowercase hex device token.
+    public var token: String
+    public var topic: String
+    /// The topic without the push type's suffix: the app's bundle id.
+    public var bundleId: String
+    public var pushType: PushType
+    public var priority: Int
+    /// UNIX seconds; nil when absent (store per policy), 0 = deliver once, never store.
+    public var expiration: Int64?
+    public var collapseId: String?
+    /// The apns-id to send back: as received, or generated (lowercase).
+    public var apnsId: String
+    public var payload: [UInt8]
+    public var payloadSummary: PayloadScanner.Summary
+    public var environment: APNsEnvironment
+}
+
+/// A request APNs refuses.
+public struct Rejection: Error, Sendable, Equatable {
+    public var reason: APNsReason
+    /// 410 only: when the token stopped being valid (ms since epoch).
+    public var timestamp: Int64?
+    /// The apns-id to send back.
+    public var apnsId: String
+    public var summary: RequestSummary
+
+    public init(reason: APNsReason, timestamp: Int64? = nil, apnsId: String, summary: RequestSummary) {
+        self.reason = reason
+        self.timestamp = timestamp
+        self.apnsId = apnsId
+        self.summary = summary
+    }
+}

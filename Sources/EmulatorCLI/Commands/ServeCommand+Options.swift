@@ -1,0 +1,226 @@
+import APNsEmulator
+import APNsProtocol
+
+extension ServeCommand {
+    /// The flags, as data for the parser and the generated help.
+    enum Option {
+        private static let defaults = EmulatorConfiguration()
+        private static let policyDefaults = defaults.policy
+
+        static let host = OptionDeclaration.value(
+            "host",
+            valueName: "address",
+            help: "Address every listener binds to; use 0.0.0.0 inside a container, with --control-token.",
+            default: defaults.host
+        )
+        static let productionPort = OptionDeclaration.value(
+            "production-port",
+            valueName: "port",
+            help: "Port of the production APNs listener (api.push.apple.com); 0 picks a free port.",
+            default: String(defaults.productionPort)
+        )
+        static let sandboxPort = OptionDeclaration.value(
+            "sandbox-port",
+            valueName: "port",
+            help: "Port of the sandbox APNs listener (api.sandbox.push.apple.com); 0 picks a free port.",
+            default: String(defaults.sandboxPort)
+        )
+        static let controlPort = OptionDeclaration.value(
+            "control-port",
+            valueName: "port",
+            help: "Port of the plain HTTP/1.1 control API; 0 picks a free port.",
+            default: String(defaults.controlPort)
+        )
+        static let readyFile = OptionDeclaration.value(
+            "ready-file",
+            valueName: "path",
+            help: "Write the endpoints as JSON to this file once every listener accepts connections."
+        )
+        static let certificates = OptionDeclaration.value(
+            "certs",
+            valueName: "dir",
+            help: "Folder holding ca.pem, server.pem and server-key.pem (see 'apns-emulator certs').",
+            default: defaults.certificatesDirectory
+        )
+        static let eventLoops = OptionDeclaration.value(
+            "event-loops",
+            valueName: "n",
+            help: "Event-loop threads serving APNs connections.",
+            default: defaults.eventLoops.map(String.init) ?? "one per core"
+        )
+        static let maxConcurrentStreams = OptionDeclaration.value(
+            "max-concurrent-streams",
+            valueName: "n",
+            help: "SETTINGS_MAX_CONCURRENT_STREAMS advertised to each connection.",
+            default: String(defaults.maxConcurrentStreams)
+        )
+        static let maxBodyBytes = OptionDeclaration.value(
+            "max-body-bytes",
+            valueName: "n",
+            help: "Request bodies larger than this are not buffered and are reported as too large.",
+            default: String(defaults.maxRequestBodyBytes)
+        )
+        static let handshakeTimeout = OptionDeclaration.value(
+            "handshake-timeout",
+            valueName: "seconds",
+            help: "Close connections that have not finished the TLS handshake by then; 0 never does.",
+            default: formatSeconds(defaults.handshakeTimeoutSeconds)
+        )
+        static let idleTimeout = OptionDeclaration.value(
+            "idle-timeout",
+            valueName: "seconds",
+            help: "Send GOAWAY to connections idle this long; 0 never does.",
+            default: formatSeconds(defaults.idleTimeoutSeconds)
+        )
+        static let shutdownGrace = OptionDeclaration.value(
+            "shutdown-grace",
+            valueName: "seconds",
+            help: "On SIGINT/SIGTERM, how long in-flight streams may finish before connections close.",
+            default: formatSeconds(defaults.shutdownGraceSeconds)
+        )
+        static let placeholderStatus = OptionDeclaration.value(
+            "placeholder-status",
+            valueName: "code",
+            help: "HTTP status the placeholder handler answers with until the APNs handler exists.",
+            default: String(defaults.placeholderStatus)
+        )
+        static let noClientCertificates = OptionDeclaration.flag(
+            "no-client-certificates",
+            help: "Do not request TLS client certificates (token authentication only)."
+        )
+
+        static let stateDirectory = OptionDeclaration.value(
+            "state-dir",
+            valueName: "dir",
+            help: "Folder of the state store (keys, device tokens, faults), kept across restarts; created if "
+                + "missing.",
+            default: defaults.stateDirectory
+        )
+        static let ephemeral = OptionDeclaration.flag(
+            "ephemeral",
+            help: "Keep all state in memory: nothing is read from or written to --state-dir."
+        )
+        static let controlToken = OptionDeclaration.value(
+            "control-token",
+            valueName: "token",
+            help: "Bearer token every control API request must carry; required when --host is not a loopback "
+                + "address. Read from \(ServeCommand.controlTokenVariable) when the flag is absent."
+        )
+        static let realism = OptionDeclaration.value(
+            "realism",
+            valueName: "profile",
+            help: "documented: only what Apple documents. strict: also what real APNs was seen to do (one "
+                + "stream until a token is accepted, one stream after a rejection, GOAWAY after "
+                + "\(ConnectionBehavior.strict.goAwayAfterErrors) errors).",
+            default: defaults.connectionBehavior.profileName
+        )
+        static let noJournal = OptionDeclaration.flag(
+            "no-journal",
+            help: "Do not record requests in the journal (for load tests)."
+        )
+        static let journalCapacity = OptionDeclaration.value(
+            "journal-capacity",
+            valueName: "n",
+            help: "Journal entries kept; the oldest are dropped beyond this.",
+            default: String(defaults.journalCapacity)
+        )
+        static let tokenRateLimit = OptionDeclaration.value(
+            "token-rate-limit",
+            valueName: "n",
+            help: "Answer 429 TooManyRequests to pushes beyond this many per device token per "
+                + "--token-rate-window; 0 never does.",
+            default: String(defaults.tokenRateLimit)
+        )
+        static let tokenRateWindow = OptionDeclaration.value(
+            "token-rate-window",
+            valueName: "seconds",
+            help: "The window --token-rate-limit counts pushes in.",
+            default: formatSeconds(defaults.tokenRateWindowSeconds)
+        )
+        static let noSampleKey = OptionDeclaration.flag(
+            "no-sample-key",
+            help: "Do not register the sample signing key (certs/AuthKey_\(DevCertificates.sampleKeyId).p8) at "
+                + "start."
+        )
+
+        // One flag per ValidationPolicy switch: the Decisions where Apple's documentation is unclear.
+        static let requirePushType = OptionDeclaration.flag(
+            "require-push-type",
+            help: "Answer 400 InvalidPushType when apns-push-type is absent (as watchOS requires), instead of "
+                + "assuming alert."
+        )
+        static let allowBackgroundPriority10 = OptionDeclaration.flag(
+            "allow-background-priority-10",
+            help: "Accept background pushes at priority 10 instead of answering 400 BadPriority."
+        )
+        static let nonObjectPayloadReason = OptionDeclaration.value(
+            "non-object-payload-reason",
+            valueName: "reason",
+            help: "Reason for a body that is not a JSON object, for which Apple documents none.",
+            default: policyDefaults.nonObjectPayloadReason.rawValue
+        )
+        static let badEnvironmentKeySpelling = OptionDeclaration.value(
+            "bad-environment-key-spelling",
+            valueName: "spelling",
+            help: "documented: BadEnvironmentKeyIdInToken, as Apple documents it. observed: "
+                + "BadEnvironmentKeyInToken, as some servers were seen to send it.",
+            default: policyDefaults.useUndocumentedBadEnvironmentKeySpelling ? "observed" : "documented"
+        )
+        static let futureIssuedAtTolerance = OptionDeclaration.value(
+            "future-iat-tolerance",
+            valueName: "seconds",
+            help: "A provider token issued further than this in the future is InvalidProviderToken.",
+            default: String(policyDefaults.futureIssuedAtToleranceSeconds)
+        )
+        static let providerTokenMaxAge = OptionDeclaration.value(
+            "provider-token-max-age",
+            valueName: "seconds",
+            help: "A provider token issued longer ago than this is ExpiredProviderToken.",
+            default: String(policyDefaults.providerTokenMaxAgeSeconds)
+        )
+        static let providerTokenRefreshInterval = OptionDeclaration.value(
+            "provider-token-refresh-interval",
+            valueName: "seconds",
+            help: "A new provider token on a connection sooner than this after the previous new one is 429 "
+                + "TooManyProviderTokenUpdates; 0 never is.",
+            default: String(policyDefaults.providerTokenRefreshIntervalSeconds)
+        )
+        static let topicKeyOutsideTopicsReason = OptionDeclaration.value(
+            "topic-key-outside-topics-reason",
+            valueName: "reason",
+            help: "Reason for a topic-specific key signing a push to a topic outside its list.",
+            default: policyDefaults.topicKeyOutsideTopicsReason.rawValue
+        )
+        static let maxCollapseIdBytes = OptionDeclaration.value(
+            "max-collapse-id-bytes",
+            valueName: "n",
+            help: "Longest apns-collapse-id accepted, in bytes.",
+            default: String(policyDefaults.maxCollapseIdBytes)
+        )
+        static let broadcastPayloadLimit = OptionDeclaration.value(
+            "broadcast-payload-limit",
+            valueName: "n",
+            help: "Largest broadcast push payload accepted, in bytes.",
+            default: String(policyDefaults.broadcastPayloadLimit)
+        )
+        static let rejectDERSignatures = OptionDeclaration.flag(
+            "reject-der-signatures",
+            help: "Reject provider tokens signed in DER (as Java signs) rather than JOSE's raw r||s; real APNs "
+                + "accepts both."
+        )
+
+        static let all = [
+            host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
+            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, placeholderStatus, noClientCertificates,
+            stateDirectory, ephemeral, controlToken, realism, noJournal, journalCapacity, tokenRateLimit,
+            tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
+            badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,
+            topicKeyOutsideTopicsReason, maxCollapseIdBytes, broadcastPayloadLimit, rejectDERSignatures,
+        ]
+
+        /// `10` rather than `10.0`, so help shows what a user would type.
+        static func formatSeconds(_ seconds: Double) -> String {
+            seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The Python interpreter of a virtualenv holding the pinned aioapns, made once per machine and reused.
+///
+/// The work is done by `scripts/test/aioapns_venv.py`: it builds
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/apns-emulator/venv-aioapns-<version>`, trusts it only once a marker
+/// written after a successful `pip install` exists, and serialises concurrent creators (parallel test
+/// processes, several checkouts) with an flock'ed lock file. This actor adds the in-process half: every
+/// test of the run awaits the same single attempt.
+///
+/// There is no skip: without PyPI (or `python3 -m venv`) the tests that need aioapns fail, with pip's output
+/// in the message, so a broken CI machine cannot pass for a green run.
+actor AioapnsVenv {
+    /// The aioapns release the tests pin; the venv folder carries it, so a bump makes a fresh venv.
+    static let version = "4.0"
+    static let shared = AioapnsVenv()
+
+    /// Interpreter used to create the venv: `$APNS_EMULATOR_PYTHON`, else `python3` from `PATH`.
+    static var bootstrapPython: String {
+        ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
+    }
+
+    private var attempt: Task<String, any Error>?
+
+    /// The venv's `bin/python`, creating the venv on first use.
+    func python() async throws -> String {
+        if let attempt { return try await attempt.value }
+        let task = Task { try await Self.create() }
+        attempt = task
+        return try await task.value
+    }
+
+    private static func create() async throws -> String {
+        let script = AioapnsPaths.packageRoot.appendingPathComponent("scripts/test/aioapns_venv.py").path
+        // pip's own retries are capped by the script at about a minute per request; five minutes covers a
+        // slow first download, and a hang becomes a failure instead of a stuck CI run.
+        let output = try await AioapnsProcess.run(
+            bootstrapPython, [script, "--version", version], currentDirectory: AioapnsPaths.packageRoot,
+            timeout: .seconds(300))
+        let python = output.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        guard output.status == 0, !output.timedOut, FileManager.default.isExecutableFile(atPath: python) else {
+            throw AioapnsSetupError(
+                "could not provide aioapns==\(version) in a venv (is PyPI reachable? is python3-venv installed?)\n"
+                    + output.transcript)
+        }
+        return python
+    }
+}
+
+/// Why the aioapns tests could not even start; its text goes straight into the test failure.
+struct AioapnsSetupError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Files the aioapns tests use, found from this source file so `swift test` works from any directory.
+enum AioapnsPaths {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let certificates = packageRoot.appendingPathComponent("certs")
+    static let sender = packageRoot.appendingPathComponent("scripts/test/aioapns_sender.py")
+    static let sampleKey = certificates.appendingPathComponent("AuthKey_DEVKEY1234.p8")
+    static let ca = certificates.appendingPathComponent("ca.pem")
+}

@@ -1,0 +1,66 @@
+import APNsProtocol
+import Testing
+
+@Suite struct APNsReasonTests {
+    /// Apple's table, transcribed independently of the enum.
+    static let appleTable: [Int: [String]] = [
+        400: ["BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
+              "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
+              "MissingTopic", "PayloadEmpty", "TopicDisallowed", "FeatureNotEnabled", "MissingChannelId", "BadChannelId",
+              "ChannelNotRegistered", "BadRequestParams", "BadRequestPayload", "MissingPushType",
+              "CannotCreateChannelConfig"],
+        403: ["BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden", "InvalidProviderToken",
+              "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken", "TopicMismatch"],
+        404: ["BadPath"],
+        405: ["MethodNotAllowed"],
+        410: ["ExpiredToken", "Unregistered"],
+        413: ["PayloadTooLarge"],
+        429: ["TooManyProviderTokenUpdates", "TooManyRequests"],
+        500: ["InternalServerError"],
+        503: ["ServiceUnavailable", "Shutdown"],
+    ]
+
+    @Test func everyReasonHasApplesStatusAndWireString() {
+        var seen: Set<String> = []
+        for (status, reasons) in Self.appleTable {
+            for text in reasons {
+                let reason = APNsReason(rawValue: text)
+                #expect(reason != nil, "missing reason \(text)")
+                #expect(reason?.status == status, "\(text) should be \(status)")
+                seen.insert(text)
+            }
+        }
+        #expect(Set(APNsReason.allCases.map(\.rawValue)) == seen)
+    }
+
+    @Test func caseNamesAreTheLowerCamelWireStrings() {
+        for reason in APNsReason.allCases {
+            let name = String(describing: reason)
+            #expect(name.prefix(1).lowercased() + name.dropFirst() == name)
+            #expect(name.lowercased() == reason.rawValue.lowercased())
+        }
+    }
+
+    @Test func onlyGoneReasonsCarryATimestamp() {
+        #expect(APNsReason.allCases.filter(\.carriesTimestamp) == [.expiredToken, .unregistered])
+    }
+
+    @Test func undocumentedSpellingIsASwitch() {
+        var policy = ValidationPolicy()
+        #expect(policy.wireString(for: .badEnvironmentKeyIdInToken) == "BadEnvironmentKeyIdInToken")
+        policy.useUndocumentedBadEnvironmentKeySpelling = true
+        #expect(policy.wireString(for: .badEnvironmentKeyIdInToken) == "BadEnvironmentKeyInToken")
+        #expect(policy.wireString(for: .badTopic) == "BadTopic")
+    }
+
+    @Test func rejectionBodyIsApplesJSON() {
+        let policy = ValidationPolicy()
+        #expect(APNsResponseBuilder.body(.badDeviceToken, timestamp: nil, policy: policy) == #"{"reason":"BadDeviceToken"}"#)
+        #expect(APNsResponseBuilder.body(.unregistered, timestamp: 1_700_000_000_123, policy: policy)
+                == #"{"reason":"Unregistered","timestamp":1700000000123}"#)
+        let response = APNsResponseBuilder.rejection(.badPriority, timestamp: nil, apnsId: "A-B", policy: policy, extra: [])
+        #expect(response.status == 400)
+        #expect(response["apns-id"] == "A-B")
+        #expect(response["content-type"] == "application/json")
+    }
+}
