@@ -53,7 +53,11 @@ struct CommandRunnerTests {
     @Test func noArgumentsIsAMissingSubcommandUsageError() async {
         let result = await runCLI([])
         #expect(result.code == .usage)
-        #expect(result.errorOutput.hasPrefix("error: missing subcommand (expected one of: serve, send, token, certs, version)\n"))
+        #expect(
+            result.errorOutput.hasPrefix(
+                "error: missing subcommand (expected one of: serve, send, token, certs, version)\n"
+            )
+        )
     }
 
     @Test func rootHelpListsEverySubcommandOnStdoutAndExits0() async {

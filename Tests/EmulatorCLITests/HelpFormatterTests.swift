@@ -211,7 +211,8 @@ struct HelpFormatterTests {
 
     @Test(arguments: ["serve", "send", "token", "certs", "version"])
     func everyHelpLineFitsEightyColumnsExceptVerbatimExamples(name: String) throws {
-        let command = try #require(APNsEmulatorCommand.configuration.subcommands.first { $0.configuration.name == name })
+        let subcommands = APNsEmulatorCommand.configuration.subcommands
+        let command = try #require(subcommands.first { $0.configuration.name == name })
         let help = HelpFormatter.help(for: command, path: ["apns-emulator", name])
         for line in help.split(separator: "\n")
         where !line.hasPrefix("  apns-emulator ") && !line.hasPrefix("  curl ") && !line.hasPrefix("USAGE: ") {

@@ -61,7 +61,8 @@ struct SendCommandRunTests {
             #expect(token.header == #"{"alg":"ES256","kid":"DEVKEY1234"}"#)
             #expect(token.claims.hasPrefix(#"{"iss":"DEVTEAM123","iat":"#))
             let pem = try String(contentsOfFile: certificates.file(DevCertificates.FileName.authKey), encoding: .utf8)
-            #expect(try PrivateKey(pem: pem).publicKey.verifyES256(signature: token.signature, data: token.signingInput))
+            let publicKey = try PrivateKey(pem: pem).publicKey
+            #expect(publicKey.verifyES256(signature: token.signature, data: token.signingInput))
         }
     }
 
@@ -186,7 +187,8 @@ struct SendCommandRunTests {
                 "--key-file", certificates.file(DevCertificates.FileName.authKey),
             ])
             #expect(result.code == .failure)
-            #expect(result.errorOutput.hasPrefix("error: could not connect to https://127.0.0.1:\(port) as api.push.apple.com"))
+            let expected = "error: could not connect to https://127.0.0.1:\(port) as api.push.apple.com"
+            #expect(result.errorOutput.hasPrefix(expected), "\(result.errorOutput)")
         }
     }
 

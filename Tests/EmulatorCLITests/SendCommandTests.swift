@@ -152,11 +152,17 @@ struct SendCommandTests {
         #expect(command.clientIdentity == nil)
     }
 
+    private static let noAuthConflict = "'--no-auth' sends no credentials, so it cannot be combined with "
+
     @Test(arguments: [
-        (["--no-auth", "--jwt", "x"], "'--no-auth' sends no credentials, so it cannot be combined with '--jwt'", 5),
-        (["--key-file", "k", "--no-auth"], "'--no-auth' sends no credentials, so it cannot be combined with '--key-file'", 6),
-        (["--no-auth", "--cert", "c", "--key", "k"], "'--no-auth' sends no credentials, so it cannot be combined with '--cert'", 5),
-        (["--jwt=x", "--team-id", "T"], "'--jwt' sends a ready-made token, so '--team-id' (for minting one) has no effect; pass one or the other", 5),
+        (["--no-auth", "--jwt", "x"], noAuthConflict + "'--jwt'", 5),
+        (["--key-file", "k", "--no-auth"], noAuthConflict + "'--key-file'", 6),
+        (["--no-auth", "--cert", "c", "--key", "k"], noAuthConflict + "'--cert'", 5),
+        (
+            ["--jwt=x", "--team-id", "T"],
+            "'--jwt' sends a ready-made token, so '--team-id' (for minting one) has no effect; pass one or the other",
+            5
+        ),
         (["--cert", "c"], "'--cert' needs '--key' with the certificate's private key", 4),
         (["--key", "k"], "'--key' needs '--cert' with the client certificate", 4),
     ])
@@ -322,7 +328,8 @@ struct SendOutcomeTests {
     }
 
     @Test func stringTimestampStaysAStringInJSON() {
-        let outcome = SendOutcome(H2Response(status: 410, body: Array(#"{"reason":"Unregistered","timestamp":"x"}"#.utf8)))
+        let body = Array(#"{"reason":"Unregistered","timestamp":"x"}"#.utf8)
+        let outcome = SendOutcome(H2Response(status: 410, body: body))
         #expect(outcome.jsonText == #"{"status":410,"reason":"Unregistered","timestamp":"x"}"#)
     }
 }

@@ -119,7 +119,10 @@ struct TokenCommandRunTests {
             let result = await runCLI(["token", "--key-file", path])
             #expect(result.code == .failure)
             #expect(result.output.isEmpty)
-            #expect(result.errorOutput.hasPrefix("error: cannot read the key file '\(path)': "), "\(result.errorOutput)")
+            #expect(
+                result.errorOutput.hasPrefix("error: cannot read the key file '\(path)': "),
+                "\(result.errorOutput)"
+            )
         }
     }
 

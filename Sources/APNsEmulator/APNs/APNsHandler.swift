@@ -8,14 +8,14 @@ import H2Transport
 /// Runs on the connection's event loop; everything it touches there is either loop-confined
 /// (`APNsConnectionState`) or a `Mutex`-protected registry in `EmulatorServices`.
 final class APNsHandler: H2ServerHandler {
-    private let services: EmulatorServices
+    let services: EmulatorServices
     private let validator = APNsValidator()
     let verifier = ProviderTokenVerifier()
-    private let policy: ValidationPolicy
+    let policy: ValidationPolicy
     private let behavior: ConnectionBehavior
     private let maxStreams: Int
     /// Headers on every response (the emulator version).
-    private let extraHeaders: [H2Header]
+    let extraHeaders: [H2Header]
     /// Called for every accepted push (the delivery queue, once devices exist).
     private let onAccepted: @Sendable (AcceptedPush) -> Void
 
@@ -65,6 +65,11 @@ final class APNsHandler: H2ServerHandler {
         let context = ValidationContext(
             environment: environment, auth: state.auth, now: now, policy: policy,
             keys: services.keys, tokens: services.tokens, verifier: verifier)
+        if let path = request.path, BroadcastOperation.isBroadcastPath(path) {
+            handleBroadcast(request, context: context, connection: connection, state: state, fault: fault,
+                            started: started, responder: responder)
+            return
+        }
         var outcome = validator.validate(request, context: context, state: &state.authState)
 
         if let fault {
@@ -109,6 +114,11 @@ final class APNsHandler: H2ServerHandler {
             rejected(rejection.reason, connection: connection, state: state)
         }
 
+        send(response, fault: fault, connection: connection, responder: responder)
+    }
+
+    /// Answers, applying a fault's delay or connection-level effect.
+    func send(_ response: H2Response, fault: FaultRule?, connection: H2ServerConnection, responder: H2Responder) {
         switch fault?.action {
         case .delay(let ms):
             responder.eventLoop.schedule(after: .milliseconds(ms)) { responder.respond(response) }
@@ -125,13 +135,13 @@ final class APNsHandler: H2ServerHandler {
 
     // MARK: Connection behaviours
 
-    private func accepted(connection: H2ServerConnection, state: APNsConnectionState) {
+    func accepted(connection: H2ServerConnection, state: APNsConnectionState) {
         if state.advertisedStreams != maxStreams && (behavior.throttleAfterRejection || behavior.oneStreamUntilAuthenticated) {
             advertise(maxStreams, on: connection, state: state)
         }
     }
 
-    private func rejected(_ reason: APNsReason, connection: H2ServerConnection, state: APNsConnectionState) {
+    func rejected(_ reason: APNsReason, connection: H2ServerConnection, state: APNsConnectionState) {
         // 410 is not an error condition for APNs (the token is just gone).
         guard reason.status != 410 else { return }
         if behavior.throttleAfterRejection { advertise(1, on: connection, state: state) }
@@ -153,7 +163,7 @@ final class APNsHandler: H2ServerHandler {
 
     // MARK: Journal
 
-    private func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
+    func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
                          summary: RequestSummary?, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
                          uniqueId: String?, started: UInt64, fault: FaultRule?, now: Millis, auth: ConnectionAuth,
                          authOutcome: String) {

@@ -49,6 +49,8 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// TooManyRequests when one token gets more than this many pushes per `tokenRateWindowSeconds` (0: off).
     public var tokenRateLimit = 0
     public var tokenRateWindowSeconds: Double = 1
+    /// Broadcast channels an app may have per environment; one more answers CannotCreateChannelConfig.
+    public var maximumChannelsPerApp = 10_000
     /// Register the bundled sample key (`certs/AuthKey_DEVKEY1234.p8`) at start, so `make run` can be
     /// curled with a token minted by `apns-emulator token` at once.
     public var registerSampleKey = true

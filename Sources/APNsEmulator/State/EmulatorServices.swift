@@ -13,6 +13,8 @@ public final class EmulatorServices: Sendable {
     public let tokens: TokenRegistry
     public let journal: Journal
     public let faults: FaultPlan
+    /// Broadcast channels (kept in memory only: they are cheap to recreate and Apple's are per test run).
+    public let channels: ChannelRegistry
     public let persistence: any StatePersistence
 
     /// Builds the registries and loads what the store holds.
@@ -24,6 +26,7 @@ public final class EmulatorServices: Sendable {
         self.keys = KeyRegistry(persistence: persistence)
         self.tokens = TokenRegistry(persistence: persistence)
         self.faults = FaultPlan(persistence: persistence)
+        self.channels = ChannelRegistry(maximumChannelsPerApp: configuration.maximumChannelsPerApp)
         self.journal = Journal(capacity: configuration.journalCapacity, enabled: configuration.journalEnabled)
         let stored = try persistence.load()
         try keys.restore(stored.keys)
@@ -56,6 +59,7 @@ public final class EmulatorServices: Sendable {
         keys.removeAll()
         tokens.removeAll()
         faults.removeAll()
+        channels.removeAll()
         journal.clear()
         if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
     }

@@ -101,10 +101,6 @@ package final class SQLiteDatabase: Sendable {
     /// Closes the connection; later calls throw. Safe to call twice. With WAL, the last connection to close
     /// checkpoints and removes the `-wal`/`-shm` files.
     package func close() {
-        let closing = connection.withLock { open -> SQLiteConnection? in
-            defer { open = nil }
-            return open
-        }
-        _ = closing
+        connection.withLock { $0 = nil }
     }
 }

@@ -3,7 +3,7 @@
 /// Raw values are the wire strings; case names are their lowerCamel form with no synonyms, so a search for
 /// the wire string finds the case. Grouped by status as in Apple's "Handling notification responses from
 /// APNs" table; the broadcast and channel-management reasons follow.
-public enum APNsReason: String, CaseIterable, Sendable, Codable, Hashable {
+public enum APNsReason: String, Error, CaseIterable, Sendable, Codable, Hashable {
     // MARK: 400
     /// The collapse identifier exceeds the maximum allowed size (64 bytes).
     case badCollapseId = "BadCollapseId"

@@ -131,56 +131,9 @@ public struct APNsValidator: Sendable {
         summary.token = token
 
         // 6. Authentication.
-        switch context.auth {
-        case .certificate(let cert):
-            guard cert.trusted, cert.currentlyValid, cert.bundleId != nil else { return reject(.badCertificate) }
-            guard cert.environments.contains(context.environment) else { return reject(.badCertificateEnvironment) }
-            state.authenticated = true
-        case .token:
-            guard let authIndex else { return reject(.missingProviderToken) }
-            let value = headers.value(at: authIndex)
-            guard value.count > 7, value.prefix(7).lowercased() == "bearer " else {
-                summary.authDetail = "authorization is not 'bearer <JWT>'"
-                return reject(.missingProviderToken)
-            }
-            let compact = String(value.dropFirst(7))
-            let verdict: (ProviderToken, VerificationKey)
-            if let current = state.tokenRules.currentToken, current == compact, let known = state.currentVerdict {
-                verdict = known
-            } else {
-                switch context.verifier.verify(compact, keys: context.keys, acceptDER: context.policy.acceptDEREncodedSignatures) {
-                case .invalid(let detail):
-                    summary.authDetail = detail
-                    return reject(.invalidProviderToken)
-                case .valid(let t, let k):
-                    verdict = (t, k)
-                }
-            }
-            let (parsed, key) = verdict
-            summary.teamId = parsed.teamId
-            summary.keyId = parsed.keyId
-            let nowSeconds = context.now / 1000
-            if parsed.issuedAt > nowSeconds + context.policy.futureIssuedAtToleranceSeconds {
-                summary.authDetail = "iat \(parsed.issuedAt) is in the future"
-                return reject(.invalidProviderToken)
-            }
-            if nowSeconds - parsed.issuedAt > context.policy.providerTokenMaxAgeSeconds {
-                summary.authDetail = "iat \(parsed.issuedAt) is more than \(context.policy.providerTokenMaxAgeSeconds) s old"
-                return reject(.expiredProviderToken)
-            }
-            if let env = key.environment, env != context.environment {
-                summary.authDetail = "key \(key.keyId) is restricted to \(env.rawValue)"
-                return reject(.badEnvironmentKeyIdInToken)
-            }
-            switch state.tokenRules.present(compact, token: parsed, key: key, now: context.now,
-                                            refreshIntervalMillis: context.policy.providerTokenRefreshIntervalSeconds * 1000) {
-            case .reject(let reason):
-                summary.authDetail = "connection rule: \(reason.rawValue)"
-                return reject(reason)
-            case .accept:
-                state.currentVerdict = verdict
-                state.authenticated = true
-            }
+        if let reason = ProviderAuthenticator.authenticate(
+            authorization: authIndex.map { headers.value(at: $0) }, context: context, state: &state, summary: &summary) {
+            return reject(reason)
         }
 
         // 7. Topic.
@@ -207,9 +160,9 @@ public struct APNsValidator: Sendable {
         guard suffix.isEmpty || (topic.hasSuffix(suffix) && topic.count > suffix.count) else { return reject(.badTopic) }
         let bundleId = Self.bundleId(of: topic, pushType)
         guard !bundleId.isEmpty, !bundleId.contains(" ") else { return reject(.badTopic) }
-        if case .token = context.auth, let key = state.currentVerdict?.1, key.kind == .topic, !key.topics.contains(bundleId) {
-            summary.authDetail = "topic key \(key.keyId) does not cover \(bundleId)"
-            return reject(context.policy.topicKeyOutsideTopicsReason)
+        if let reason = ProviderAuthenticator.topicKeyRejection(bundleId: bundleId, context: context, state: state,
+                                                                 summary: &summary) {
+            return reject(reason)
         }
 
         // 8. Payload.

@@ -155,7 +155,10 @@ public struct SendCommand: Command {
         }
         switch (given[Option.certificate.name], given[Option.certificateKey.name]) {
         case (let certificate?, nil):
-            throw .invalidCombination("'--cert' needs '--key' with the certificate's private key", argument: certificate)
+            throw .invalidCombination(
+                "'--cert' needs '--key' with the certificate's private key",
+                argument: certificate
+            )
         case (nil, let key?):
             throw .invalidCombination("'--key' needs '--cert' with the client certificate", argument: key)
         default:

@@ -101,15 +101,13 @@ extension ServeCommand {
     /// loopback address mapped into IPv6. Names other than `localhost` count as reachable, since they may resolve
     /// anywhere.
     static func isLoopback(_ host: String) -> Bool {
-        var address = host
-        if address.hasPrefix("[") && address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
-        if address == "localhost" { return true }
+        if host == "localhost" { return true }
         var ipv4 = in_addr()
-        if inet_pton(AF_INET, address, &ipv4) == 1 {
+        if inet_pton(AF_INET, host, &ipv4) == 1 {
             return UInt32(bigEndian: ipv4.s_addr) >> 24 == 127
         }
         var ipv6 = in6_addr()
-        guard inet_pton(AF_INET6, address, &ipv6) == 1 else { return false }
+        guard inet_pton(AF_INET6, host, &ipv6) == 1 else { return false }
         let bytes = withUnsafeBytes(of: &ipv6) { Array($0) }
         let isIPv6Loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
         let isMappedIPv4Loopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF

@@ -79,8 +79,8 @@ public struct ParsedOptions: Sendable {
     ///   - choices: Each accepted word with its meaning, in the order the error lists them.
     public func choice<T>(_ option: OptionDeclaration, _ choices: [(String, T)]) throws(UsageError) -> T? {
         let words = choices.map(\.0)
-        let expected =
-            words.count == 2 ? "'\(words[0])' or '\(words[1])'" : "one of " + words.map { "'\($0)'" }.joined(separator: ", ")
+        let quoted = words.map { "'\($0)'" }
+        let expected = quoted.count == 2 ? "\(quoted[0]) or \(quoted[1])" : "one of " + quoted.joined(separator: ", ")
         return try value(option, expected: expected) { text in choices.first { $0.0 == text }?.1 }
     }
 

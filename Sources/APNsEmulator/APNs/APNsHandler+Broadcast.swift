@@ -1,0 +1,92 @@
+import APNsProtocol
+import Foundation
+import H2Transport
+
+extension APNsHandler {
+    /// Broadcast sends and channel management (iOS 18 Live Activities): validation, the channel registry,
+    /// and answers carrying `apns-request-id` instead of `apns-id`.
+    func handleBroadcast(_ request: H2Request, context: ValidationContext, connection: H2ServerConnection,
+                         state: APNsConnectionState, fault: FaultRule?, started: UInt64, responder: H2Responder) {
+        var outcome = BroadcastValidator().validate(request, context: context, channels: services.channels,
+                                                    state: &state.authState)
+        if let fault {
+            switch fault.action {
+            case .reason(let text):
+                let reason = APNsReason(rawValue: text) ?? .internalServerError
+                outcome = .failure(Rejection(reason: reason, apnsId: Self.requestId(outcome), summary: Self.summary(outcome)))
+            case .shutdown:
+                outcome = .failure(Rejection(reason: .shutdown, apnsId: Self.requestId(outcome), summary: Self.summary(outcome)))
+            case .delay, .goAway, .resetStream:
+                break
+            }
+        }
+        var response: H2Response
+        var status: Int
+        var reason: String? = nil
+        switch outcome {
+        case .success(let broadcast):
+            var headers = extraHeaders + [H2Header("apns-request-id", broadcast.requestId)]
+            let env = broadcast.environment
+            switch broadcast.operation {
+            case .createChannel(let bundleId, let storage):
+                if let id = services.channels.create(bundleId: bundleId, environment: env, messageStoragePolicy: storage) {
+                    headers.append(H2Header("apns-channel-id", id))
+                    response = H2Response(status: 201, headers: headers)
+                } else {
+                    response = rejection(.cannotCreateChannelConfig, requestId: broadcast.requestId)
+                    reason = APNsReason.cannotCreateChannelConfig.rawValue
+                }
+            case .readChannel(_, let id):
+                let info = services.channels.channel(id)
+                headers.append(H2Header("content-type", "application/json"))
+                response = H2Response(status: 200, headers: headers, body: Array(
+                    #"{"message-storage-policy":\#(info?.messageStoragePolicy ?? 0),"push-type":"LiveActivity"}"#.utf8))
+            case .deleteChannel(_, let id):
+                services.channels.delete(id)
+                response = H2Response(status: 204, headers: headers)
+            case .listChannels(let bundleId):
+                let ids = services.channels.list(bundleId: bundleId, environment: env)
+                let body = (try? JSONSerialization.data(withJSONObject: ["channels": ids])) ?? Data()
+                headers.append(H2Header("content-type", "application/json"))
+                response = H2Response(status: 200, headers: headers, body: Array(body))
+            case .send:
+                if env == .sandbox { headers.append(H2Header("apns-unique-id", APNsID.generate())) }
+                response = H2Response(status: 200, headers: headers)
+            }
+            status = response.status
+            if status < 400 { self.accepted(connection: connection, state: state) }
+            journal(request, connection: connection, environment: env, summary: broadcast.summary, status: status,
+                    reason: reason, timestamp: nil, apnsId: broadcast.requestId, uniqueId: response["apns-unique-id"],
+                    started: started, fault: fault, now: context.now, auth: state.auth, authOutcome: "accepted")
+        case .failure(let r):
+            response = rejection(r.reason, requestId: r.apnsId)
+            status = r.reason.status
+            journal(request, connection: connection, environment: context.environment, summary: r.summary,
+                    status: status, reason: policy.wireString(for: r.reason), timestamp: nil, apnsId: r.apnsId,
+                    uniqueId: nil, started: started, fault: fault, now: context.now, auth: state.auth,
+                    authOutcome: Self.isAuthReason(r.reason) ? r.reason.rawValue : "accepted")
+            rejected(r.reason, connection: connection, state: state)
+        }
+        send(response, fault: fault, connection: connection, responder: responder)
+    }
+
+    private func rejection(_ reason: APNsReason, requestId: String) -> H2Response {
+        H2Response(status: reason.status,
+                   headers: extraHeaders + [H2Header("content-type", "application/json"), H2Header("apns-request-id", requestId)],
+                   body: Array(APNsResponseBuilder.body(reason, timestamp: nil, policy: policy).utf8))
+    }
+
+    private static func requestId(_ outcome: Result<AcceptedBroadcast, Rejection>) -> String {
+        switch outcome {
+        case .success(let a): return a.requestId
+        case .failure(let r): return r.apnsId
+        }
+    }
+
+    private static func summary(_ outcome: Result<AcceptedBroadcast, Rejection>) -> RequestSummary {
+        switch outcome {
+        case .success(let a): return a.summary
+        case .failure(let r): return r.summary
+        }
+    }
+}
