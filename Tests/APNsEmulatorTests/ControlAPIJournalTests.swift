@@ -9,8 +9,11 @@ struct ControlAPIJournalTests {
     static func seeded() throws -> ControlAPIFixture {
         let f = try ControlAPIFixture()
         let a = String(repeating: "aa", count: 32), b = String(repeating: "bb", count: 32)
-        for (token, status, reason, topic) in [(a, 200, nil, "com.example.app"), (b, 400, "BadDeviceToken", "com.example.app"),
-                                               (a, 410, "Unregistered", "com.example.other")] {
+        let entries: [(String, Int, String?, String)] = [
+            (a, 200, nil, "com.example.app"), (b, 400, "BadDeviceToken", "com.example.app"),
+            (a, 410, "Unregistered", "com.example.other"),
+        ]
+        for (token, status, reason, topic) in entries {
             f.services.journal.append(JournalEntry(
                 id: 0, receivedAt: ControlAPIFixture.start, connectionId: 1, environment: .sandbox, method: "POST",
                 path: "/3/device/\(token)", token: token, topic: topic, status: status, reason: reason,

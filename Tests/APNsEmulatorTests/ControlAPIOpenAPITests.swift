@@ -124,7 +124,7 @@ struct ControlAPIOpenAPITests {
             ("POST", "/_emulator/keys", #"{"x":1}"#, ""),
         ]
         let doc = try Self.document()
-        let checker = SchemaChecker(document: doc)
+        let checker = ControlAPISchemaChecker(document: doc)
         let paths = try #require(doc["paths"] as? JSON)
         for (method, path, body, _) in calls {
             let reply = f.call(method, path, body: body)
@@ -134,7 +134,8 @@ struct ControlAPIOpenAPITests {
                 continue
             }
             let responses = try #require(operation["responses"] as? JSON)
-            let response = try #require(responses["\(reply.status)"] as? JSON, "\(method) \(path): \(reply.status) undocumented")
+            let response = try #require(responses["\(reply.status)"] as? JSON,
+                                        "\(method) \(path): \(reply.status) undocumented")
             guard let schema = ((response["content"] as? JSON)?["application/json"] as? JSON)?["schema"] as? JSON else {
                 #expect(reply.response.body.isEmpty, "\(method) \(path)")
                 continue
@@ -162,7 +163,7 @@ struct ControlAPIOpenAPITests {
 /// A small checker for the JSON Schema subset the document uses (type, properties, required, items,
 /// enum, nullable, $ref, allOf, oneOf with a discriminator). Strict: properties not declared anywhere in
 /// the schema are reported, so the document must list every field the code sends.
-struct SchemaChecker {
+struct ControlAPISchemaChecker {
     typealias JSON = [String: Any]
     let document: JSON
 
@@ -187,7 +188,8 @@ struct SchemaChecker {
             // Merge the parts' properties so strictness applies to the union.
             var merged: JSON = ["type": "object", "properties": JSON(), "required": [String]()]
             for part in parts.map(resolve) {
-                merged["properties"] = (merged["properties"] as! JSON).merging(part["properties"] as? JSON ?? [:]) { a, _ in a }
+                let properties = part["properties"] as? JSON ?? [:]
+                merged["properties"] = (merged["properties"] as! JSON).merging(properties) { a, _ in a }
                 merged["required"] = (merged["required"] as! [String]) + (part["required"] as? [String] ?? [])
             }
             return check(value, against: merged, at: path)

@@ -97,8 +97,10 @@ struct ControlAPIStateTests {
 
     @Test func unknownSnapshotFieldListsTheDocumentedOnes() throws {
         let f = try Self.populated()
-        let reply = f.put("/_emulator/state", try Self.snapshot(f) { o in Self.editFirst("keys", in: &o) { $0["teamid"] = "X" } })
-        #expect(reply.error?.hasPrefix("unknown field 'keys[0].teamid' (expected one of: createdAt, environment, keyId,") == true,
+        let body = try Self.snapshot(f) { o in Self.editFirst("keys", in: &o) { $0["teamid"] = "X" } }
+        let reply = f.put("/_emulator/state", body)
+        let expected = "unknown field 'keys[0].teamid' (expected one of: createdAt, environment, keyId,"
+        #expect(reply.error?.hasPrefix(expected) == true,
                 "\(reply.text)")
     }
 

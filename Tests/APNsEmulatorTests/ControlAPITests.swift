@@ -34,7 +34,9 @@ struct ControlAPIFixture {
         return ControlReply(api.handle(request))
     }
 
-    func get(_ path: String, query: [(name: String, value: String)] = []) -> ControlReply { call("GET", path, query: query) }
+    func get(_ path: String, query: [(name: String, value: String)] = []) -> ControlReply {
+        call("GET", path, query: query)
+    }
     func post(_ path: String, _ body: String? = nil) -> ControlReply { call("POST", path, body: body) }
     func put(_ path: String, _ body: String) -> ControlReply { call("PUT", path, body: body) }
     func delete(_ path: String) -> ControlReply { call("DELETE", path) }
@@ -115,7 +117,8 @@ struct ControlAPITests {
 
     @Test func unknownPathIs404WithJSONError() throws {
         let f = try ControlAPIFixture()
-        for path in ["/_emulator/nope", "/", "/3/device/abc", "/_emulator/keys/ABC/extra", "/_emulator/tokens//expire"] {
+        let paths = ["/_emulator/nope", "/", "/3/device/abc", "/_emulator/keys/ABC/extra", "/_emulator/tokens//expire"]
+        for path in paths {
             let reply = f.get(path)
             #expect(reply.status == 404, "\(path)")
             #expect(reply.error?.contains("no such control endpoint") == true, "\(path)")
@@ -191,12 +194,40 @@ struct ControlAPITests {
     }
 
     @Test func persistenceFailureIs500WithTheMessageAndNoChange() throws {
-        let f = try ControlAPIFixture(persistence: FailingPersistence())
+        let f = try ControlAPIFixture(persistence: ControlAPIFailingPersistence())
         let reply = f.addKey()
         #expect(reply.status == 500)
         #expect(reply.error?.contains("disk full") == true)
         #expect(f.services.keys.all().isEmpty)
         #expect(f.post("/_emulator/reset").status == 500)
+    }
+
+    @Test func refusedRequestsChangeNothingAnywhere() throws {
+        let f = try ControlAPIFixture()
+        f.addKey()
+        f.addToken()
+        _ = f.post("/_emulator/faults", #"{"id":"f","action":{"type":"shutdown"}}"#)
+        let state = f.services.exportState(), settings = f.services.journal.settings, now = f.services.clock.now()
+        let token = ControlAPIFixture.token
+        let refused: [(String, String, String)] = [
+            ("POST", "/_emulator/keys", #"{"teamId":"TEAM000002","keyId":"KEY0000002","kind":"topic","environment":"sandbox","topics":[""]}"#),
+            ("POST", "/_emulator/keys", #"{"teamId":"TEAM000002","keyId":"KEY0000001","kind":"team","oops":1}"#),
+            ("POST", "/_emulator/tokens", #"{"bundleId":"com.example.app","environment":"sandbox","token":"\#(token)","x":1}"#),
+            ("POST", "/_emulator/tokens/\(token)/unregister", #"{"at":"now"}"#),
+            ("POST", "/_emulator/tokens/\(token)/expire", #"{"at":-5}"#),
+            ("POST", "/_emulator/faults", #"{"id":"f","action":{"type":"reason","reason":"Nope"}}"#),
+            ("PUT", "/_emulator/journal/settings", #"{"enabled":false,"capacity":0}"#),
+            ("POST", "/_emulator/clock/advance", #"{"ms":5,"seconds":5}"#),
+            ("POST", "/_emulator/reset", #"{"all":true}"#),
+            ("PUT", "/_emulator/state", #"{"version":1,"keys":[],"tokens":[],"faults":[],"devices":[]}"#),
+        ]
+        for (method, path, body) in refused {
+            let reply = f.call(method, path, body: body)
+            #expect(reply.status == 400, "\(method) \(path) \(body): \(reply.text)")
+        }
+        #expect(f.services.exportState() == state)
+        #expect(f.services.journal.settings == settings)
+        #expect(f.services.clock.now() == now)
     }
 
     // MARK: Authentication
@@ -241,7 +272,7 @@ struct ControlAPITests {
 }
 
 /// A state store whose every write fails, for the 500 path.
-struct FailingPersistence: StatePersistence {
+struct ControlAPIFailingPersistence: StatePersistence {
     struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
     func load() throws -> EmulatorState { EmulatorState() }
     func upsertKey(_ key: ProviderKeyRecord) throws { throw DiskFull() }

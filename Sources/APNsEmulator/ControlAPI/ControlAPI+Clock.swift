@@ -25,7 +25,8 @@ extension ControlAPI {
         case (nil, let seconds?):
             let limit = Double(ControlAPIValidation.maxMillis) / 1000
             guard seconds >= 0, seconds <= limit else {
-                throw ControlAPIError.invalid("seconds", mustBe: "a number from 0 to \(Int64(limit))", got: "\(seconds)")
+                throw ControlAPIError.invalid("seconds", mustBe: "a number from 0 to \(Int64(limit))",
+                                              got: "\(seconds)")
             }
             delta = Int64((seconds * 1000).rounded())
         case (nil, nil):

@@ -49,7 +49,8 @@ extension ControlAPI {
         try body.finish()
 
         if let count, count < 1 {
-            throw ControlAPIError.invalid("count", mustBe: "an integer ≥ 1 (requests the fault hits)", got: "\(count)")
+            throw ControlAPIError.invalid("count", mustBe: "an integer ≥ 1 (requests the fault hits)",
+                                          got: "\(count)")
         }
         if let durationMs { try ControlAPIValidation.millis(durationMs, field: "durationMs", minimum: 1) }
         let canonicalToken = try token.map { text throws(ControlAPIError) in
@@ -98,8 +99,8 @@ extension ControlAPI {
             let got = type.map { "\"\($0)\"" }
             return { () throws(ControlAPIError) in
                 guard let got else { throw .missing("action.type", "a string") }
-                throw .invalid("action.type",
-                               mustBe: "one of \"reason\", \"delay\", \"reset-stream\", \"goaway\", \"shutdown\"", got: got)
+                throw .invalid("action.type", mustBe: "one of \"reason\", \"delay\", \"reset-stream\", \"goaway\","
+                               + " \"shutdown\"", got: got)
             }
         }
     }

@@ -12,7 +12,8 @@ extension ControlAPI {
         var environment: APNsEnvironment?
         if let environmentText {
             guard let e = APNsEnvironment(rawValue: environmentText) else {
-                throw ControlAPIError.invalidQuery("environment", mustBe: "\"production\" or \"sandbox\"", got: environmentText)
+                throw ControlAPIError.invalidQuery("environment", mustBe: "\"production\" or \"sandbox\"",
+                                                   got: environmentText)
             }
             environment = e
         }
@@ -56,7 +57,8 @@ extension ControlAPI {
         var replaced = false
         if let token {
             replaced = services.tokens.lookup(token) != nil
-            record = DeviceTokenRecord(token: token, bundleId: bundle, environment: environment, kind: kind, createdAt: now)
+            record = DeviceTokenRecord(token: token, bundleId: bundle, environment: environment, kind: kind,
+                                       createdAt: now)
             try persisting { try services.tokens.register(record) }
         } else {
             record = try persisting {

@@ -73,7 +73,8 @@ public struct ControlAPI: HTTP1Handler {
     private func authorize(_ request: HTTP1Request) throws(ControlAPIError) {
         guard let controlToken else { return }
         guard let header = request.header("authorization") else {
-            throw .unauthorized("missing 'Authorization: Bearer <token>': this emulator was started with a control token")
+            throw .unauthorized(
+                "missing 'Authorization: Bearer <token>': this emulator was started with a control token")
         }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {

@@ -67,7 +67,8 @@ extension ControlAPIDocument {
             "operationId": op.id.rawValue, "tags": [op.tag], "summary": op.summary, "responses": responses,
         ]
         if !op.description.isEmpty { rendered["description"] = op.description }
-        let pathNames = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+        let pathNames = op.path.split(separator: "/").filter { $0.hasPrefix("{") }
+            .map { String($0.dropFirst().dropLast()) }
         let parameters: [JSON] = pathNames.map {
             ["name": $0, "in": "path", "required": true, "schema": ["type": "string"],
              "description": pathParameters[$0] ?? $0]
@@ -96,7 +97,8 @@ extension ControlAPIDocument {
         queryParameter("status", integer("HTTP status answered.", minimum: 0, maximum: 599)),
         queryParameter("reason", string("APNs reason, exact case.", example: "BadDeviceToken")),
         queryParameter("after", integer("Only entries with a greater id (for polling).", minimum: 0)),
-        queryParameter("limit", integer("At most this many: the newest matches.", minimum: 0, maximum: Int64(Int32.max))),
+        queryParameter("limit", integer("At most this many: the newest matches.", minimum: 0,
+                                        maximum: Int64(Int32.max))),
     ] }
 }
 
@@ -115,7 +117,8 @@ extension ControlAPIDocument {
             Operation(id: .createKey, method: "POST", path: prefix + "/keys", tag: "keys", summary: "Register a key",
                       description: "Without `publicKeyPem` a P-256 pair is generated and the response carries"
                         + " `privateKeyPem` (PKCS#8), shown once and never stored.",
-                      body: ("CreateKeyRequest", true), success: (201, "Registered.", "ProviderKeyCreated"), replaces: true),
+                      body: ("CreateKeyRequest", true), success: (201, "Registered.", "ProviderKeyCreated"),
+                      replaces: true),
             Operation(id: .getKey, method: "GET", path: prefix + "/keys/{keyId}", tag: "keys", summary: "Get a key",
                       success: (200, "The key.", "ProviderKey"), errors: [404: "No such key."]),
             Operation(id: .deleteKey, method: "DELETE", path: prefix + "/keys/{keyId}", tag: "keys",
@@ -128,7 +131,8 @@ extension ControlAPIDocument {
             Operation(id: .createToken, method: "POST", path: prefix + "/tokens", tag: "tokens",
                       summary: "Issue or register a device token", body: ("CreateTokenRequest", true),
                       success: (201, "Issued.", "DeviceToken"), replaces: true),
-            Operation(id: .getToken, method: "GET", path: prefix + "/tokens/{token}", tag: "tokens", summary: "Get a token",
+            Operation(id: .getToken, method: "GET", path: prefix + "/tokens/{token}", tag: "tokens",
+                      summary: "Get a token",
                       success: (200, "The token.", "DeviceToken"), errors: [404: "No such token."]),
             Operation(id: .deleteToken, method: "DELETE", path: prefix + "/tokens/{token}", tag: "tokens",
                       summary: "Forget a token (pushes then get BadDeviceToken)", success: (204, "Deleted.", nil),
@@ -163,7 +167,8 @@ extension ControlAPIDocument {
                       body: ("CreateFaultRequest", true), success: (201, "Added.", "FaultRule"), replaces: true),
             Operation(id: .deleteAllFaults, method: "DELETE", path: prefix + "/faults", tag: "faults",
                       summary: "Remove every fault", success: (204, "Removed.", nil)),
-            Operation(id: .getFault, method: "GET", path: prefix + "/faults/{id}", tag: "faults", summary: "Get a fault",
+            Operation(id: .getFault, method: "GET", path: prefix + "/faults/{id}", tag: "faults",
+                      summary: "Get a fault",
                       success: (200, "The rule.", "FaultRule"), errors: [404: "No such rule."]),
             Operation(id: .deleteFault, method: "DELETE", path: prefix + "/faults/{id}", tag: "faults",
                       summary: "Remove a fault", success: (204, "Removed.", nil), errors: [404: "No such rule."]),
@@ -172,7 +177,8 @@ extension ControlAPIDocument {
                       summary: "Forget keys, tokens, faults and the journal",
                       description: "The sample key comes back if the emulator registers it at start. Takes no body.",
                       success: (204, "Reset.", nil), errors: [400: "The request had a body with fields."]),
-            Operation(id: .exportState, method: "GET", path: prefix + "/state", tag: "state", summary: "Export the state",
+            Operation(id: .exportState, method: "GET", path: prefix + "/state", tag: "state",
+                      summary: "Export the state",
                       success: (200, "Keys, tokens and faults.", "EmulatorState")),
             Operation(id: .importState, method: "PUT", path: prefix + "/state", tag: "state",
                       summary: "Replace the state with a snapshot",

@@ -12,12 +12,14 @@ extension ControlAPIDocument {
             "Health": object("Liveness; the exact shape `{\"status\":\"ok\"}` is a contract.",
                              [("status", string("Always `ok`.", choices: ["ok"]))], required: ["status"]),
             "Error": object("Why a request was refused.", [
-                ("error", string("What went wrong, for humans.", example: "unknown field 'teamid' (expected one of: teamId, keyId, kind, environment, topics, relatedKeyId, publicKeyPem)")),
+                ("error", string("What went wrong, for humans.", example: "unknown field 'teamid' (expected one of:"
+                                 + " teamId, keyId, kind, environment, topics, relatedKeyId, publicKeyPem)")),
                 ("field", string("400 only: the offending field or query parameter (`action.reason`, `topics[2]`),"
                                  + " or null when the body as a whole is wrong.", example: "teamid", nullable: true)),
             ], required: ["error"]),
             "OpenAPIDocument": ["type": "object", "description": "This document."] as JSON,
-            "Count": object("How many journal entries match.", [("count", integer("Matching entries (capped by `limit`).", minimum: 0))],
+            "Count": object("How many journal entries match.",
+                            [("count", integer("Matching entries (capped by `limit`).", minimum: 0))],
                             required: ["count"]),
             "ClockNow": object("The clock after advancing.", [("now", millis("Now"))], required: ["now"]),
             "Clock": object("The emulator's clock.", [
@@ -26,10 +28,13 @@ extension ControlAPIDocument {
             ], required: ["now", "controllable"]),
             "ClockAdvanceRequest": object("Exactly one of `ms` and `seconds`.", [
                 ("ms", integer("Milliseconds to move forward.", minimum: 0, maximum: ControlAPIValidation.maxMillis)),
-                ("seconds", ["type": "number", "minimum": 0, "description": "Seconds to move forward (fractions allowed)."] as JSON),
+                ("seconds", ["type": "number", "minimum": 0,
+                             "description": "Seconds to move forward (fractions allowed)."] as JSON),
             ], closed: true),
-            "EmulatorState": object("Everything that persists: what `GET /_emulator/state` exports and `PUT` imports.", [
-                ("version", integer("Snapshot format version.", minimum: 1, maximum: Int64(EmulatorState.currentVersion))),
+            "EmulatorState": object("Everything that persists: what `GET /_emulator/state` exports and `PUT`"
+                                    + " imports.", [
+                ("version", integer("Snapshot format version.", minimum: 1,
+                                    maximum: Int64(EmulatorState.currentVersion))),
                 ("keys", array(ref("ProviderKey"), "Signing keys.")),
                 ("tokens", array(ref("DeviceToken"), "Device tokens.")),
                 ("faults", array(ref("FaultRule"), "Fault rules.")),
@@ -71,7 +76,8 @@ extension ControlAPIDocument {
                                   keyFields(forRequest: false) + [("createdAt", millis("When it was registered"))],
                                   required: ["keyId", "teamId", "kind", "topics", "publicKeyPem", "createdAt"]),
             "ProviderKeyCreated": [
-                "description": "The registered key; with a generated pair, also its private key (shown once, never stored).",
+                "description": "The registered key; with a generated pair, also its private key (shown once, never"
+                    + " stored).",
                 "allOf": [ref("ProviderKey"), object("The generated private key.", [
                     ("privateKeyPem", string("PKCS#8 PEM (`BEGIN PRIVATE KEY`), like Apple's `.p8`. Only when"
                                              + " `publicKeyPem` was omitted.")),
@@ -107,7 +113,8 @@ extension ControlAPIDocument {
                 ("token", string("Register exactly this hex token (8–255 bytes, stored lowercase) instead of a random"
                                  + " one; an existing record for it is replaced.", pattern: hexToken)),
             ], required: ["bundleId", "environment"], closed: true),
-            "TokenList": object("Matching tokens, oldest first.", [("tokens", array(ref("DeviceToken"), "The tokens."))],
+            "TokenList": object("Matching tokens, oldest first.",
+                                [("tokens", array(ref("DeviceToken"), "The tokens."))],
                                 required: ["tokens"]),
             "TokenTimeRequest": object("When it happened; the body may be empty.", [
                 ("at", millis("Default: the emulator clock's now")),
@@ -121,7 +128,8 @@ extension ControlAPIDocument {
         let optionalString = { (d: String) in string(d) }
         return [
             "JournalEntry": object("One APNs request and the emulator's answer.", [
-                ("id", integer("Increasing sequence number; survives `DELETE /_emulator/journal` (poll with `after`).", minimum: 1)),
+                ("id", integer("Increasing sequence number; survives `DELETE /_emulator/journal` (poll with"
+                               + " `after`).", minimum: 1)),
                 ("receivedAt", millis("When it arrived")),
                 ("connectionId", integer("The HTTP/2 connection it came on.", minimum: 0)),
                 ("environment", string("Environment it was answered in.", choices: environments)),
@@ -140,7 +148,8 @@ extension ControlAPIDocument {
                 ("authOutcome", optionalString("`accepted`, `fault`, or the auth reason that rejected it.")),
                 ("teamId", optionalString("JWT team id (token auth).")),
                 ("keyId", optionalString("JWT key id (token auth).")),
-                ("status", integer("HTTP status answered (0: the stream was reset by a fault).", minimum: 0, maximum: 599)),
+                ("status", integer("HTTP status answered (0: the stream was reset by a fault).", minimum: 0,
+                                   maximum: 599)),
                 ("reason", optionalString("APNs reason of an error answer.")),
                 ("timestamp", millis("410 only: when the token stopped being valid")),
                 ("apnsId", optionalString("apns-id of the response (echoed or generated).")),
@@ -149,7 +158,8 @@ extension ControlAPIDocument {
                 ("faultId", optionalString("The fault rule that shaped the answer.")),
                 ("warnings", array(["type": "string"] as JSON, "Notes, e.g. defaults applied.")),
             ], required: ["id", "receivedAt", "environment", "method", "path", "status", "apnsId"]),
-            "JournalList": object("Matching entries, oldest first.", [("entries", array(ref("JournalEntry"), "The entries."))],
+            "JournalList": object("Matching entries, oldest first.",
+                                  [("entries", array(ref("JournalEntry"), "The entries."))],
                                   required: ["entries"]),
             "JournalSettings": object("Journal recording settings.", [
                 ("enabled", boolean("Whether requests are recorded.")),
@@ -169,18 +179,22 @@ extension ControlAPIDocument {
 
     static func faultSchemas() -> JSON {
         let reasons = APNsReason.allCases.map(\.rawValue)
-        func variant(_ type: String, _ description: String, _ extra: [(String, JSON)], required: [String] = []) -> JSON {
+        func variant(_ type: String, _ description: String, _ extra: [(String, JSON)],
+                     required: [String] = []) -> JSON {
             object(description, [("type", string("Action type.", choices: [type]))] + extra,
                    required: ["type"] + required, closed: true)
         }
         return [
             "FaultActionReason": variant("reason", "Answer with this APNs reason and its status instead of processing.",
-                                         [("reason", string("Apple's reason string.", example: "BadDeviceToken", choices: reasons))],
+                                         [("reason", string("Apple's reason string.", example: "BadDeviceToken",
+                                                            choices: reasons))],
                                          required: ["reason"]),
             "FaultActionDelay": variant("delay", "Process normally, answer after a delay.",
-                                        [("delayMs", integer("Delay in ms.", minimum: 0, maximum: ControlAPIValidation.maxDelayMillis))],
+                                        [("delayMs", integer("Delay in ms.", minimum: 0,
+                                                             maximum: ControlAPIValidation.maxDelayMillis))],
                                         required: ["delayMs"]),
-            "FaultActionResetStream": variant("reset-stream", "Reset the stream (RST_STREAM INTERNAL_ERROR), no answer.", []),
+            "FaultActionResetStream": variant("reset-stream",
+                                              "Reset the stream (RST_STREAM INTERNAL_ERROR), no answer.", []),
             "FaultActionGoAway": variant("goaway", "Answer, then GOAWAY with `{\"reason\": reason}` and close.",
                                          [("reason", string("Reason in the GOAWAY payload (default `Shutdown`).",
                                                             example: "Shutdown", choices: reasons))]),

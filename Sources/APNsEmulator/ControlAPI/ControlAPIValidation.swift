@@ -110,7 +110,8 @@ extension ControlAPIValidation {
         case .team:
             if record.environment != nil {
                 throw .invalidField(prefix + "environment", message: "field '\(prefix)environment' must be absent for"
-                                    + " kind 'team': legacy team keys work in both environments")
+                                    + " kind 'team' (the default): team keys work in both environments; use kind"
+                                    + " 'team-scoped' or 'topic' for a one-environment key")
             }
         case .teamScoped, .topic:
             if record.environment == nil {
@@ -173,8 +174,8 @@ extension ControlAPIValidation {
         case .goAway(let r): _ = try reason(r, field: prefix + "action.reason")
         case .delay(let ms):
             guard ms >= 0, ms <= maxDelayMillis else {
-                throw .invalid(prefix + "action.delayMs", mustBe: "an integer from 0 to \(maxDelayMillis) (milliseconds)",
-                               got: "\(ms)")
+                throw .invalid(prefix + "action.delayMs",
+                               mustBe: "an integer from 0 to \(maxDelayMillis) (milliseconds)", got: "\(ms)")
             }
         case .resetStream, .shutdown: break
         }

@@ -18,7 +18,8 @@ enum StateImportReader {
         let data = Data(bytes)
         let object: [String: Any]
         do {
-            guard let o = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any] else {
+            let value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            guard let o = value as? [String: Any] else {
                 throw ControlAPIError.malformedJSON("request body must be a JSON object (an exported state snapshot)")
             }
             object = o
@@ -60,7 +61,8 @@ enum StateImportReader {
         for (i, token) in state.tokens.enumerated() {
             try ControlAPIValidation.token(token, prefix: "tokens[\(i)].")
             guard tokens.insert(token.token).inserted else {
-                throw .invalidField("tokens[\(i)].token", message: "token '\(token.token)' appears twice in the snapshot")
+                throw .invalidField("tokens[\(i)].token",
+                                    message: "token '\(token.token)' appears twice in the snapshot")
             }
         }
         var faultIds: Set<String> = []
@@ -99,9 +101,9 @@ enum StateImportReader {
                 let expected = declared.isEmpty ? (references?.keys.sorted() ?? []) : declared
                 return .unknownField(field, expected: expected, location: .body)
             }
-            if let e = unknownField(in: value, reference: references?[name], schema: schema?.property(name), path: field) {
-                return e
-            }
+            let nested = unknownField(in: value, reference: references?[name], schema: schema?.property(name),
+                                      path: field)
+            if let nested { return nested }
         }
         return nil
     }

@@ -42,7 +42,7 @@ public final class Emulator: Sendable {
         self.services = try EmulatorServices(
             configuration: configuration, clock: clock, persistence: try makeStatePersistence(for: configuration))
         self.server = try H2Server(configuration: config, handler: APNsHandler(services: services))
-        self.control = HTTP1Server(handler: ControlHandler())
+        self.control = HTTP1Server(handler: ControlAPI(services: services, controlToken: configuration.controlToken))
     }
 
     /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.
