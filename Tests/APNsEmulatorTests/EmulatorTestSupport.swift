@@ -16,11 +16,21 @@ func withEmulator<R>(configure: (inout EmulatorConfiguration) -> Void = { _ in }
     let emulator = try TestEmulator(certificatesDirectory: bundledCertificates, configure: configure)
     do {
         let result = try await body(emulator)
-        emulator.shutdown()
+        await offPool { emulator.shutdown() }
         return result
     } catch {
-        emulator.shutdown()
+        await offPool { emulator.shutdown() }
         throw error
+    }
+}
+
+/// Runs blocking work on its own thread so the cooperative pool (2 threads here) keeps serving tests.
+func offPool(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            body()
+            cont.resume()
+        }
     }
 }
 

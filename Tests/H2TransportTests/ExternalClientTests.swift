@@ -10,7 +10,7 @@ struct ExternalClientTests {
             responder.respond(H2Response(status: 200, headers: [H2Header("apns-id", request.headers["apns-id"] ?? "none")]))
         }
         try await withTestServer(handler: handler) { _, port in
-            let result = try runProcess("/usr/bin/curl", [
+            let result = try await runProcess("/usr/bin/curl", [
                 "--silent", "--show-error", "--http2", "--cacert", TestCertificates.ca,
                 "--resolve", "api.push.apple.com:\(port):127.0.0.1",
                 "-H", "apns-id: 123E4567-e89b-12d3-a456-426614174000",
@@ -33,7 +33,7 @@ struct ExternalClientTests {
     @Test func curlWithClientCertificateIsVerifiedByTheServer() async throws {
         let handler = RecordingHandler()
         try await withTestServer(handler: handler) { _, port in
-            let result = try runProcess("/usr/bin/curl", [
+            let result = try await runProcess("/usr/bin/curl", [
                 "--silent", "--show-error", "--http2", "--cacert", TestCertificates.ca,
                 "--cert", TestCertificates.clientCert, "--key", TestCertificates.clientKey,
                 "--resolve", "api.sandbox.push.apple.com:\(port):127.0.0.1", "-d", "{}",
@@ -55,7 +55,7 @@ struct ExternalClientTests {
             try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: body)
             defer { try? FileManager.default.removeItem(at: body) }
             let urls = (1...3).map { "https://127.0.0.1:\(port)/3/device/" + String(repeating: "0\($0)", count: 32) }
-            let result = try runProcess("/usr/bin/nghttp", ["--no-verify-peer", "-s", "-d", body.path] + urls)
+            let result = try await runProcess("/usr/bin/nghttp", ["--no-verify-peer", "-s", "-d", body.path] + urls)
             #expect(result.status == 0, "\(result.output)")
             #expect(handler.requests.count == 3)
             #expect(handler.requests.allSatisfy { $0.bodyLength == 22 && $0.alpn == "h2" })

@@ -25,7 +25,7 @@ struct GracefulShutdownTests {
         let shutdownDone = Atomic<Bool>(false)
         let started = Date()
         Thread.detachNewThread {
-            server.shutdown()
+            server.shutdown()  // on its own thread: the test goes on awaiting responses meanwhile
             shutdownDone.store(true, ordering: .releasing)
         }
         #expect(await eventually(timeout: 5) { results.withLock { $0.count } == 200 })
@@ -56,7 +56,7 @@ struct GracefulShutdownTests {
         }
         #expect(await eventually { handler.requests.count == 1 })
         let started = Date()
-        server.shutdown()
+        await blocking { server.shutdown() }
         #expect(Date().timeIntervalSince(started) < 2)
         #expect(await eventually { failure.withLock { $0 } != nil })
         #expect(server.connectionCount == 0)

@@ -13,26 +13,26 @@ struct EchoHTTP1: HTTP1Handler {
 
 @Suite("HTTP/1.1 control server on libmicrohttpd")
 struct HTTP1ServerTests {
-    @Test func curlWithNoFlagsGetsTheHandlersAnswer() throws {
+    @Test func curlWithNoFlagsGetsTheHandlersAnswer() async throws {
         let server = HTTP1Server(handler: EchoHTTP1(), maxBodyBytes: 1024)
         let address = try server.start(host: "127.0.0.1", port: 0)
         defer { server.stop() }
         #expect(address.port > 0)
-        let get = try runProcess("/usr/bin/curl", ["-s", "http://127.0.0.1:\(address.port)/_emulator/journal?token=ab%20cd&limit=5"])
+        let get = try await runProcess("/usr/bin/curl", ["-s", "http://127.0.0.1:\(address.port)/_emulator/journal?token=ab%20cd&limit=5"])
         #expect(get.output == "GET /_emulator/journal ?token=ab cd&limit=5 body=0 exceeded=false auth=-")
-        let post = try runProcess("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer t", "-d", "{\"a\":1}",
+        let post = try await runProcess("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer t", "-d", "{\"a\":1}",
                                                     "http://127.0.0.1:\(address.port)/_emulator/keys"])
         #expect(post.output == "POST /_emulator/keys ? body=7 exceeded=false auth=Bearer t")
-        let missing = try runProcess("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(address.port)/missing"])
+        let missing = try await runProcess("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(address.port)/missing"])
         #expect(missing.output == "404")
     }
 
-    @Test func bodyOverTheLimitIsFlagged() throws {
+    @Test func bodyOverTheLimitIsFlagged() async throws {
         let server = HTTP1Server(handler: EchoHTTP1(), maxBodyBytes: 1024)
         let address = try server.start(host: "127.0.0.1", port: 0)
         defer { server.stop() }
         let big = String(repeating: "x", count: 5000)
-        let post = try runProcess("/usr/bin/curl", ["-s", "-d", big, "http://127.0.0.1:\(address.port)/_emulator/keys"])
+        let post = try await runProcess("/usr/bin/curl", ["-s", "-d", big, "http://127.0.0.1:\(address.port)/_emulator/keys"])
         #expect(post.output.hasSuffix("body=0 exceeded=true auth=-"))
     }
 }

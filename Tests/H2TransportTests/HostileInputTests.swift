@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A blocking loopback TCP client for sending bytes no well-behaved client would.
-struct RawSocket {
+struct RawSocket: Sendable {
     let fd: Int32
 
     init(port: Int) throws {
@@ -38,6 +38,12 @@ struct RawSocket {
     }
 
     func close() { Glibc.close(fd) }
+
+    /// `serverCloses` off the cooperative pool.
+    func serverClosesAsync() async -> Bool {
+        let socket = self
+        return await blocking { socket.serverCloses() }
+    }
 }
 
 @Suite("Hostile and broken peers")
@@ -57,7 +63,7 @@ struct HostileInputTests {
             let raw = try RawSocket(port: port)
             defer { raw.close() }
             raw.send((0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
-            #expect(raw.serverCloses())
+            #expect(await raw.serverClosesAsync())
             try await assertStillServing(port: port)
             #expect(await eventually { server.connectionCount == 0 })
         }
@@ -68,14 +74,14 @@ struct HostileInputTests {
             let raw = try RawSocket(port: port)
             defer { raw.close() }
             raw.send(Array("GET /3/device/00 HTTP/1.1\r\nHost: api.push.apple.com\r\n\r\n".utf8))
-            #expect(raw.serverCloses())
+            #expect(await raw.serverClosesAsync())
             try await assertStillServing(port: port)
         }
     }
 
     @Test func http1OverTLSIsRefusedCleanly() async throws {
         try await withTestServer { _, port in
-            let result = try runProcess("/usr/bin/curl", [
+            let result = try await runProcess("/usr/bin/curl", [
                 "--silent", "--http1.1", "--cacert", TestCertificates.ca,
                 "--resolve", "api.push.apple.com:\(port):127.0.0.1", "--max-time", "5",
                 "https://api.push.apple.com:\(port)/3/device/00",
@@ -100,7 +106,7 @@ struct HostileInputTests {
             s.settimeout(5); data = s.recv(65536)
             print("server-hello-bytes", len(data)); s.close()
             """
-            let result = try runProcess("/usr/bin/python3", ["-c", script])
+            let result = try await runProcess("/usr/bin/python3", ["-c", script])
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.contains("server-hello-bytes"))
             #expect(!result.output.contains("server-hello-bytes 0"))
@@ -114,7 +120,7 @@ struct HostileInputTests {
             let raw = try RawSocket(port: port)
             defer { raw.close() }
             let start = Date()
-            #expect(raw.serverCloses())
+            #expect(await raw.serverClosesAsync())
             // Closed by the timeout, not at once, and not left hanging.
             #expect(Date().timeIntervalSince(start) >= 0.25)
             #expect(Date().timeIntervalSince(start) < 8)
@@ -161,7 +167,7 @@ struct HostileInputTests {
                 pass
             print("closed", len(total))
             """
-            let result = try runProcess("/usr/bin/python3", ["-c", script])
+            let result = try await runProcess("/usr/bin/python3", ["-c", script])
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.contains("closed"))
             #expect(await eventually { server.connectionCount == 0 })

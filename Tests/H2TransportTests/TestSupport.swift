@@ -78,12 +78,21 @@ func withTestServer<R>(
     let listeners = try server.start(listeners: [H2ListenerSpec(name: "production", host: "127.0.0.1", port: 0)])
     do {
         let result = try await body(server, listeners[0].address.port)
-        server.shutdown()
+        await blocking { server.shutdown() }
         return result
     } catch {
-        server.shutdown()
+        await blocking { server.shutdown() }
         throw error
     }
+}
+
+/// Runs blocking work (process waits, socket reads, shutdowns) on its own thread, so the two threads of
+/// Swift's cooperative pool on a 2-core machine stay free for the tests that are awaiting.
+func blocking<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    let result: Result<T, E> = await withCheckedContinuation { cont in
+        Thread.detachNewThread { cont.resume(returning: Result(catching: body)) }
+    }
+    return try result.get()
 }
 
 /// A client trusting the dev CA.
@@ -102,8 +111,16 @@ func pushRequest(port: Int, authority: String = "api.push.apple.com", body: [UIn
               headers: headers, body: body)
 }
 
-/// Runs an external program and returns its exit status and combined output.
-func runProcess(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> (status: Int32, output: String) {
+/// Runs an external program off the cooperative pool and returns its exit status and combined output.
+func runProcess(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) async throws
+    -> (status: Int32, output: String)
+{
+    try await blocking { try runProcessBlocking(executable, arguments, timeout: timeout) }
+}
+
+private func runProcessBlocking(_ executable: String, _ arguments: [String], timeout: TimeInterval) throws
+    -> (status: Int32, output: String)
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -1,11 +1,15 @@
+import Foundation
+import H2Transport
+
 /// The authentication step shared by device pushes, broadcasts and channel management: the connection's
 /// client certificate, or the request's provider token under the per-connection rules.
 enum ProviderAuthenticator {
     /// Returns nil when the request is authenticated, or the reason it is not.
     /// - Parameters:
-    ///   - authorization: the `authorization` header (ignored for certificate connections, as Apple does).
-    static func authenticate(authorization: String?, context: ValidationContext, state: inout ConnectionAuthState,
-                             summary: inout RequestSummary) -> APNsReason? {
+    ///   - authorizationIndex: where the `authorization` header is in `headers` (ignored for certificate
+    ///     connections, as Apple does).
+    static func authenticate(headers: H2HeaderList, authorizationIndex: Int?, context: ValidationContext,
+                             state: inout ConnectionAuthState, summary: inout RequestSummary) -> APNsReason? {
         switch context.auth {
         case .certificate(let cert):
             guard cert.trusted, cert.currentlyValid, cert.bundleId != nil else { return .badCertificate }
@@ -13,52 +17,75 @@ enum ProviderAuthenticator {
             state.authenticated = true
             return nil
         case .token:
-            guard let value = authorization else { return .missingProviderToken }
-            guard value.count > 7, value.prefix(7).lowercased() == "bearer " else {
+            guard let index = authorizationIndex else { return .missingProviderToken }
+            // Fast path: the connection's current token, compared as bytes (no String, no hashing).
+            if let known = state.currentVerdict {
+                let same = headers.withValue(at: index) { v -> Bool in
+                    guard v.count > 7, hasBearerPrefix(v), v.count - 7 == state.currentTokenBytes.count else { return false }
+                    return state.currentTokenBytes.withUnsafeBytes { memcmp($0.baseAddress!, v.baseAddress! + 7, v.count - 7) == 0 }
+                }
+                if same { return checkTimeAndEnvironment(known, context: context, summary: &summary) }
+            }
+            let value = headers.value(at: index)
+            guard value.utf8.count > 7, value.utf8.withContiguousStorageIfAvailable({ hasBearerPrefix(UnsafeRawBufferPointer($0)) })
+                    ?? value.lowercased().hasPrefix("bearer ") else {
                 summary.authDetail = "authorization is not 'bearer <JWT>'"
                 return .missingProviderToken
             }
             let compact = String(value.dropFirst(7))
             let verdict: (ProviderToken, VerificationKey)
-            if let current = state.tokenRules.currentToken, current == compact, let known = state.currentVerdict {
-                // The connection's current token: its signature was checked when it was first seen.
-                verdict = known
-            } else {
-                switch context.verifier.verify(compact, keys: context.keys, acceptDER: context.policy.acceptDEREncodedSignatures) {
-                case .invalid(let detail):
-                    summary.authDetail = detail
-                    return .invalidProviderToken
-                case .valid(let t, let k):
-                    verdict = (t, k)
-                }
-            }
-            let (parsed, key) = verdict
-            summary.teamId = parsed.teamId
-            summary.keyId = parsed.keyId
-            let nowSeconds = context.now / 1000
-            if parsed.issuedAt > nowSeconds + context.policy.futureIssuedAtToleranceSeconds {
-                summary.authDetail = "iat \(parsed.issuedAt) is in the future"
+            switch context.verifier.verify(compact, keys: context.keys, acceptDER: context.policy.acceptDEREncodedSignatures) {
+            case .invalid(let detail):
+                summary.authDetail = detail
                 return .invalidProviderToken
+            case .valid(let t, let k):
+                verdict = (t, k)
             }
-            if nowSeconds - parsed.issuedAt > context.policy.providerTokenMaxAgeSeconds {
-                summary.authDetail = "iat \(parsed.issuedAt) is more than \(context.policy.providerTokenMaxAgeSeconds) s old"
-                return .expiredProviderToken
-            }
-            if let env = key.environment, env != context.environment {
-                summary.authDetail = "key \(key.keyId) is restricted to \(env.rawValue)"
-                return .badEnvironmentKeyIdInToken
-            }
-            switch state.tokenRules.present(compact, token: parsed, key: key, now: context.now,
+            if let reason = checkTimeAndEnvironment(verdict, context: context, summary: &summary) { return reason }
+            switch state.tokenRules.present(compact, token: verdict.0, key: verdict.1, now: context.now,
                                             refreshIntervalMillis: context.policy.providerTokenRefreshIntervalSeconds * 1000) {
             case .reject(let reason):
                 summary.authDetail = "connection rule: \(reason.rawValue)"
                 return reason
-            case .accept:
-                state.currentVerdict = verdict
+            case .accept(let isNew):
+                if isNew || state.currentVerdict == nil {
+                    state.currentVerdict = verdict
+                    state.currentTokenBytes = Array(compact.utf8)
+                }
                 state.authenticated = true
                 return nil
             }
         }
+    }
+
+    /// The rules that depend on time and on the request's environment, applied to every request.
+    private static func checkTimeAndEnvironment(_ verdict: (ProviderToken, VerificationKey), context: ValidationContext,
+                                                summary: inout RequestSummary) -> APNsReason? {
+        let (parsed, key) = verdict
+        summary.teamId = parsed.teamId
+        summary.keyId = parsed.keyId
+        let nowSeconds = context.now / 1000
+        if parsed.issuedAt > nowSeconds + context.policy.futureIssuedAtToleranceSeconds {
+            summary.authDetail = "iat \(parsed.issuedAt) is in the future"
+            return .invalidProviderToken
+        }
+        if nowSeconds - parsed.issuedAt > context.policy.providerTokenMaxAgeSeconds {
+            summary.authDetail = "iat \(parsed.issuedAt) is more than \(context.policy.providerTokenMaxAgeSeconds) s old"
+            return .expiredProviderToken
+        }
+        if let env = key.environment, env != context.environment {
+            summary.authDetail = "key \(key.keyId) is restricted to \(env.rawValue)"
+            return .badEnvironmentKeyIdInToken
+        }
+        return nil
+    }
+
+    /// "bearer " in any case.
+    private static func hasBearerPrefix(_ v: UnsafeRawBufferPointer) -> Bool {
+        guard v.count >= 7 else { return false }
+        let word: StaticString = "bearer "
+        for i in 0..<7 where v[i] | 0x20 != word.utf8Start[i] { return false }
+        return true
     }
 
     /// A topic-specific key used for an app outside its topic list (Decision: InvalidProviderToken).

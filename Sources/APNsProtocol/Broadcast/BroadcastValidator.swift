@@ -26,8 +26,8 @@ public struct BroadcastValidator: Sendable {
             if fields[name] != nil { duplicate = true }
             fields[name] = fields[name] ?? headers.value(at: i)
         }
-        summary.method = request.method ?? ""
-        summary.path = request.path ?? ""
+        let method = request.method ?? ""
+        let path = request.path ?? ""
         summary.apnsId = fields["apns-request-id"]
         let requestId = fields["apns-request-id"].flatMap { APNsID.isCanonical($0.utf8) ? $0 : nil } ?? APNsID.generate()
         func reject(_ reason: APNsReason) -> Result<AcceptedBroadcast, Rejection> {
@@ -35,7 +35,7 @@ public struct BroadcastValidator: Sendable {
         }
 
         // 1. Path and method.
-        let parts = summary.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         enum Route { case channels, allChannels, broadcast }
         let route: Route
         let bundleId: String
@@ -52,7 +52,7 @@ public struct BroadcastValidator: Sendable {
             return reject(.badPath)
         }
         summary.topic = bundleId
-        switch (route, summary.method) {
+        switch (route, method) {
         case (.channels, "POST"), (.channels, "GET"), (.channels, "DELETE"), (.allChannels, "GET"), (.broadcast, "POST"):
             break
         default:
@@ -65,7 +65,8 @@ public struct BroadcastValidator: Sendable {
 
         // 3. Authentication and the app in the path.
         if let reason = ProviderAuthenticator.authenticate(
-            authorization: fields["authorization"], context: context, state: &state, summary: &summary) {
+            headers: headers, authorizationIndex: headers.firstIndex(of: "authorization"), context: context,
+            state: &state, summary: &summary) {
             return reject(reason)
         }
         if case .certificate(let cert) = context.auth, !cert.allowedTopics.contains(bundleId) {
@@ -95,7 +96,7 @@ public struct BroadcastValidator: Sendable {
         }
 
         // 5. Per operation.
-        switch (route, summary.method) {
+        switch (route, method) {
         case (.allChannels, _):
             return accept(.listChannels(bundleId: bundleId))
         case (.channels, "POST"):

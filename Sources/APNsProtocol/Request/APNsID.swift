@@ -24,6 +24,11 @@ public enum APNsID {
     /// A random (version 4) UUID in lowercase, as APNs generates when the request carries none.
     public static func generate() -> String {
         var rng = SystemRandomNumberGenerator()
+        return generate(using: &rng)
+    }
+
+    /// The same, drawing from `rng` (see `APNsIDGenerator` for the hot path).
+    public static func generate(using rng: inout some RandomNumberGenerator) -> String {
         var a = rng.next() as UInt64
         var b = rng.next() as UInt64
         a = (a & ~0xF000) | 0x4000              // version 4 in bits 12–15 of the third group

@@ -21,6 +21,13 @@ public enum DeviceToken {
 
     /// The canonical (lowercase) form of a well-formed token.
     public static func canonical(_ bytes: some Collection<UInt8>) -> String {
-        String(decoding: bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            var i = 0
+            for b in bytes {
+                buffer[i] = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "F") ? b | 0x20 : b
+                i += 1
+            }
+            return i
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import H2Transport
 
 /// The provider API's rules as one ordered, pure pipeline: a request in, an accepted push or the first
@@ -31,24 +32,26 @@ public struct APNsValidator: Sendable {
         var summary = RequestSummary()
         let headers = request.headers
 
-        // Pick out the fields we need in one pass, noting repeats.
+        // Pick out the fields we need in one pass over the bytes, noting repeats.
         var methodIndex: Int?, pathIndex: Int?, idIndex: Int?, typeIndex: Int?, priorityIndex: Int?
         var expirationIndex: Int?, collapseIndex: Int?, topicIndex: Int?, authIndex: Int?
         var duplicate = false
-        var regular: [Int] = []
-        regular.reserveCapacity(headers.count)
         for i in 0..<headers.count {
-            if headers.nameEquals(at: i, ":method") { methodIndex = i; continue }
-            if headers.nameEquals(at: i, ":path") { pathIndex = i; continue }
-            let isPseudo = headers.withBytes(at: i) { name, _ in name.first == UInt8(ascii: ":") }
-            if isPseudo { continue }
+            if headers.isPseudo(at: i) {
+                if headers.nameEquals(at: i, ":method") { methodIndex = i }
+                else if headers.nameEquals(at: i, ":path") { pathIndex = i }
+                continue
+            }
             if !duplicate {
-                for j in regular where Self.sameName(headers, i, j) {
-                    duplicate = true
-                    break
+                var j = 0
+                while j < i {
+                    if !headers.isPseudo(at: j) && Self.sameName(headers, i, j) {
+                        duplicate = true
+                        break
+                    }
+                    j += 1
                 }
             }
-            regular.append(i)
             if headers.nameEquals(at: i, "apns-id") { idIndex = idIndex ?? i }
             else if headers.nameEquals(at: i, "apns-push-type") { typeIndex = typeIndex ?? i }
             else if headers.nameEquals(at: i, "apns-priority") { priorityIndex = priorityIndex ?? i }
@@ -65,22 +68,27 @@ public struct APNsValidator: Sendable {
             summary.apnsId = value
             if APNsID.isCanonical(value.utf8) { apnsId = value }
         }
-        let responseId = apnsId ?? APNsID.generate()
+        let responseId = apnsId ?? state.ids.generate()
         func reject(_ reason: APNsReason, timestamp: Int64? = nil) -> Result<AcceptedPush, Rejection> {
             .failure(Rejection(reason: reason, timestamp: timestamp, apnsId: responseId, summary: summary))
         }
 
         // 1. Method.
-        summary.method = methodIndex.map { headers.value(at: $0) } ?? ""
-        guard summary.method == "POST" else { return reject(.methodNotAllowed) }
+        guard let methodIndex, headers.valueEquals(at: methodIndex, "POST") else { return reject(.methodNotAllowed) }
 
-        // 2. Path.
-        summary.path = pathIndex.map { headers.value(at: $0) } ?? ""
-        let prefix = "/3/device/"
-        guard summary.path.hasPrefix(prefix) || summary.path == "/3/device" else { return reject(.badPath) }
-        let tokenText = summary.path.dropFirst(min(prefix.count, summary.path.count))
-        if tokenText.isEmpty { return reject(.missingDeviceToken) }
-        if tokenText.contains("/") || tokenText.contains("?") { return reject(.badPath) }
+        // 2. Path: /3/device/<token>. The token's format is judged later (step 5), after the headers.
+        guard let pathIndex else { return reject(.badPath) }
+        let path = headers.withValue(at: pathIndex) { Self.parsePath($0) }
+        let tokenWellFormed: Bool
+        switch path {
+        case .badPath: return reject(.badPath)
+        case .missingToken: return reject(.missingDeviceToken)
+        case .token(let canonical):
+            summary.token = canonical
+            tokenWellFormed = true
+        case .malformedToken:
+            tokenWellFormed = false
+        }
 
         // 3. Repeated headers.
         if duplicate { return reject(.duplicateHeaders) }
@@ -100,9 +108,11 @@ public struct APNsValidator: Sendable {
         let pushType = summary.pushType!
         var priority = 10
         if let priorityIndex {
-            guard let p = Int(headers.value(at: priorityIndex)), p == 10 || p == 5 || p == 1 else {
-                return reject(.badPriority)
-            }
+            let p: Int
+            if headers.valueEquals(at: priorityIndex, "10") { p = 10 }
+            else if headers.valueEquals(at: priorityIndex, "5") { p = 5 }
+            else if headers.valueEquals(at: priorityIndex, "1") { p = 1 }
+            else { return reject(.badPriority) }
             priority = p
             summary.priority = p
             if pushType == .background && p == 10 && context.policy.rejectBackgroundPriority10 {
@@ -126,13 +136,11 @@ public struct APNsValidator: Sendable {
         summary.topic = topicIndex.map { headers.value(at: $0) }
 
         // 5. Token format.
-        guard DeviceToken.isWellFormed(tokenText.utf8) else { return reject(.badDeviceToken) }
-        let token = DeviceToken.canonical(tokenText.utf8)
-        summary.token = token
+        guard tokenWellFormed, let token = summary.token else { return reject(.badDeviceToken) }
 
         // 6. Authentication.
         if let reason = ProviderAuthenticator.authenticate(
-            authorization: authIndex.map { headers.value(at: $0) }, context: context, state: &state, summary: &summary) {
+            headers: headers, authorizationIndex: authIndex, context: context, state: &state, summary: &summary) {
             return reject(reason)
         }
 
@@ -194,6 +202,24 @@ public struct APNsValidator: Sendable {
     static func bundleId(of topic: String, _ type: PushType) -> String {
         let suffix = type.topicSuffix
         return suffix.isEmpty || !topic.hasSuffix(suffix) ? topic : String(topic.dropLast(suffix.count))
+    }
+
+    enum PathOutcome {
+        case badPath, missingToken, malformedToken
+        case token(String)
+    }
+
+    /// Reads `/3/device/<token>` without building a String for the path.
+    static func parsePath(_ p: UnsafeRawBufferPointer) -> PathOutcome {
+        let prefix: StaticString = "/3/device/"
+        let n = prefix.utf8CodeUnitCount
+        if p.count == n - 1 && memcmp(p.baseAddress!, prefix.utf8Start, n - 1) == 0 { return .missingToken }
+        guard p.count >= n, memcmp(p.baseAddress!, prefix.utf8Start, n) == 0 else { return .badPath }
+        let token = UnsafeRawBufferPointer(rebasing: p[n...])
+        if token.isEmpty { return .missingToken }
+        if token.contains(UInt8(ascii: "/")) || token.contains(UInt8(ascii: "?")) { return .badPath }
+        guard DeviceToken.isWellFormed(token) else { return .malformedToken }
+        return .token(DeviceToken.canonical(token))
     }
 
     private static func sameName(_ h: H2HeaderList, _ a: Int, _ b: Int) -> Bool {

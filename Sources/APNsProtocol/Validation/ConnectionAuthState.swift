@@ -1,7 +1,11 @@
-/// Per-connection auth state carried between requests: the provider-token rules and whether a valid token
-/// was seen (for "one stream until authenticated").
+/// Per-connection state carried between requests: the provider-token rules, whether a valid token was
+/// seen (for "one stream until authenticated"), and the connection's apns-id generator.
 public struct ConnectionAuthState: Sendable {
     public var tokenRules = ProviderTokenRules()
+    /// The bytes of `tokenRules.currentToken`, compared with memcmp on every request (the fast path).
+    var currentTokenBytes: [UInt8] = []
+    /// Generates apns-ids for requests that carry none.
+    public var ids = APNsIDGenerator()
     /// Verdict of `tokenRules.currentToken`, so a repeated token costs a string compare only.
     var currentVerdict: (ProviderToken, VerificationKey)?
     /// Set once any request carried a valid token (or the connection uses a certificate).

@@ -1,7 +1,5 @@
 /// The headers of a request as validation read them (for the journal, whatever the outcome).
 public struct RequestSummary: Sendable, Equatable {
-    public var method: String = ""
-    public var path: String = ""
     /// Lowercase hex, when the path carried a well-formed token.
     public var token: String?
     public var topic: String?

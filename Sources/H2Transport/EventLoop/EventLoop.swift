@@ -208,6 +208,9 @@ public final class EventLoop: @unchecked Sendable {
             }
         }
         runInbox()
+        // Nothing may outlive its loop: close what is still registered so no fd leaks.
+        for case let target? in registrations { target.closeForLoopShutdown() }
+        registrations.removeAll()
     }
 
     private func runInbox() {

@@ -4,6 +4,8 @@
 protocol Selectable: AnyObject {
     /// Called with the epoll event mask (EPOLLIN, EPOLLOUT, EPOLLERR, EPOLLHUP, EPOLLRDHUP).
     func handleEvent(_ events: UInt32)
+    /// The loop is stopping: release the fd (connections close, listeners stop listening).
+    func closeForLoopShutdown()
 }
 
 /// A connection that stopped reading early to stay fair to others and must be resumed on the next tick.

@@ -253,6 +253,10 @@ public class H2Connection: Selectable, ReadResumable {
 
     // MARK: Closing
 
+    func closeForLoopShutdown() {
+        close(reason: "event loop shut down", abortive: false)
+    }
+
     /// Closes now. `abortive` sends RST (hostile or broken peers); otherwise a TLS close_notify is attempted.
     func close(reason: String, abortive: Bool) {
         guard state != .closed else { return }

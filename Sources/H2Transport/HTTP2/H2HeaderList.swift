@@ -95,6 +95,26 @@ public struct H2HeaderList: Sendable, Sequence {
         }
     }
 
+    /// Calls `body` with the value bytes of field `index`, without copying.
+    public func withValue<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withBytes(at: index) { _, value in try body(value) }
+    }
+
+    /// Whether field `index` has exactly the value `value`.
+    public func valueEquals(at index: Int, _ value: StaticString) -> Bool {
+        let f = fields[index]
+        guard Int(f.valueLength) == value.utf8CodeUnitCount else { return false }
+        return bytes.withUnsafeBytes { raw in
+            memcmpEqual(raw.baseAddress! + Int(f.valueStart), value.utf8Start, Int(f.valueLength))
+        }
+    }
+
+    /// Whether field `index` is a pseudo-header (its name starts with ':').
+    public func isPseudo(at index: Int) -> Bool {
+        let f = fields[index]
+        return f.nameLength > 0 && bytes[Int(f.nameStart)] == UInt8(ascii: ":")
+    }
+
     /// The index of the first field named `name`, if any.
     public func firstIndex(of name: StaticString) -> Int? {
         for i in 0..<fields.count where nameEquals(at: i, name) { return i }

@@ -34,6 +34,12 @@ final class Listener: Selectable {
         }
     }
 
+    func closeForLoopShutdown() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+
     func close(on loop: EventLoop) {
         guard !closed else { return }
         closed = true
