@@ -6,14 +6,17 @@ import H2Transport
 /// Loop-confined like its connection: only the handler, running on that loop, touches it.
 final class APNsConnectionState {
     let auth: ConnectionAuth
+    /// The environment of the listener the connection arrived on (the default when no Apple host is named).
+    let listenerEnvironment: APNsEnvironment
     var authState = ConnectionAuthState()
     /// Rejected requests so far (BadDeviceToken counts double), for "GOAWAY after N errors".
     var errorScore = 0
     /// MAX_CONCURRENT_STREAMS as currently advertised, to send SETTINGS only on a change.
     var advertisedStreams: Int
 
-    init(auth: ConnectionAuth, advertisedStreams: Int) {
+    init(auth: ConnectionAuth, advertisedStreams: Int, listenerEnvironment: APNsEnvironment) {
         self.auth = auth
+        self.listenerEnvironment = listenerEnvironment
         self.advertisedStreams = advertisedStreams
     }
 }

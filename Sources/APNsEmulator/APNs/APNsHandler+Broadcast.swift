@@ -57,14 +57,14 @@ extension APNsHandler {
             if status < 400 { self.accepted(connection: connection, state: state) }
             journal(request, connection: connection, environment: env, summary: broadcast.summary, status: status,
                     reason: reason, timestamp: nil, apnsId: broadcast.requestId, uniqueId: response["apns-unique-id"],
-                    started: started, fault: fault, now: context.now, auth: state.auth, authOutcome: "accepted")
+                    started: started, fault: fault, now: context.now, auth: state.auth, authRejection: nil)
         case .failure(let r):
             response = rejection(r.reason, requestId: r.apnsId)
             status = r.reason.status
             journal(request, connection: connection, environment: context.environment, summary: r.summary,
                     status: status, reason: policy.wireString(for: r.reason), timestamp: nil, apnsId: r.apnsId,
                     uniqueId: nil, started: started, fault: fault, now: context.now, auth: state.auth,
-                    authOutcome: Self.isAuthReason(r.reason) ? r.reason.rawValue : "accepted")
+                    authRejection: Self.isAuthReason(r.reason) ? r.reason : nil)
             rejected(r.reason, connection: connection, state: state)
         }
         send(response, fault: fault, connection: connection, responder: responder)

@@ -14,6 +14,8 @@ final class APNsHandler: H2ServerHandler {
     let policy: ValidationPolicy
     private let behavior: ConnectionBehavior
     private let maxStreams: Int
+    private let tokenRateLimit: Int
+    private let tokenRateWindowMillis: Millis
     /// Headers on every response (the emulator version).
     let extraHeaders: [H2Header]
     /// Called for every accepted push (the delivery queue, once devices exist).
@@ -24,6 +26,8 @@ final class APNsHandler: H2ServerHandler {
         self.policy = services.configuration.policy
         self.behavior = services.configuration.connectionBehavior
         self.maxStreams = services.configuration.maxConcurrentStreams
+        self.tokenRateLimit = services.configuration.tokenRateLimit
+        self.tokenRateWindowMillis = Millis(services.configuration.tokenRateWindowSeconds * 1000)
         self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
         self.onAccepted = onAccepted
     }
@@ -32,7 +36,9 @@ final class APNsHandler: H2ServerHandler {
         let auth: ConnectionAuth = connection.peerCertificateDER.map {
             .certificate(.from(der: $0, trusted: connection.peerCertificateVerified, now: services.clock.now()))
         } ?? .token
-        let state = APNsConnectionState(auth: auth, advertisedStreams: connection.settings.maxConcurrentStreams)
+        let state = APNsConnectionState(
+            auth: auth, advertisedStreams: connection.settings.maxConcurrentStreams,
+            listenerEnvironment: APNsEnvironment(rawValue: connection.listener.name) ?? .production)
         connection.userInfo = state
         if behavior.oneStreamUntilAuthenticated, auth == .token {
             advertise(1, on: connection, state: state)
@@ -46,9 +52,8 @@ final class APNsHandler: H2ServerHandler {
             return
         }
         let now = services.clock.now()
-        let listenerEnvironment = APNsEnvironment(rawValue: connection.listener.name) ?? .production
         let environment = EnvironmentResolver.environment(
-            authority: request.authority, serverName: connection.serverName, listener: listenerEnvironment)
+            headers: request.headers, serverName: connection.serverName, listener: state.listenerEnvironment)
 
         // Injected faults first: they stand in for APNs misbehaving whatever the request says.
         let fault = services.faults.isEmpty ? nil : services.faults.take(
@@ -57,7 +62,7 @@ final class APNsHandler: H2ServerHandler {
         if let fault, case .resetStream = fault.action {
             journal(request, connection: connection, environment: environment, summary: nil, status: 0,
                     reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
-                    auth: state.auth, authOutcome: "fault")
+                    auth: state.auth, authRejection: nil)
             responder.reset(.internalError)
             return
         }
@@ -87,9 +92,8 @@ final class APNsHandler: H2ServerHandler {
         }
 
         // Per-token rate limit (429 TooManyRequests), only for pushes that would otherwise go through.
-        if case .success(let push) = outcome, services.configuration.tokenRateLimit > 0,
-           services.tokens.recordPush(to: push.token, now: now, limit: services.configuration.tokenRateLimit,
-                                      windowMillis: Millis(services.configuration.tokenRateWindowSeconds * 1000)) {
+        if case .success(let push) = outcome, tokenRateLimit > 0,
+           services.tokens.recordPush(to: push.token, now: now, limit: tokenRateLimit, windowMillis: tokenRateWindowMillis) {
             outcome = .failure(Rejection(reason: .tooManyRequests, apnsId: push.apnsId, summary: push.summary))
         }
 
@@ -100,7 +104,7 @@ final class APNsHandler: H2ServerHandler {
             response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders)
             journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
-                    fault: fault, now: now, auth: state.auth, authOutcome: "accepted")
+                    fault: fault, now: now, auth: state.auth, authRejection: nil)
             accepted(connection: connection, state: state)
             onAccepted(push)
         case .failure(let rejection):
@@ -110,7 +114,7 @@ final class APNsHandler: H2ServerHandler {
                     status: rejection.reason.status, reason: policy.wireString(for: rejection.reason),
                     timestamp: rejection.timestamp, apnsId: rejection.apnsId, uniqueId: nil, started: started,
                     fault: fault, now: now, auth: state.auth,
-                    authOutcome: Self.isAuthReason(rejection.reason) ? rejection.reason.rawValue : "accepted")
+                    authRejection: Self.isAuthReason(rejection.reason) ? rejection.reason : nil)
             rejected(rejection.reason, connection: connection, state: state)
         }
 
@@ -164,37 +168,20 @@ final class APNsHandler: H2ServerHandler {
     // MARK: Journal
 
     func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
-                         summary: RequestSummary?, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
-                         uniqueId: String?, started: UInt64, fault: FaultRule?, now: Millis, auth: ConnectionAuth,
-                         authOutcome: String) {
+                 summary: RequestSummary?, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
+                 uniqueId: String?, started: UInt64, fault: FaultRule?, now: Millis, auth: ConnectionAuth,
+                 authRejection: APNsReason?) {
         guard services.journal.isEnabled else { return }
-        var headers: [[String]] = []
-        headers.reserveCapacity(request.headers.count)
-        for h in request.headers {
-            headers.append([h.name, h.name == "authorization" ? Self.redact(h.value) : h.value])
-        }
-        let payload = request.body.isEmpty ? nil : String(validating: request.body, as: UTF8.self)
-        let s = summary ?? RequestSummary()
-        let authMode: String
+        let authMode: JournalRecord.AuthMode
         switch auth {
-        case .certificate: authMode = "certificate"
-        case .token: authMode = request.headers.firstIndex(of: "authorization") == nil ? "none" : "token"
+        case .certificate: authMode = .certificate
+        case .token: authMode = request.headers.firstIndex(of: "authorization") == nil ? .none : .token
         }
-        services.journal.append(JournalEntry(
-            id: 0, receivedAt: now, connectionId: connection.id, environment: environment,
-            method: request.method ?? "", path: request.path ?? "", token: s.token ?? Self.pathToken(request),
-            topic: s.topic, pushType: s.pushType?.rawValue, priority: s.priority, expiration: s.expiration,
-            collapseId: s.collapseId, headers: headers, payload: payload, authMode: authMode,
-            authOutcome: authOutcome, teamId: s.teamId, keyId: s.keyId, status: status, reason: reason,
-            timestamp: timestamp, apnsId: apnsId, apnsUniqueId: uniqueId,
-            durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000),
-            faultId: fault?.id, warnings: s.warnings + (s.authDetail.map { ["auth: \($0)"] } ?? [])))
-    }
-
-    /// Keeps the JWT's header (key id, alg) visible and hides claims and signature.
-    static func redact(_ authorization: String) -> String {
-        guard let dot = authorization.firstIndex(of: ".") else { return "bearer <redacted>" }
-        return String(authorization[..<dot]) + ".<redacted>"
+        services.journal.append(JournalRecord(
+            receivedAt: now, connectionId: connection.id, environment: environment, headers: request.headers,
+            body: request.body, summary: summary ?? RequestSummary(), authMode: authMode, authRejection: authRejection,
+            status: status, reason: reason, timestamp: timestamp, apnsId: apnsId, apnsUniqueId: uniqueId,
+            durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000), faultId: fault?.id))
     }
 
     /// The lowercase token from a `/3/device/<token>` path, for fault matching and journaling.

@@ -1,26 +1,46 @@
 import APNsProtocol
+import H2Transport
 
 /// Decides a request's environment: an Apple host named by `:authority`/`host` or SNI wins, otherwise the
 /// listener's (Decision in the provider-API spec: clients that dial an IP get the listener's default).
+///
+/// Works on the header's bytes: it runs for every request, and the authority is the same on every request
+/// of a connection, so building and lowercasing a String each time would be pure waste.
 enum EnvironmentResolver {
-    static func environment(authority: String?, serverName: String?, listener: APNsEnvironment) -> APNsEnvironment {
-        if let authority, let env = host(authority) { return env }
+    private static let hosts: [(StaticString, APNsEnvironment)] = [
+        ("api.push.apple.com", .production), ("api.sandbox.push.apple.com", .sandbox),
+        ("api.development.push.apple.com", .sandbox), ("api-broadcast.push.apple.com", .production),
+        ("api-broadcast.sandbox.push.apple.com", .sandbox), ("api-manage-broadcast.push.apple.com", .production),
+        ("api-manage-broadcast.sandbox.push.apple.com", .sandbox),
+    ]
+
+    static func environment(headers: H2HeaderList, serverName: String?, listener: APNsEnvironment) -> APNsEnvironment {
+        if let i = headers.firstIndex(of: ":authority") ?? headers.firstIndex(of: "host"),
+           let env = headers.withValue(at: i, { host($0) }) {
+            return env
+        }
         if let serverName, let env = host(serverName) { return env }
         return listener
     }
 
-    /// The environment an Apple host name stands for (port stripped), if it is one.
+    /// The environment an Apple host name stands for (port stripped, any case), if it is one.
     static func host(_ text: String) -> APNsEnvironment? {
-        var name = Substring(text)
-        if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") { name = name[..<colon] }
-        switch name.lowercased() {
-        case "api.push.apple.com", "api-broadcast.push.apple.com", "api-manage-broadcast.push.apple.com":
-            return .production
-        case "api.sandbox.push.apple.com", "api.development.push.apple.com", "api-broadcast.sandbox.push.apple.com",
-             "api-manage-broadcast.sandbox.push.apple.com":
-            return .sandbox
-        default:
-            return nil
+        var copy = text
+        return copy.withUTF8 { host(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func host(_ bytes: UnsafeRawBufferPointer) -> APNsEnvironment? {
+        var end = bytes.count
+        // Strip ":port" (host names here are never IPv6 literals).
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { end = colon }
+        for (name, env) in hosts where name.utf8CodeUnitCount == end {
+            var equal = true
+            for i in 0..<end where bytes[i] | 0x20 != name.utf8Start[i] | 0x20 {
+                equal = false
+                break
+            }
+            if equal { return env }
         }
+        return nil
     }
 }

@@ -45,7 +45,7 @@ public struct APNsValidator: Sendable {
             if !duplicate {
                 var j = 0
                 while j < i {
-                    if !headers.isPseudo(at: j) && Self.sameName(headers, i, j) {
+                    if headers.namesEqual(i, j) {
                         duplicate = true
                         break
                     }
@@ -165,9 +165,12 @@ public struct APNsValidator: Sendable {
             topic = t
         }
         let suffix = pushType.topicSuffix
-        guard suffix.isEmpty || (topic.hasSuffix(suffix) && topic.count > suffix.count) else { return reject(.badTopic) }
+        guard suffix.isEmpty || (topic.utf8.count > suffix.utf8.count
+                                 && topic.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)) else {
+            return reject(.badTopic)
+        }
         let bundleId = Self.bundleId(of: topic, pushType)
-        guard !bundleId.isEmpty, !bundleId.contains(" ") else { return reject(.badTopic) }
+        guard !bundleId.isEmpty, !bundleId.utf8.contains(UInt8(ascii: " ")) else { return reject(.badTopic) }
         if let reason = ProviderAuthenticator.topicKeyRejection(bundleId: bundleId, context: context, state: state,
                                                                  summary: &summary) {
             return reject(reason)
@@ -201,7 +204,9 @@ public struct APNsValidator: Sendable {
     /// The topic minus the push type's suffix.
     static func bundleId(of topic: String, _ type: PushType) -> String {
         let suffix = type.topicSuffix
-        return suffix.isEmpty || !topic.hasSuffix(suffix) ? topic : String(topic.dropLast(suffix.count))
+        guard !suffix.isEmpty, topic.utf8.count > suffix.utf8.count,
+              topic.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) else { return topic }
+        return String(topic.utf8.dropLast(suffix.utf8.count))!
     }
 
     enum PathOutcome {
@@ -222,9 +227,4 @@ public struct APNsValidator: Sendable {
         return .token(DeviceToken.canonical(token))
     }
 
-    private static func sameName(_ h: H2HeaderList, _ a: Int, _ b: Int) -> Bool {
-        h.withBytes(at: a) { na, _ in
-            h.withBytes(at: b) { nb, _ in na.count == nb.count && na.elementsEqual(nb) }
-        }
-    }
 }

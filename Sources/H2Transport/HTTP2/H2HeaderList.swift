@@ -109,6 +109,15 @@ public struct H2HeaderList: Sendable, Sequence {
         }
     }
 
+    /// Whether fields `a` and `b` have the same name (lengths first: the common "no" costs no byte compare).
+    public func namesEqual(_ a: Int, _ b: Int) -> Bool {
+        let fa = fields[a], fb = fields[b]
+        guard fa.nameLength == fb.nameLength else { return false }
+        return bytes.withUnsafeBytes { raw in
+            memcmpEqual(raw.baseAddress! + Int(fa.nameStart), raw.baseAddress! + Int(fb.nameStart), Int(fa.nameLength))
+        }
+    }
+
     /// Whether field `index` is a pseudo-header (its name starts with ':').
     public func isPseudo(at index: Int) -> Bool {
         let f = fields[index]

@@ -1,0 +1,86 @@
+import APNsProtocol
+import Foundation
+import H2Transport
+
+/// A journal entry as the hot path stores it: references to the request's own header and body storage and
+/// what validation already computed. Turning it into text (`JournalEntry`) waits until someone reads the
+/// journal, so recording a push costs a few retains instead of ~30 string allocations.
+public struct JournalRecord: Sendable {
+    public enum AuthMode: String, Sendable { case token, certificate, none }
+
+    public var receivedAt: Millis
+    public var connectionId: UInt64
+    public var environment: APNsEnvironment
+    public var headers: H2HeaderList
+    public var body: [UInt8]
+    public var summary: RequestSummary
+    public var authMode: AuthMode
+    /// The auth reason that refused the request, if auth was the cause.
+    public var authRejection: APNsReason?
+    public var status: Int
+    /// The reason as sent on the wire (policy spelling).
+    public var reason: String?
+    public var timestamp: Millis?
+    public var apnsId: String
+    public var apnsUniqueId: String?
+    public var durationMicros: Int64
+    public var faultId: String?
+
+    public init(receivedAt: Millis, connectionId: UInt64, environment: APNsEnvironment, headers: H2HeaderList,
+                body: [UInt8], summary: RequestSummary, authMode: AuthMode, authRejection: APNsReason?, status: Int,
+                reason: String?, timestamp: Millis?, apnsId: String, apnsUniqueId: String?, durationMicros: Int64,
+                faultId: String?) {
+        self.receivedAt = receivedAt
+        self.connectionId = connectionId
+        self.environment = environment
+        self.headers = headers
+        self.body = body
+        self.summary = summary
+        self.authMode = authMode
+        self.authRejection = authRejection
+        self.status = status
+        self.reason = reason
+        self.timestamp = timestamp
+        self.apnsId = apnsId
+        self.apnsUniqueId = apnsUniqueId
+        self.durationMicros = durationMicros
+        self.faultId = faultId
+    }
+
+    /// The device token for filtering: as validated, or read from the path of a request that failed early.
+    var token: String? {
+        if let t = summary.token { return t }
+        guard let i = headers.firstIndex(of: ":path") else { return nil }
+        let path = headers.value(at: i)
+        guard path.hasPrefix("/3/device/"), path.count > 10 else { return nil }
+        return String(path.dropFirst(10)).lowercased()
+    }
+
+    /// The text form the control API serves.
+    func entry(id: Int64) -> JournalEntry {
+        var pairs: [[String]] = []
+        pairs.reserveCapacity(headers.count)
+        var method = "", path = ""
+        for h in headers {
+            if h.name == ":method" { method = h.value }
+            if h.name == ":path" { path = h.value }
+            pairs.append([h.name, h.name == "authorization" ? Self.redact(h.value) : h.value])
+        }
+        var warnings = summary.warnings
+        if let detail = summary.authDetail { warnings.append("auth: \(detail)") }
+        return JournalEntry(
+            id: id, receivedAt: receivedAt, connectionId: connectionId, environment: environment, method: method,
+            path: path, token: token, topic: summary.topic, pushType: summary.pushType?.rawValue,
+            priority: summary.priority, expiration: summary.expiration, collapseId: summary.collapseId, headers: pairs,
+            payload: body.isEmpty ? nil : String(validating: body, as: UTF8.self), authMode: authMode.rawValue,
+            authOutcome: authRejection?.rawValue ?? "accepted", teamId: summary.teamId, keyId: summary.keyId,
+            status: status, reason: reason, timestamp: timestamp, apnsId: apnsId, apnsUniqueId: apnsUniqueId,
+            durationMicros: durationMicros, faultId: faultId, warnings: warnings)
+    }
+
+    /// Keeps the JWT's header (key id, alg) visible and hides claims and signature.
+    static func redact(_ authorization: String) -> String {
+        guard let dot = authorization.firstIndex(of: ".") else { return "bearer <redacted>" }
+        return String(authorization[..<dot]) + ".<redacted>"
+    }
+}
