@@ -36,7 +36,7 @@ COPY --from=builder /out/apns-emulator /usr/local/bin/apns-emulator
 # Development certificates: test-only, never trust their CA outside tests (see README).
 COPY --from=builder --chown=apns:apns /out/certs /opt/apns-emulator/certs
 
-# Emulator state (journal, devices) will live here once `serve --state-dir` exists.
+# Emulator state (signing keys, device tokens, faults): `serve --state-dir` below keeps it here across restarts.
 VOLUME ["/var/lib/apns-emulator"]
 WORKDIR /opt/apns-emulator
 USER apns
@@ -44,13 +44,15 @@ USER apns
 # 2197: production APNs host, 2198: sandbox APNs host (TLS + HTTP/2); 8765: control API (plain HTTP/1.1).
 EXPOSE 2197 2198 8765
 
-# Control API token: bound to 0.0.0.0 inside the container, the control port will need a token once
-# `serve --control-token` exists. Placeholder, not read by the emulator yet:
-# ENV APNS_EMULATOR_CONTROL_TOKEN=change-me
-# Until then publish the ports on 127.0.0.1 only (as docker-compose.yml does).
+# Control API token: bound to 0.0.0.0 inside the container, `serve` refuses to start without one. This default is
+# public (it is in this file), so override it wherever the control port is reachable by anyone else:
+#   docker run -e APNS_EMULATOR_CONTROL_TOKEN=<secret> ...
+# Control requests then carry `Authorization: Bearer <token>`; GET /_emulator/health stays open for the HEALTHCHECK.
+# Publish the ports on 127.0.0.1 only (as docker-compose.yml does) unless others must reach them.
+ENV APNS_EMULATOR_CONTROL_TOKEN=apns-emulator-dev
 
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
     CMD curl -fsS http://127.0.0.1:8765/_emulator/health || exit 1
 
 ENTRYPOINT ["apns-emulator"]
-CMD ["serve", "--host", "0.0.0.0", "--certs", "/opt/apns-emulator/certs"]
+CMD ["serve", "--host", "0.0.0.0", "--certs", "/opt/apns-emulator/certs", "--state-dir", "/var/lib/apns-emulator"]

@@ -7,8 +7,10 @@ BIN := .build/release/apns-emulator
 # Where `apns-emulator certs` writes the development CA and server certificate (and where `serve` reads them).
 CERTS_DIR := certs
 
+# Where `make run` keeps registered keys, device tokens and faults across restarts (`serve --state-dir`).
+STATE_DIR := .emulator-state
+
 # Extra flags appended to `apns-emulator serve` by `make run`.
-# (`--state-dir` joins these once serve has a state store.)
 SERVE_FLAGS ?=
 
 # Swift Testing's closing line ("✔ Test run with N tests ... passed/failed ...") must be the last thing
@@ -33,7 +35,7 @@ run: deps build
 		echo "make run: $(CERTS_DIR)/ca.pem missing; generating development certificates"; \
 		$(BIN) certs --out $(CERTS_DIR) || exit $$?; \
 	fi
-	exec $(BIN) serve --certs $(CERTS_DIR) $(SERVE_FLAGS)
+	exec $(BIN) serve --certs $(CERTS_DIR) --state-dir $(STATE_DIR) $(SERVE_FLAGS)
 
 test: deps
 	$(SWIFT) build --build-tests

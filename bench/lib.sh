@@ -93,6 +93,28 @@ bench_prepare_certs() {
     ) >/dev/null 2>&1 || bench_die "openssl failed to generate throwaway certificates"
 }
 
+# bench_start_nghttpd REQUEST_PATH: starts Debian's nghttpd (one worker) serving an empty file at REQUEST_PATH,
+# so every POST there gets a static 200 with no body, like an accepted push. Sets NGHTTPD_PID and NGHTTPD_PORT.
+bench_start_nghttpd() {
+    local htdocs=$BENCH_TMP/htdocs port log=$BENCH_TMP/nghttpd.log
+    mkdir -p "$htdocs$(dirname "$1")"
+    : >"$htdocs$1"
+    for _ in 1 2 3; do
+        port=$(bench_free_port)
+        nghttpd -n 1 -a 127.0.0.1 -d "$htdocs" "$port" "$BENCH_CERTS/server-key.pem" "$BENCH_CERTS/server.pem" \
+            >"$log" 2>&1 &
+        NGHTTPD_PID=$!
+        BENCH_PIDS+=("$NGHTTPD_PID")
+        if bench_wait_port "$port" "$NGHTTPD_PID" 10; then
+            NGHTTPD_PORT=$port
+            return
+        fi
+        kill "$NGHTTPD_PID" 2>/dev/null || true
+    done
+    cat "$log" >&2
+    bench_die "nghttpd did not start"
+}
+
 # bench_start_emulator [extra serve flags...]: starts the release binary on port 0 everywhere and sets
 # EMULATOR_PID, EMULATOR_PRODUCTION_PORT, EMULATOR_CONTROL_URL and EMULATOR_LOG from its ready file.
 bench_start_emulator() {

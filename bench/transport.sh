@@ -58,23 +58,9 @@ bench_prepare_certs
 
 declare -A PID PORT
 start_nghttpd() {
-    local htdocs=$BENCH_TMP/htdocs port log=$BENCH_TMP/nghttpd.log
-    mkdir -p "$htdocs/3/device"
-    : >"$htdocs$REQUEST_PATH"   # empty file: 200 with no body, like APNs
-    for _ in 1 2 3; do
-        port=$(bench_free_port)
-        nghttpd -n 1 -a 127.0.0.1 -d "$htdocs" "$port" "$BENCH_CERTS/server-key.pem" "$BENCH_CERTS/server.pem" \
-            >"$log" 2>&1 &
-        PID[nghttpd]=$!
-        BENCH_PIDS+=("${PID[nghttpd]}")
-        if bench_wait_port "$port" "${PID[nghttpd]}" 10; then
-            PORT[nghttpd]=$port
-            return
-        fi
-        kill "${PID[nghttpd]}" 2>/dev/null || true
-    done
-    cat "$log" >&2
-    bench_die "nghttpd did not start"
+    bench_start_nghttpd "$REQUEST_PATH"
+    PID[nghttpd]=$NGHTTPD_PID
+    PORT[nghttpd]=$NGHTTPD_PORT
 }
 start_emulator() {
     bench_start_emulator --event-loops 1

@@ -19,7 +19,6 @@ struct HelpFormatterTests {
         ("--handshake-timeout <seconds>", "10"),
         ("--idle-timeout <seconds>", "3600"),
         ("--shutdown-grace <seconds>", "10"),
-        ("--placeholder-status <code>", "200"),
         ("--no-client-certificates", nil),
         ("--state-dir <dir>", ".emulator-state"),
         ("--ephemeral", nil),
@@ -114,9 +113,6 @@ struct HelpFormatterTests {
               --shutdown-grace <seconds>
                                       On SIGINT/SIGTERM, how long in-flight streams may
                                       finish before connections close. (default: 10)
-              --placeholder-status <code>
-                                      HTTP status the placeholder handler answers with until
-                                      the APNs handler exists. (default: 200)
               --no-client-certificates
                                       Do not request TLS client certificates (token
                                       authentication only).

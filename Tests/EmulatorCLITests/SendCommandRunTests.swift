@@ -211,7 +211,6 @@ struct SendCommandRunTests {
 /// `send` against the emulator itself, started in-process on free ports as `serve` would start it.
 struct SendCommandEmulatorTests {
     private func withEmulator<T>(
-        placeholderStatus: Int = 200,
         _ body: (EmulatorEndpoints, URL) async throws -> T
     ) async throws -> T {
         try await withCertificates { certificates in
@@ -222,7 +221,6 @@ struct SendCommandEmulatorTests {
             configuration.certificatesDirectory = certificates.path
             configuration.ephemeral = true
             configuration.shutdownGraceSeconds = 0.1
-            configuration.placeholderStatus = placeholderStatus
             let emulator = try Emulator(configuration: configuration)
             let endpoints = try emulator.start()
             defer { emulator.shutdown() }
@@ -271,13 +269,19 @@ struct SendCommandEmulatorTests {
         }
     }
 
-    @Test func rejectedPushExits1() async throws {
-        // The placeholder answers 400 to everything; the APNs handler answers 400 BadDeviceToken to a token that
-        // is not hex. Either way the push is rejected.
-        try await withEmulator(placeholderStatus: 400) { endpoints, certificates in
-            let result = await send(endpoints.production, certificates, ["--device-token", "not-hex"])
+    @Test func unknownDeviceTokenIsRejectedAsBadDeviceTokenAndExits1() async throws {
+        // A well-formed token nobody registered passes every check before the registry (the sample key signs for
+        // the sample bundle), so the answer is the registry's: 400 BadDeviceToken, as real APNs gives it.
+        try await withEmulator { endpoints, certificates in
+            let apnsId = "0F6D1A2B-3C4D-4E5F-8A9B-0C1D2E3F4A5B"
+            let result = await send(
+                endpoints.production,
+                certificates,
+                ["--device-token", String(repeating: "0f", count: 32), "--apns-id", apnsId]
+            )
             #expect(result.code == .failure)
-            #expect(result.output.hasPrefix("status: 400\n"), "\(result)")
+            #expect(result.output == "status: 400\nreason: BadDeviceToken\napns-id: \(apnsId)\n", "\(result)")
+            #expect(result.errorOutput.isEmpty, "a rejection is an answer, not an error")
         }
     }
 }

@@ -29,7 +29,6 @@ struct ServeCommandTests {
             "--handshake-timeout", "2.5",
             "--idle-timeout", "0",
             "--shutdown-grace", "0.5",
-            "--placeholder-status", "503",
             "--no-client-certificates",
             "--state-dir", "/var/lib/apns-emulator",
             "--ephemeral",
@@ -65,7 +64,6 @@ struct ServeCommandTests {
         expected.handshakeTimeoutSeconds = 2.5
         expected.idleTimeoutSeconds = 0
         expected.shutdownGraceSeconds = 0.5
-        expected.placeholderStatus = 503
         expected.requestClientCertificates = false
         expected.stateDirectory = "/var/lib/apns-emulator"
         expected.ephemeral = true
@@ -133,7 +131,6 @@ struct ServeCommandTests {
         ("--event-loops=0", "an integer from 1 to 1024"),
         ("--max-concurrent-streams=0", "an integer from 1 to 2147483647"),
         ("--max-body-bytes=0", "an integer from 1 to 2147483647"),
-        ("--placeholder-status=100", "an integer from 200 to 599"),
         ("--handshake-timeout=-0.5", "a number of seconds, 0 or more"),
         ("--idle-timeout=-1", "a number of seconds, 0 or more"),
         ("--shutdown-grace=later", "a number of seconds, 0 or more"),
@@ -189,15 +186,6 @@ struct ServeCommandTests {
         #expect(flagged.emulatorConfiguration.controlToken == "t")
         let fromEnvironment = try parseServe(["--host", "::"], environment: [ServeCommand.controlTokenVariable: "t"])
         #expect(fromEnvironment.emulatorConfiguration.controlToken == "t")
-    }
-
-    @Test(arguments: [
-        ("127.0.0.1", true), ("127.8.9.10", true), ("::1", true), ("localhost", true),
-        ("::ffff:127.0.0.1", true), ("0:0:0:0:0:0:0:1", true), ("0.0.0.0", false), ("::", false),
-        ("128.0.0.1", false), ("192.168.1.10", false), ("fe80::1", false), ("localhost.example", false),
-    ])
-    func loopbackMeansThisMachineOnly(host: String, isLoopback: Bool) {
-        #expect(ServeCommand.isLoopback(host) == isLoopback)
     }
 
     @Test func missingValueForTheLastFlagNamesIt() throws {

@@ -110,4 +110,16 @@ struct H2ClientTests {
             _ = try await client.connect(host: "127.0.0.1", port: 1, serverName: "api.push.apple.com")
         }
     }
+
+    @Test func refusedConnectSaysConnectFailedOnce() async throws {
+        // Loopback may refuse inside connect(2) or after it (SO_ERROR); both paths must name the step once.
+        let client = try makeClient()
+        defer { client.shutdown() }
+        let error = await #expect(throws: H2ClientError.self) {
+            _ = try await client.connect(host: "127.0.0.1", port: 1, serverName: "api.push.apple.com")
+        }
+        let description = try #require(error).description
+        #expect(description.components(separatedBy: "connect failed").count == 2, "\(description)")
+        #expect(description.hasPrefix("connect failed: Connection refused"), "\(description)")
+    }
 }

@@ -70,7 +70,7 @@ final class APNsHandler: H2ServerHandler {
         let context = ValidationContext(
             environment: environment, auth: state.auth, now: now, policy: policy,
             keys: services.keys, tokens: services.tokens, verifier: verifier)
-        if let path = request.path, BroadcastOperation.isBroadcastPath(path) {
+        if Self.isBroadcastPath(request.headers) {
             handleBroadcast(request, context: context, connection: connection, state: state, fault: fault,
                             started: started, responder: responder)
             return
@@ -189,6 +189,15 @@ final class APNsHandler: H2ServerHandler {
         guard let path = request.path, path.hasPrefix("/3/device/") else { return nil }
         let token = path.dropFirst(10)
         return token.isEmpty ? nil : token.lowercased()
+    }
+
+    /// Broadcast and channel paths start `/1/` or `/4/`; checked on bytes (this runs for every push).
+    static func isBroadcastPath(_ headers: H2HeaderList) -> Bool {
+        guard let i = headers.firstIndex(of: ":path") else { return false }
+        return headers.withValue(at: i) { p in
+            p.count > 3 && p[0] == UInt8(ascii: "/") && (p[1] == UInt8(ascii: "1") || p[1] == UInt8(ascii: "4"))
+                && p[2] == UInt8(ascii: "/")
+        }
     }
 
     static func isAuthReason(_ reason: APNsReason) -> Bool {

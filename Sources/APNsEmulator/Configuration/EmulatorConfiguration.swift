@@ -54,8 +54,6 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// Register the bundled sample key (`certs/AuthKey_DEVKEY1234.p8`) at start, so `make run` can be
     /// curled with a token minted by `apns-emulator token` at once.
     public var registerSampleKey = true
-    /// The answer of the placeholder handler that stands in until the APNs handler exists.
-    public var placeholderStatus: Int = 200
 
     public init() {}
 }

@@ -16,7 +16,7 @@ public final class Emulator: Sendable {
     /// - Parameter clock: the time every APNs rule reads; a `ManualClock` makes time controllable.
     public init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemClock()) throws {
         self.configuration = configuration
-        if !Self.isLoopback(configuration.host) && (configuration.controlToken ?? "").isEmpty {
+        if !NetworkAddress.isLoopback(configuration.host) && (configuration.controlToken ?? "").isEmpty {
             throw EmulatorError.controlTokenRequired(configuration.host)
         }
         let dir = URL(fileURLWithPath: configuration.certificatesDirectory).standardizedFileURL
@@ -78,11 +78,6 @@ public final class Emulator: Sendable {
     public func shutdown() {
         control.stop()
         server.shutdown()
-    }
-
-    /// Whether `host` keeps the control port off the network.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// A wildcard bind is reached through loopback; IPv6 literals need brackets in URLs.

@@ -1,4 +1,3 @@
-import Foundation
 import OpenSSLSupport
 
 /// Mints APNs provider tokens: the compact ES256 JWS a provider sends as `authorization: bearer <token>`.
@@ -36,31 +35,24 @@ public enum ProviderTokenSigner {
         try checkIdentifier(teamId, role: .teamId)
         let header = #"{"alg":"ES256","kid":"\#(keyId)"}"#
         let claims = #"{"iss":"\#(teamId)","iat":\#(issuedAt)}"#
-        let signingInput = base64URL(Array(header.utf8)) + "." + base64URL(Array(claims.utf8))
+        let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
         let signature: [UInt8]
         do {
             signature = try privateKey.signES256(Array(signingInput.utf8))
         } catch {
             throw SigningError(.signatureFailed, detail: "\(error)")
         }
-        return signingInput + "." + base64URL(signature)
+        return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// Base64url without padding (RFC 7515 §2), the alphabet and form every JWS segment uses.
     ///
+    /// Forwards to `Base64URL.encode`, the encoder whose decoder the verifier uses, so minting and verifying share
+    /// one alphabet table; public for tests and tools that build token segments by hand.
+    ///
     /// - Parameter bytes: The bytes to encode.
     public static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        while text.last == "=" { text.removeLast() }
-        return String(
-            text.map { character -> Character in
-                switch character {
-                case "+": "-"
-                case "/": "_"
-                default: character
-                }
-            }
-        )
+        Base64URL.encode(bytes)
     }
 
     /// Apple's ids are 10 uppercase letters or digits; lowercase is allowed too since it cannot break the JSON,

@@ -1,12 +1,6 @@
 import APNsEmulator
 import APNsProtocol
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension ServeCommand {
     /// State, control, realism, journal, rate-limit and sample-key flags onto their configuration fields.
     ///
@@ -95,23 +89,5 @@ extension ServeCommand {
         let names = APNsReason.allCases.map(\.rawValue)
         let hint = Suggestion.nearest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ", e.g. PayloadEmpty"
         throw .invalidValue(occurrence.argument, expected: "one of Apple's reason strings\(hint)")
-    }
-
-    /// Whether binding `host` keeps every listener on this machine: `localhost`, 127.0.0.0/8, `::1`, or an IPv4
-    /// loopback address mapped into IPv6. Names other than `localhost` count as reachable, since they may resolve
-    /// anywhere.
-    static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" { return true }
-        var ipv4 = in_addr()
-        if inet_pton(AF_INET, host, &ipv4) == 1 {
-            return UInt32(bigEndian: ipv4.s_addr) >> 24 == 127
-        }
-        var ipv6 = in6_addr()
-        guard inet_pton(AF_INET6, host, &ipv6) == 1 else { return false }
-        let bytes = withUnsafeBytes(of: &ipv6) { Array($0) }
-        let isIPv6Loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
-        let isMappedIPv4Loopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
-            && bytes[12] == 127
-        return isIPv6Loopback || isMappedIPv4Loopback
     }
 }

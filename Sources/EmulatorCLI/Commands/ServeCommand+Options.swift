@@ -78,12 +78,6 @@ extension ServeCommand {
             help: "On SIGINT/SIGTERM, how long in-flight streams may finish before connections close.",
             default: formatSeconds(defaults.shutdownGraceSeconds)
         )
-        static let placeholderStatus = OptionDeclaration.value(
-            "placeholder-status",
-            valueName: "code",
-            help: "HTTP status the placeholder handler answers with until the APNs handler exists.",
-            default: String(defaults.placeholderStatus)
-        )
         static let noClientCertificates = OptionDeclaration.flag(
             "no-client-certificates",
             help: "Do not request TLS client certificates (token authentication only)."
@@ -211,7 +205,7 @@ extension ServeCommand {
 
         static let all = [
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
-            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, placeholderStatus, noClientCertificates,
+            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates,
             stateDirectory, ephemeral, controlToken, realism, noJournal, journalCapacity, tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,

@@ -84,10 +84,6 @@ public struct ServeCommand: Command {
         if let seconds = try options.seconds(Option.shutdownGrace, allowingZero: true) {
             configuration.shutdownGraceSeconds = seconds
         }
-        // 1xx cannot end an HTTP/2 response, so only final statuses make sense.
-        if let status = try options.integer(Option.placeholderStatus, in: 200...599) {
-            configuration.placeholderStatus = status
-        }
         if options.flag(Option.noClientCertificates) { configuration.requestClientCertificates = false }
         try Self.applyStateOptions(options, environment: environment, to: &configuration)
         configuration.policy = try Self.policy(from: options)
@@ -103,7 +99,7 @@ public struct ServeCommand: Command {
     /// API reachable from the network without a token would let anyone reset or fault the emulator, so that is
     /// refused before anything listens.
     public func validate() throws(UsageError) {
-        if !Self.isLoopback(emulatorConfiguration.host), (emulatorConfiguration.controlToken ?? "").isEmpty {
+        if !NetworkAddress.isLoopback(emulatorConfiguration.host), (emulatorConfiguration.controlToken ?? "").isEmpty {
             throw .invalidCombination(
                 "--host \(emulatorConfiguration.host) makes the control API reachable from the network; pass "
                     + "--control-token <token> (or set \(Self.controlTokenVariable)) so control requests must "

@@ -43,10 +43,11 @@ public final class H2Client: Sendable {
         return try await withCheckedThrowingContinuation { (cont: CheckedContinuation<H2ClientConnection, Error>) in
             loop.execute {
                 let fd: Int32
-                do {
+                do throws(IOError) {
                     fd = try Socket.connect(to: address)
                 } catch {
-                    cont.resume(throwing: H2ClientError.connectFailed("\(error)"))
+                    // `connectFailed` already says "connect failed"; the errno text is the part worth adding.
+                    cont.resume(throwing: H2ClientError.connectFailed(error.reason))
                     return
                 }
                 let tls: TLSSession

@@ -37,7 +37,8 @@ final class H2ClientConnectionCore: H2Connection {
     override func connectCompleted() -> Bool {
         let err = Socket.pendingError(fd)
         if err != 0 {
-            close(reason: IOError(errno: err, function: "connect").description, abortive: true)
+            // Only the cause: `didClose` reports it as `connectFailed`, whose description says "connect failed".
+            close(reason: IOError(errno: err, function: "connect").reason, abortive: true)
             return false
         }
         state = .handshaking

@@ -28,6 +28,12 @@ public struct H2HeaderList: Sendable, Sequence {
 
     public init() {}
 
+    /// An empty list with room for `bytes` of names and values in `fields` fields (a request's usual size).
+    public init(reservingBytes bytes: Int, fields: Int) {
+        self.bytes.reserveCapacity(bytes)
+        self.fields.reserveCapacity(fields)
+    }
+
     public init(_ headers: [H2Header]) {
         for h in headers { append(name: h.name, value: h.value) }
     }

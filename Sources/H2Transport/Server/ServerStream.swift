@@ -2,8 +2,13 @@
 /// reuses header and body storage.
 final class ServerStream {
     var id: Int32 = 0
-    var headers = H2HeaderList()
-    var body: [UInt8] = []
+    var headers = H2HeaderList(reservingBytes: 512, fields: 16)
+    var body: [UInt8] = {
+        // Room for a typical push payload from the start, instead of growing through 16, 32, 64… bytes.
+        var b: [UInt8] = []
+        b.reserveCapacity(512)
+        return b
+    }()
     var bodyLength = 0
     var bodyExceededLimit = false
     /// Set once a response was submitted; later responses for the stream are ignored.

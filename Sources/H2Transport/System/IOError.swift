@@ -13,7 +13,13 @@ public struct IOError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String {
-        "\(function) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        "\(function) failed: \(reason)"
+    }
+
+    /// What went wrong without naming the call, for a caller whose own message already names it (an
+    /// `H2ClientError.connectFailed` would otherwise read "connect failed: connect failed: …").
+    public var reason: String {
+        "\(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
 

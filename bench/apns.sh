@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The full APNs path against the C reference: h2load sends valid, JWT-authenticated pushes to a registered
+# device token, so every request goes through TLS, HTTP/2, validation, auth (verdict cache), the token
+# registry and (in one variant) the journal. Rounds alternate:
+#   nghttpd            Debian's nghttpd answering the same POSTs with a static 200 (one worker)
+#   emulator-journal   apns-emulator serve --event-loops 1, journal on (the default)
+#   emulator-nojournal the same process with the journal switched off through the control API
+# and print server CPU µs per request (from /proc/PID/stat) with the ratios to nghttpd.
+#
+#   bench/apns.sh          REQUESTS (200000) ROUNDS (3) CLIENTS (8) STREAMS (100) WARMUP (20000)
+#
+# Results: bench/results/apns-<timestamp>.json and .md. Binds 127.0.0.1 only; stops what it started.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+REQUESTS=${REQUESTS:-200000}
+ROUNDS=${ROUNDS:-3}
+CLIENTS=${CLIENTS:-8}
+STREAMS=${STREAMS:-100}
+WARMUP=${WARMUP:-20000}
+RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
+
+bench_require h2load python3 getconf curl nghttpd
+[[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'make build' first"
+bench_prepare_certs
+
+BODY=$BENCH_TMP/payload.json
+printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+
+bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
+control=$EMULATOR_CONTROL_URL
+# A key the emulator generates (its private half comes back once), a provider token signed with it, and a
+# device token registered for the app: every push below is one Apple would accept.
+curl -fsS -d '{"teamId":"BENCHTEAM1","keyId":"BENCHKEY01","kind":"team"}' "$control/_emulator/keys" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["privateKeyPem"], end="")' >"$BENCH_TMP/key.p8"
+JWT=$("$APNS_EMULATOR_BIN" token --key-file "$BENCH_TMP/key.p8" --key-id BENCHKEY01 --team-id BENCHTEAM1)
+TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$control/_emulator/tokens" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+REQUEST_PATH=/3/device/$TOKEN
+
+bench_start_nghttpd "$REQUEST_PATH"
+bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (token ${TOKEN:0:8}…)"
+
+journal() {
+    curl -fsS -X PUT -d "{\"enabled\":$1}" "$control/_emulator/journal/settings" >/dev/null
+}
+
+run_load() { # port count output
+    h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
+        -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
+        "https://127.0.0.1:$1$REQUEST_PATH" >"$3" 2>&1 || { cat "$3" >&2; bench_die "h2load failed"; }
+}
+
+if ((WARMUP > 0)); then
+    run_load "$NGHTTPD_PORT" "$WARMUP" "$BENCH_TMP/warmup-nghttpd.txt"
+    run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
+fi
+
+ROWS=$BENCH_TMP/rounds.tsv
+: >"$ROWS"
+printf '%-19s %5s %9s %9s %11s %10s\n' server round 'done' 2xx req/s 'µs/req'
+for ((round = 1; round <= ROUNDS; round++)); do
+    for s in nghttpd emulator-journal emulator-nojournal; do
+        case "$s" in
+            nghttpd) pid=$NGHTTPD_PID port=$NGHTTPD_PORT ;;
+            emulator-journal) journal true; pid=$EMULATOR_PID port=$EMULATOR_PRODUCTION_PORT ;;
+            emulator-nojournal) journal false; pid=$EMULATOR_PID port=$EMULATOR_PRODUCTION_PORT ;;
+        esac
+        out=$BENCH_TMP/h2load-$s-$round.txt
+        before=$(bench_cpu_ticks "$pid") || bench_die "$s is gone"
+        run_load "$port" "$REQUESTS" "$out"
+        after=$(bench_cpu_ticks "$pid") || bench_die "$s died during round $round"
+        n_done=$(awk '/^requests:/ { print $6 }' "$out")
+        s2xx=$(awk '/^status codes:/ { print $3 }' "$out")
+        rps=$(awk '/^finished in/ { print $4 }' "$out")
+        [[ "$s2xx" == "$n_done" ]] || { cat "$out" >&2; bench_die "$s answered $s2xx of $n_done with 2xx: not the accepted path"; }
+        us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$n_done" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+        printf '%s\t%d\t%d\t%d\t%s\t%s\n' "$s" "$round" "$n_done" "$s2xx" "$rps" "$us" >>"$ROWS"
+        printf '%-19s %5d %9d %9d %11s %10s\n' "$s" "$round" "$n_done" "$s2xx" "$rps" "$us"
+    done
+done
+journal true
+
+mkdir -p "$RESULTS_DIR"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+python3 - "$ROWS" "$RESULTS_DIR/apns-$stamp" "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" <<'PY'
+import json, statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+by = {}
+for s, rnd, n, ok, rps, us in rows:
+    by.setdefault(s, []).append({"round": int(rnd), "done": int(n), "rps": float(rps), "us": float(us)})
+med = {s: statistics.median(r["us"] for r in v) for s, v in by.items()}
+rps = {s: statistics.median(r["rps"] for r in v) for s, v in by.items()}
+ratio = {s: round(med[s] / med["nghttpd"], 3) for s in med if s != "nghttpd"}
+print("\nsummary (median of rounds):")
+for s in by:
+    print(f"  {s:<19} {rps[s]:>9.0f} req/s {med[s]:>7.2f} server µs/req")
+for s, r in ratio.items():
+    print(f"  {s}/nghttpd server µs/req: {r:.2f}")
+result = {"commit": sys.argv[3], "rounds": by, "median_us_per_req": med, "median_req_per_s": rps,
+          "ratio_to_nghttpd": ratio}
+json.dump(result, open(sys.argv[2] + ".json", "w"), indent=2)
+with open(sys.argv[2] + ".md", "w") as f:
+    f.write("| server | req/s | server µs/req | ratio to nghttpd |\n|---|---|---|---|\n")
+    for s in by:
+        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} |\n")
+print(f"results: {sys.argv[2]}.json\n         {sys.argv[2]}.md")
+PY
