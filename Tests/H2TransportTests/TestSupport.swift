@@ -39,13 +39,24 @@ final class RecordingHandler: H2ServerHandler {
     let opened = Atomic<Int>(0)
     let closed = Atomic<Int>(0)
     private let respond: Respond
+    /// Called with each connection as it closes (set before the server starts).
+    let onClose = Mutex<(@Sendable (H2ServerConnection) -> Void)?>(nil)
 
     init(_ respond: @escaping Respond = { _, _, r in r.respond(H2Response(status: 200)) }) {
         self.respond = respond
     }
 
-    func connectionOpened(_ connection: H2ServerConnection) { opened.wrappingAdd(1, ordering: .relaxed) }
-    func connectionClosed(_ connection: H2ServerConnection) { closed.wrappingAdd(1, ordering: .relaxed) }
+    /// When the last connection finished its handshake, server-side.
+    let lastOpenedAt = Mutex<Date?>(nil)
+
+    func connectionOpened(_ connection: H2ServerConnection) {
+        opened.wrappingAdd(1, ordering: .relaxed)
+        lastOpenedAt.withLock { $0 = Date() }
+    }
+    func connectionClosed(_ connection: H2ServerConnection) {
+        closed.wrappingAdd(1, ordering: .relaxed)
+        onClose.withLock { $0 }?(connection)
+    }
 
     func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
         let record = SeenRequest(

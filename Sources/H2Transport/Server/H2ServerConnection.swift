@@ -28,6 +28,8 @@ public final class H2ServerConnection: H2Connection {
     public var eventLoop: EventLoop { loop }
     /// Streams currently open.
     public var openStreamCount: Int { streams.count }
+    /// Why the connection closed (or is closing), for logs and tests.
+    public var closeDescription: String? { closeReason }
     /// Whether GOAWAY was sent (no new streams will be accepted).
     public private(set) var goAwaySent = false
 
