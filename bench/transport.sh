@@ -63,7 +63,7 @@ start_nghttpd() {
     PORT[nghttpd]=$NGHTTPD_PORT
 }
 start_emulator() {
-    bench_start_emulator --event-loops 1
+    bench_start_emulator --event-loops 1 --transport-only --ephemeral
     PID[emulator]=$EMULATOR_PID
     PORT[emulator]=$EMULATOR_PRODUCTION_PORT
 }

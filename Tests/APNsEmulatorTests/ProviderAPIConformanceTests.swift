@@ -223,3 +223,15 @@ struct ProviderAPIConformanceTests {
         }
     }
 }
+
+@Suite("Transport-only benchmarking mode")
+struct TransportOnlyTests {
+    @Test func transportOnlyAnswers200WithoutValidatingOrJournaling() async throws {
+        try await withEmulator(configure: { $0.transportOnly = true }) { emu in
+            let r = try await emu.connect().send(emu.push(to: "not-a-token", jwt: nil, topic: nil, method: "GET"))
+            #expect(r.status == 200)
+            #expect(r["x-apns-emulator"] == EmulatorVersion.current)
+            #expect(emu.services.journal.count() == 0)
+        }
+    }
+}

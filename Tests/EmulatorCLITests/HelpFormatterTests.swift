@@ -20,6 +20,7 @@ struct HelpFormatterTests {
         ("--idle-timeout <seconds>", "3600"),
         ("--shutdown-grace <seconds>", "10"),
         ("--no-client-certificates", nil),
+        ("--transport-only", nil),
         ("--state-dir <dir>", ".emulator-state"),
         ("--ephemeral", nil),
         ("--control-token <token>", nil),
@@ -116,6 +117,8 @@ struct HelpFormatterTests {
               --no-client-certificates
                                       Do not request TLS client certificates (token
                                       authentication only).
+              --transport-only        Benchmarking aid: answer every APNs request 200
+                                      without validating it, to measure the transport alone.
               --state-dir <dir>       Folder of the state store (keys, device tokens,
                                       faults), kept across restarts; created if missing.
                                       (default: .emulator-state)

@@ -32,6 +32,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var shutdownGraceSeconds: Double = 10
     /// Whether TLS client certificates are requested (certificate auth); they are verified against `ca.pem`.
     public var requestClientCertificates: Bool = true
+    /// Benchmarking aid: answer every APNs request 200 with no validation, journal or registry, so a bench
+    /// can measure the TLS + HTTP/2 transport alone against the C reference server (`--transport-only`).
+    public var transportOnly = false
     /// Folder of the embedded state store (SQLite) holding keys, tokens and faults across restarts.
     public var stateDirectory: String = ".emulator-state"
     /// Keep everything in memory only (`--ephemeral`): nothing is read or written under `stateDirectory`.

@@ -41,7 +41,9 @@ public final class Emulator: Sendable {
         config.eventLoops = configuration.eventLoops
         self.services = try EmulatorServices(
             configuration: configuration, clock: clock, persistence: try makeStatePersistence(for: configuration))
-        self.server = try H2Server(configuration: config, handler: APNsHandler(services: services))
+        let handler: any H2ServerHandler = configuration.transportOnly
+            ? StaticResponseHandler() : APNsHandler(services: services)
+        self.server = try H2Server(configuration: config, handler: handler)
         self.control = HTTP1Server(handler: ControlAPI(services: services, controlToken: configuration.controlToken))
     }
 

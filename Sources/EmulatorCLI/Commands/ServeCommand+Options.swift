@@ -82,6 +82,10 @@ extension ServeCommand {
             "no-client-certificates",
             help: "Do not request TLS client certificates (token authentication only)."
         )
+        static let transportOnly = OptionDeclaration.flag(
+            "transport-only",
+            help: "Benchmarking aid: answer every APNs request 200 without validating it, to measure the transport alone."
+        )
 
         static let stateDirectory = OptionDeclaration.value(
             "state-dir",
@@ -205,7 +209,7 @@ extension ServeCommand {
 
         static let all = [
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
-            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates,
+            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
             stateDirectory, ephemeral, controlToken, realism, noJournal, journalCapacity, tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,

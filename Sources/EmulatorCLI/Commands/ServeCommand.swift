@@ -85,6 +85,7 @@ public struct ServeCommand: Command {
             configuration.shutdownGraceSeconds = seconds
         }
         if options.flag(Option.noClientCertificates) { configuration.requestClientCertificates = false }
+        if options.flag(Option.transportOnly) { configuration.transportOnly = true }
         try Self.applyStateOptions(options, environment: environment, to: &configuration)
         configuration.policy = try Self.policy(from: options)
 
