@@ -8,9 +8,14 @@ import Synchronization
 final class MemoryLookups: VerificationKeyLookup, DeviceTokenLookup {
     private let keys = Mutex<[String: VerificationKey]>([:])
     private let tokens = Mutex<[String: DeviceTokenInfo]>([:])
+    private let changes = Atomic<UInt64>(0)
+    var generation: UInt64 { changes.load(ordering: .relaxed) }
 
     func add(_ key: VerificationKey) { keys.withLock { $0[key.keyId] = key } }
-    func add(token: String, _ info: DeviceTokenInfo) { tokens.withLock { $0[token] = info } }
+    func add(token: String, _ info: DeviceTokenInfo) {
+        tokens.withLock { $0[token] = info }
+        changes.wrappingAdd(1, ordering: .relaxed)
+    }
     func verificationKey(for keyId: String) -> VerificationKey? { keys.withLock { $0[keyId] } }
     func deviceToken(_ token: String) -> DeviceTokenInfo? { tokens.withLock { $0[token] } }
 }

@@ -46,7 +46,8 @@ final class APNsHandler: H2ServerHandler {
     }
 
     func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
-        let started = DispatchTime.now().uptimeNanoseconds
+        // Timing is for the journal only: no clock read when it is off.
+        let started = services.journal.isEnabled ? DispatchTime.now().uptimeNanoseconds : 0
         guard let state = connection.userInfo as? APNsConnectionState else {
             responder.reset(.internalError)
             return

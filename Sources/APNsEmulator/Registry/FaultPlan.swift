@@ -4,6 +4,8 @@ import Synchronization
 /// Injected faults, checked for every APNs request.
 public final class FaultPlan: Sendable {
     private let rules = Mutex<[FaultRule]>([])
+    /// Rule count, readable without the lock: the hot path asks "any faults?" on every request.
+    private let count = Atomic<Int>(0)
     private let persistence: any StatePersistence
 
     public init(persistence: any StatePersistence = NoPersistence()) {
@@ -15,25 +17,32 @@ public final class FaultPlan: Sendable {
         rules.withLock { list in
             list.removeAll { $0.id == rule.id }
             list.append(rule)
+            count.store(list.count, ordering: .releasing)
         }
     }
 
     func restore(_ list: [FaultRule]) {
-        rules.withLock { $0 = list }
+        rules.withLock {
+            $0 = list
+            count.store(list.count, ordering: .releasing)
+        }
     }
 
     @discardableResult
     public func remove(id: String) throws -> Bool {
         guard rules.withLock({ $0.contains { $0.id == id } }) else { return false }
         try persistence.deleteFault(id: id)
-        rules.withLock { $0.removeAll { $0.id == id } }
+        rules.withLock {
+            $0.removeAll { $0.id == id }
+            count.store($0.count, ordering: .releasing)
+        }
         return true
     }
 
     public func all() -> [FaultRule] { rules.withLock { $0 } }
 
     /// True when no rule exists: the hot path skips matching entirely.
-    public var isEmpty: Bool { rules.withLock { $0.isEmpty } }
+    public var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
     /// The first rule hitting this request, consuming one use of a counted rule.
     public func take(token: String?, topic: String?, now: Millis) -> FaultRule? {
@@ -45,6 +54,9 @@ public final class FaultPlan: Sendable {
     }
 
     func removeAll() {
-        rules.withLock { $0.removeAll() }
+        rules.withLock {
+            $0.removeAll()
+            count.store(0, ordering: .releasing)
+        }
     }
 }

@@ -48,16 +48,19 @@ public final class Journal: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Mirrors `State.enabled` for the lock-free check the hot path makes before building a record.
+    private let enabledFlag: Atomic<Bool>
 
     /// - Parameter capacity: entries kept; the oldest are dropped beyond it.
     public init(capacity: Int = 100_000, enabled: Bool = true) {
         var s = State(capacity: max(1, capacity))
         s.enabled = enabled
         state = Mutex(s)
+        enabledFlag = Atomic(enabled)
     }
 
     /// Whether recording is on; the hot path checks this before building an entry.
-    public var isEnabled: Bool { state.withLock { $0.enabled } }
+    public var isEnabled: Bool { enabledFlag.load(ordering: .relaxed) }
 
     public struct Settings: Sendable, Codable, Equatable {
         public var enabled: Bool
@@ -73,7 +76,10 @@ public final class Journal: Sendable {
     /// Turns recording on or off and/or changes the cap (keeping the newest entries).
     public func configure(enabled: Bool? = nil, capacity: Int? = nil) {
         state.withLock { s in
-            if let enabled { s.enabled = enabled }
+            if let enabled {
+                s.enabled = enabled
+                enabledFlag.store(enabled, ordering: .relaxed)
+            }
             if let capacity, capacity > 0, capacity != s.capacity {
                 let ordered = Self.ordered(s)
                 let kept = Array(ordered.suffix(capacity))

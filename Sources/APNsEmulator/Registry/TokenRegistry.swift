@@ -11,6 +11,12 @@ public final class TokenRegistry: DeviceTokenLookup {
     }
 
     private let state = Mutex(State())
+    private let changes = Atomic<UInt64>(0)
+
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// Marks a change; called inside the lock, so a reader that sees the new generation sees the new record.
+    private func changed() { changes.wrappingAdd(1, ordering: .releasing) }
     private let persistence: any StatePersistence
 
     public init(persistence: any StatePersistence = NoPersistence()) {
@@ -27,7 +33,7 @@ public final class TokenRegistry: DeviceTokenLookup {
         let record = DeviceTokenRecord(token: token, bundleId: bundleId, environment: environment, kind: kind,
                                        createdAt: now, deviceId: deviceId)
         try persistence.upsertToken(record)
-        state.withLock { $0.tokens[token] = record }
+        state.withLock { $0.tokens[token] = record; changed() }
         return record
     }
 
@@ -36,13 +42,14 @@ public final class TokenRegistry: DeviceTokenLookup {
         var r = record
         r.token = r.token.lowercased()
         try persistence.upsertToken(r)
-        state.withLock { $0.tokens[r.token] = r }
+        state.withLock { $0.tokens[r.token] = r; changed() }
     }
 
     func restore(_ records: [DeviceTokenRecord]) {
         state.withLock { s in
             s.tokens = Dictionary(records.map { ($0.token, $0) }, uniquingKeysWith: { _, b in b })
             s.recentPushes = [:]
+            changed()
         }
     }
 
@@ -61,7 +68,7 @@ public final class TokenRegistry: DeviceTokenLookup {
         guard var record = lookup(key) else { return nil }
         change(&record)
         try persistence.upsertToken(record)
-        state.withLock { $0.tokens[key] = record }
+        state.withLock { $0.tokens[key] = record; changed() }
         return record
     }
 
@@ -73,6 +80,7 @@ public final class TokenRegistry: DeviceTokenLookup {
         state.withLock { s in
             s.tokens.removeValue(forKey: key)
             s.recentPushes.removeValue(forKey: key)
+            changed()
         }
         return true
     }
@@ -116,6 +124,6 @@ public final class TokenRegistry: DeviceTokenLookup {
     }
 
     func removeAll() {
-        state.withLock { $0 = State() }
+        state.withLock { $0 = State(); changed() }
     }
 }

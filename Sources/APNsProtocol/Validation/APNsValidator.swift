@@ -189,7 +189,15 @@ public struct APNsValidator: Sendable {
         }
 
         // 9. Device token registry.
-        guard let info = context.tokens.deviceToken(token) else { return reject(.badDeviceToken) }
+        let generation = context.tokens.generation
+        let found: DeviceTokenInfo?
+        if let last = state.lastToken, last.generation == generation, last.token == token {
+            found = last.info
+        } else {
+            found = context.tokens.deviceToken(token)
+            state.lastToken = (token, generation, found)
+        }
+        guard let info = found else { return reject(.badDeviceToken) }
         guard info.environment == context.environment else { return reject(.badDeviceToken) }
         guard info.bundleId == bundleId else { return reject(.deviceTokenNotForTopic) }
         if let at = info.unregisteredAt, at <= context.now { return reject(.unregistered, timestamp: at) }

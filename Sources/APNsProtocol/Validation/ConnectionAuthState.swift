@@ -4,6 +4,8 @@ public struct ConnectionAuthState: Sendable {
     public var tokenRules = ProviderTokenRules()
     /// The bytes of `tokenRules.currentToken`, compared with memcmp on every request (the fast path).
     var currentTokenBytes: [UInt8] = []
+    /// The last device-token lookup, valid while the registry's generation is unchanged.
+    var lastToken: (token: String, generation: UInt64, info: DeviceTokenInfo?)?
     /// Generates apns-ids for requests that carry none.
     public var ids = APNsIDGenerator()
     /// Verdict of `tokenRules.currentToken`, so a repeated token costs a string compare only.

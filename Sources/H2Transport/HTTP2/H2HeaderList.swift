@@ -17,10 +17,18 @@ public struct H2Header: Sendable, Hashable {
 public struct H2HeaderList: Sendable, Sequence {
     @usableFromInline
     struct Field: Sendable {
-        var nameStart: Int32
-        var nameLength: Int32
-        var valueStart: Int32
-        var valueLength: Int32
+        @usableFromInline var nameStart: Int32
+        @usableFromInline var nameLength: Int32
+        @usableFromInline var valueStart: Int32
+        @usableFromInline var valueLength: Int32
+
+        @usableFromInline
+        init(nameStart: Int32, nameLength: Int32, valueStart: Int32, valueLength: Int32) {
+            self.nameStart = nameStart
+            self.nameLength = nameLength
+            self.valueStart = valueStart
+            self.valueLength = valueLength
+        }
     }
 
     @usableFromInline var bytes: [UInt8] = []
@@ -42,7 +50,9 @@ public struct H2HeaderList: Sendable, Sequence {
         for (n, v) in pairs { append(name: n, value: v) }
     }
 
+    @inlinable
     public var count: Int { fields.count }
+    @inlinable
     public var isEmpty: Bool { fields.isEmpty }
 
     public mutating func append(name: String, value: String) {
@@ -83,6 +93,7 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     /// Calls `body` with the name and value bytes of field `index`, without copying.
+    @inlinable
     public func withBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let f = fields[index]
         return try bytes.withUnsafeBytes { raw in
@@ -93,6 +104,7 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     /// Whether field `index` is named exactly `name` (lowercase ASCII, as HTTP/2 requires).
+    @inlinable
     public func nameEquals(at index: Int, _ name: StaticString) -> Bool {
         let f = fields[index]
         guard Int(f.nameLength) == name.utf8CodeUnitCount else { return false }
@@ -102,11 +114,13 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     /// Calls `body` with the value bytes of field `index`, without copying.
+    @inlinable
     public func withValue<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withBytes(at: index) { _, value in try body(value) }
     }
 
     /// Whether field `index` has exactly the value `value`.
+    @inlinable
     public func valueEquals(at index: Int, _ value: StaticString) -> Bool {
         let f = fields[index]
         guard Int(f.valueLength) == value.utf8CodeUnitCount else { return false }
@@ -116,6 +130,7 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     /// Whether fields `a` and `b` have the same name (lengths first: the common "no" costs no byte compare).
+    @inlinable
     public func namesEqual(_ a: Int, _ b: Int) -> Bool {
         let fa = fields[a], fb = fields[b]
         guard fa.nameLength == fb.nameLength else { return false }
@@ -125,12 +140,14 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     /// Whether field `index` is a pseudo-header (its name starts with ':').
+    @inlinable
     public func isPseudo(at index: Int) -> Bool {
         let f = fields[index]
         return f.nameLength > 0 && bytes[Int(f.nameStart)] == UInt8(ascii: ":")
     }
 
     /// The index of the first field named `name`, if any.
+    @inlinable
     public func firstIndex(of name: StaticString) -> Int? {
         for i in 0..<fields.count where nameEquals(at: i, name) { return i }
         return nil
@@ -159,7 +176,7 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
     var i = 0
     while i < count {
