@@ -58,20 +58,9 @@ struct CertificateAuthTests {
     }
 
     @Test func certificateFromAnUntrustedIssuerIsBadCertificate() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("untrusted-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let key = try PrivateKey.generateP256()
-        var builder = CertificateBuilder(subject: [.commonName("Apple Push Services: com.example.app"), .userID("com.example.app")],
-                                         notBefore: Date().addingTimeInterval(-3600), notAfter: Date().addingTimeInterval(86400))
-        builder.extendedKeyUsage = [.clientAuth]
-        builder.customExtensions = [CertificateExtension(oid: ApplePushCertificateExtensions.productionOID, isCritical: false,
-                                                         value: DER.null)]
-        let cert = try builder.selfSigned(key: key)
-        let certPath = folder.appendingPathComponent("c.pem").path
-        let keyPath = folder.appendingPathComponent("k.pem").path
-        try cert.pem.write(toFile: certPath, atomically: true, encoding: .utf8)
-        try key.pkcs8PEM.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let (certPath, keyPath) = try writeProductionClientCertificate(in: folder.url, issuer: nil)
         try await withEmulator { emu in
             let token = try emu.issueToken()
             let (client, c) = try await emu.connect(.production, certificate: certPath, key: keyPath)
@@ -84,23 +73,12 @@ struct CertificateAuthTests {
 @Suite("Single-topic certificates")
 struct SingleTopicCertificateTests {
     @Test func singleTopicCertificateDefaultsTheTopicToItsBundleId() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("single-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         // Issued by the bundled CA, with no topics extension.
         let caKey = try PrivateKey(pem: String(contentsOfFile: bundledCertificates + "/ca-key.pem", encoding: .utf8))
         let ca = try Certificate(pem: String(contentsOfFile: bundledCertificates + "/ca.pem", encoding: .utf8))
-        let key = try PrivateKey.generateP256()
-        var builder = CertificateBuilder(subject: [.commonName("Apple Push Services: com.example.app"), .userID("com.example.app")],
-                                         notBefore: Date().addingTimeInterval(-3600), notAfter: Date().addingTimeInterval(86400))
-        builder.extendedKeyUsage = [.clientAuth]
-        builder.customExtensions = [CertificateExtension(oid: ApplePushCertificateExtensions.productionOID, isCritical: false,
-                                                         value: DER.null)]
-        let cert = try builder.issued(for: key.publicKey, by: ca, issuerKey: caKey)
-        let certPath = folder.appendingPathComponent("c.pem").path
-        let keyPath = folder.appendingPathComponent("k.pem").path
-        try cert.pem.write(toFile: certPath, atomically: true, encoding: .utf8)
-        try key.pkcs8PEM.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let (certPath, keyPath) = try writeProductionClientCertificate(in: folder.url, issuer: (ca, caKey))
         try await withEmulator { emu in
             let token = try emu.issueToken()
             let (client, c) = try await emu.connect(.production, certificate: certPath, key: keyPath)
@@ -110,4 +88,33 @@ struct SingleTopicCertificateTests {
             #expect(emu.services.journal.query(JournalFilter(token: token)).first?.topic == "com.example.app")
         }
     }
+}
+
+/// A folder under the temp directory, removed when the value goes away.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Writes a production push certificate for com.example.app with no topics extension (single-topic), signed
+/// by `issuer` or self-signed, and its key; returns the two PEM paths.
+func writeProductionClientCertificate(in folder: URL, issuer: (Certificate, PrivateKey)?) throws -> (String, String) {
+    let key = try PrivateKey.generateP256()
+    var builder = CertificateBuilder(subject: [.commonName("Apple Push Services: com.example.app"), .userID("com.example.app")],
+                                     notBefore: Date().addingTimeInterval(-3600), notAfter: Date().addingTimeInterval(86400))
+    builder.extendedKeyUsage = [.clientAuth]
+    builder.customExtensions = [CertificateExtension(oid: ApplePushCertificateExtensions.productionOID, isCritical: false,
+                                                     value: DER.null)]
+    let cert = try issuer.map { try builder.issued(for: key.publicKey, by: $0.0, issuerKey: $0.1) } ?? builder.selfSigned(key: key)
+    let certPath = folder.appendingPathComponent("c.pem").path
+    let keyPath = folder.appendingPathComponent("k.pem").path
+    try cert.pem.write(toFile: certPath, atomically: true, encoding: .utf8)
+    try key.pkcs8PEM.write(toFile: keyPath, atomically: true, encoding: .utf8)
+    return (certPath, keyPath)
 }
