@@ -100,7 +100,7 @@ extension ControlAPI {
     /// The record for the path's `{token}` (either case), or 404.
     private func existingToken(_ request: ControlRequest) throws(ControlAPIError) -> DeviceTokenRecord {
         let token = request.parameter("token")
-        guard let record = services.tokens.lookup(DeviceToken.canonical(token.utf8)) else {
+        guard let record = services.tokens.lookup(DeviceToken.canonical(token)) else {
             throw .notFound("no device token '\(token)'")
         }
         return record

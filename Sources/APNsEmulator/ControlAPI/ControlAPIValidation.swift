@@ -24,12 +24,12 @@ enum ControlAPIValidation {
 
     /// A device token: even-length hex, 8 to 255 bytes (the rule the APNs side applies). Returns it lowercased.
     static func deviceToken(_ value: String, field: String) throws(ControlAPIError) -> String {
-        guard DeviceToken.isWellFormed(value.utf8) else {
+        guard DeviceToken.isWellFormed(value) else {
             let r = DeviceToken.byteRange
             throw .invalid(field, mustBe: "a hex device token of \(r.lowerBound)–\(r.upperBound) bytes"
                            + " (\(r.lowerBound * 2)–\(r.upperBound * 2) hex digits, even count)", got: "\"\(value)\"")
         }
-        return DeviceToken.canonical(value.utf8)
+        return DeviceToken.canonical(value)
     }
 
     /// A bundle id or topic: letters, digits, `.`, `-`, `_`, at most 255 characters.

@@ -24,7 +24,7 @@ enum ProviderAuthenticator {
                     guard v.count > 7, hasBearerPrefix(v), v.count - 7 == state.currentTokenBytes.count else { return false }
                     return state.currentTokenBytes.withUnsafeBytes { memcmp($0.baseAddress!, v.baseAddress! + 7, v.count - 7) == 0 }
                 }
-                if same { return checkTimeAndEnvironment(known, context: context, summary: &summary) }
+                if same { return checkTimeAndEnvironment(known.token, known.key, context: context, summary: &summary) }
             }
             let value = headers.value(at: index)
             guard value.utf8.count > 7, value.utf8.withContiguousStorageIfAvailable({ hasBearerPrefix(UnsafeRawBufferPointer($0)) })
@@ -41,7 +41,7 @@ enum ProviderAuthenticator {
             case .valid(let t, let k):
                 verdict = (t, k)
             }
-            if let reason = checkTimeAndEnvironment(verdict, context: context, summary: &summary) { return reason }
+            if let reason = checkTimeAndEnvironment(verdict.0, verdict.1, context: context, summary: &summary) { return reason }
             switch state.tokenRules.present(compact, token: verdict.0, key: verdict.1, now: context.now,
                                             refreshIntervalMillis: context.policy.providerTokenRefreshIntervalSeconds * 1000) {
             case .reject(let reason):
@@ -49,7 +49,7 @@ enum ProviderAuthenticator {
                 return reason
             case .accept(let isNew):
                 if isNew || state.currentVerdict == nil {
-                    state.currentVerdict = verdict
+                    state.currentVerdict = CurrentVerdict(token: verdict.0, key: verdict.1)
                     state.currentTokenBytes = Array(compact.utf8)
                 }
                 state.authenticated = true
@@ -59,9 +59,8 @@ enum ProviderAuthenticator {
     }
 
     /// The rules that depend on time and on the request's environment, applied to every request.
-    private static func checkTimeAndEnvironment(_ verdict: (ProviderToken, VerificationKey), context: ValidationContext,
+    private static func checkTimeAndEnvironment(_ parsed: ProviderToken, _ key: VerificationKey, context: ValidationContext,
                                                 summary: inout RequestSummary) -> APNsReason? {
-        let (parsed, key) = verdict
         summary.teamId = parsed.teamId
         summary.keyId = parsed.keyId
         let nowSeconds = context.now / 1000
@@ -91,7 +90,7 @@ enum ProviderAuthenticator {
     /// A topic-specific key used for an app outside its topic list (Decision: InvalidProviderToken).
     static func topicKeyRejection(bundleId: String, context: ValidationContext, state: ConnectionAuthState,
                                   summary: inout RequestSummary) -> APNsReason? {
-        guard case .token = context.auth, let key = state.currentVerdict?.1, key.kind == .topic,
+        guard case .token = context.auth, let key = state.currentVerdict?.key, key.kind == .topic,
               !key.topics.contains(bundleId) else { return nil }
         summary.authDetail = "topic key \(key.keyId) does not cover \(bundleId)"
         return context.policy.topicKeyOutsideTopicsReason

@@ -1,7 +1,10 @@
 import OpenSSLSupport
 
 /// What validation needs to know about a signing key.
-public struct VerificationKey: Sendable {
+///
+/// A class (immutable, so Sendable) because every push on a connection carries a reference to its key:
+/// copying a struct of strings, a set and a key object cost seven retains per request in the profile.
+public final class VerificationKey: Sendable {
     public let keyId: String
     public let teamId: String
     public let kind: ProviderKeyKind

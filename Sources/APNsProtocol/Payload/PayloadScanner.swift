@@ -167,6 +167,13 @@ public struct PayloadScanner {
         guard expect(UInt8(ascii: "\"")) else { return nil }
         let start = i
         while i < bytes.count {
+            // Most string bytes are plain ASCII: skip them with one table lookup each.
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x20 || b >= 0x80 || b == 0x22 || b == 0x5C { break }
+                i += 1
+            }
+            guard i < bytes.count else { return nil }
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {
                 let range = start..<i

@@ -33,22 +33,20 @@ public enum APNsID {
         var b = rng.next() as UInt64
         a = (a & ~0xF000) | 0x4000              // version 4 in bits 12–15 of the third group
         b = (b & ~(0xC << 60)) | (0x8 << 60)    // variant 10xx
+        // Nibbles of a (32 hex digits) then b, hyphens after digits 8, 12, 16 and 20.
         return String(unsafeUninitializedCapacity: 36) { buffer in
-            var i = 0
-            func put(_ value: UInt64, _ nibbles: Int) {
-                var n = nibbles
-                while n > 0 {
-                    n -= 1
-                    buffer[i] = hex[Int((value >> UInt64(n * 4)) & 0xF)]
-                    i += 1
+            var out = 0
+            for digit in 0..<32 {
+                if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
+                    buffer[out] = UInt8(ascii: "-")
+                    out += 1
                 }
+                let word = digit < 16 ? a : b
+                let shift = UInt64(60 - (digit % 16) * 4)
+                buffer[out] = hex[Int((word >> shift) & 0xF)]
+                out += 1
             }
-            put(a >> 32, 8); buffer[i] = UInt8(ascii: "-"); i += 1
-            put(a >> 16, 4); buffer[i] = UInt8(ascii: "-"); i += 1
-            put(a, 4); buffer[i] = UInt8(ascii: "-"); i += 1
-            put(b >> 48, 4); buffer[i] = UInt8(ascii: "-"); i += 1
-            put(b, 12)
-            return 36
+            return out
         }
     }
 }

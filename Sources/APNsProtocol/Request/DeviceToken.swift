@@ -4,30 +4,40 @@ public enum DeviceToken {
     /// from 8 to 255 bytes of hex is accepted as a well-formed token.
     public static let byteRange = 8...255
 
+    /// Hex digit in either case, without a table (a static table costs a lazy-initialisation check per use).
+    @inline(__always)
+    static func isHexDigit(_ b: UInt8) -> Bool {
+        (b &- UInt8(ascii: "0")) < 10 || ((b | 0x20) &- UInt8(ascii: "a")) < 6
+    }
+
     /// Whether `bytes` is an even-length hex string within `byteRange` (either case).
-    public static func isWellFormed(_ bytes: some Collection<UInt8>) -> Bool {
+    public static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count % 2 == 0, byteRange.contains(bytes.count / 2) else { return false }
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                 UInt8(ascii: "A")...UInt8(ascii: "F"):
-                continue
-            default:
-                return false
-            }
-        }
+        for b in bytes where !isHexDigit(b) { return false }
         return true
     }
 
+    /// The same check for text (the control API).
+    public static func isWellFormed(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { isWellFormed(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The canonical form of a well-formed token given as text.
+    public static func canonical(_ text: String) -> String {
+        var copy = text
+        return copy.withUTF8 { canonical(UnsafeRawBufferPointer($0)) }
+    }
+
     /// The canonical (lowercase) form of a well-formed token.
-    public static func canonical(_ bytes: some Collection<UInt8>) -> String {
+    public static func canonical(_ bytes: UnsafeRawBufferPointer) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            var i = 0
-            for b in bytes {
-                buffer[i] = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "F") ? b | 0x20 : b
-                i += 1
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                // A–F become a–f; every other byte is kept.
+                buffer[i] = (b &- UInt8(ascii: "A")) < 6 ? b | 0x20 : b
             }
-            return i
+            return bytes.count
         }
     }
 }

@@ -170,7 +170,7 @@ public struct APNsValidator: Sendable {
             return reject(.badTopic)
         }
         let bundleId = Self.bundleId(of: topic, pushType)
-        guard !bundleId.isEmpty, !bundleId.utf8.contains(UInt8(ascii: " ")) else { return reject(.badTopic) }
+        guard !bundleId.isEmpty, !Self.containsSpace(bundleId) else { return reject(.badTopic) }
         if let reason = ProviderAuthenticator.topicKeyRejection(bundleId: bundleId, context: context, state: state,
                                                                  summary: &summary) {
             return reject(reason)
@@ -217,6 +217,11 @@ public struct APNsValidator: Sendable {
         return String(topic.utf8.dropLast(suffix.utf8.count))!
     }
 
+    private static func containsSpace(_ text: String) -> Bool {
+        for b in text.utf8 where b == UInt8(ascii: " ") { return true }
+        return false
+    }
+
     enum PathOutcome {
         case badPath, missingToken, malformedToken
         case token(String)
@@ -230,9 +235,12 @@ public struct APNsValidator: Sendable {
         guard p.count >= n, memcmp(p.baseAddress!, prefix.utf8Start, n) == 0 else { return .badPath }
         let token = UnsafeRawBufferPointer(rebasing: p[n...])
         if token.isEmpty { return .missingToken }
-        if token.contains(UInt8(ascii: "/")) || token.contains(UInt8(ascii: "?")) { return .badPath }
-        guard DeviceToken.isWellFormed(token) else { return .malformedToken }
-        return .token(DeviceToken.canonical(token))
+        var hex = token.count % 2 == 0 && DeviceToken.byteRange.contains(token.count / 2)
+        for b in token {
+            if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") { return .badPath }
+            if !DeviceToken.isHexDigit(b) { hex = false }
+        }
+        return hex ? .token(DeviceToken.canonical(token)) : .malformedToken
     }
 
 }

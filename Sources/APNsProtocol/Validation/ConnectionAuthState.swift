@@ -9,9 +9,21 @@ public struct ConnectionAuthState: Sendable {
     /// Generates apns-ids for requests that carry none.
     public var ids = APNsIDGenerator()
     /// Verdict of `tokenRules.currentToken`, so a repeated token costs a string compare only.
-    var currentVerdict: (ProviderToken, VerificationKey)?
+    var currentVerdict: CurrentVerdict?
     /// Set once any request carried a valid token (or the connection uses a certificate).
     public var authenticated = false
 
     public init() {}
+}
+
+/// The verified token a connection is using and its key, held by reference so the per-request fast path
+/// costs one retain rather than a copy of the token's fields.
+final class CurrentVerdict: Sendable {
+    let token: ProviderToken
+    let key: VerificationKey
+
+    init(token: ProviderToken, key: VerificationKey) {
+        self.token = token
+        self.key = key
+    }
 }
