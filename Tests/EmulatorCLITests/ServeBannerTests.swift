@@ -113,3 +113,18 @@ struct ServeBannerTests {
         #expect(ServeBanner.shellQuoted(path) == quoted)
     }
 }
+
+@Suite struct ServeBannerExecutableTests {
+    @Test func bannerNamesTheBinaryByThePathItWasStartedWith() {
+        #expect(ServeCommand.invokedExecutable(".build/release/apns-emulator") == ".build/release/apns-emulator")
+        #expect(ServeCommand.invokedExecutable("apns-emulator") == "apns-emulator")
+        #expect(ServeCommand.invokedExecutable("/tmp/xctest/apns-emulatorPackageTests.xctest") == "apns-emulator")
+    }
+
+    @Test func pushExampleRunsTheBinaryItWasGiven() {
+        var banner = ServeBanner(version: "1", production: "https://127.0.0.1:1", sandbox: "https://127.0.0.1:2",
+                                 control: "http://127.0.0.1:3", caPath: "certs/ca.pem", configuration: EmulatorConfiguration())
+        banner.executable = ".build/release/apns-emulator"
+        #expect(banner.text.contains(#"-H "authorization: bearer $(.build/release/apns-emulator token)""#))
+    }
+}

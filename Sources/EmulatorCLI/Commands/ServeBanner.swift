@@ -14,6 +14,9 @@ struct ServeBanner: Sendable {
     var control: String
     var caPath: String
     var configuration: EmulatorConfiguration
+    /// How to invoke this binary in the printed commands: `apns-emulator` when it is on PATH, otherwise the
+    /// path it was started by (after `make run` that is `.build/release/apns-emulator`).
+    var executable: String = "apns-emulator"
 
     var text: String {
         var lines = ["apns-emulator \(version)", ""]
@@ -98,8 +101,9 @@ struct ServeBanner: Sendable {
     private var providerTokenCommand: String {
         let directory = configuration.certificatesDirectory
         let keyFile = (directory.hasSuffix("/") ? directory : directory + "/") + DevCertificates.FileName.authKey
-        guard keyFile != ProviderKeyOptions.defaultKeyFile else { return "apns-emulator token" }
-        return "apns-emulator token --key-file \(Self.shellQuoted(keyFile))"
+        let token = "\(Self.shellQuoted(executable)) token"
+        guard keyFile != ProviderKeyOptions.defaultKeyFile else { return token }
+        return "\(token) --key-file \(Self.shellQuoted(keyFile))"
     }
 
     /// Paths are pasted into a shell: quote any with characters the shell would split or expand.

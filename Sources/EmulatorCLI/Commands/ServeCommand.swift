@@ -132,6 +132,12 @@ public struct ServeCommand: Command {
     /// Start, announce, wait, stop: the banner is printed only once every listener accepts connections, so the
     /// `ready:` line is a promise a CI script can act on.
     ///
+    /// The name to print for running this binary again: the path it was started by when that path has a
+    /// slash (not found through PATH), otherwise `apns-emulator`.
+    static func invokedExecutable(_ argument0: String = CommandLine.arguments.first ?? "") -> String {
+        argument0.contains("/") && argument0.hasSuffix("apns-emulator") ? argument0 : "apns-emulator"
+    }
+
     /// - Parameter context: Output for the banner, and the stop signal to wait for.
     public func run(context: CommandContext) async throws -> ExitCode {
         let emulator = try Emulator(configuration: emulatorConfiguration)
@@ -142,7 +148,8 @@ public struct ServeCommand: Command {
             sandbox: endpoints.sandbox,
             control: endpoints.control,
             caPath: endpoints.ca,
-            configuration: emulatorConfiguration
+            configuration: emulatorConfiguration,
+            executable: Self.invokedExecutable()
         )
         context.output.write(banner.text)
 
