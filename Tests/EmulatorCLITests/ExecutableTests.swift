@@ -56,7 +56,7 @@ struct ExecutableTests {
         let curlOut = Pipe()
         curl.standardOutput = curlOut
         try curl.run()
-        curl.waitUntilExit()
+        await waitOffPool(curl)
         // The README's first curl: an HTTP/2 answer in Apple's terms ("00" is no device token).
         #expect(String(decoding: curlOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 == #"{"reason":"BadDeviceToken"} 2 400"#)
@@ -67,17 +67,17 @@ struct ExecutableTests {
         let healthOut = Pipe()
         health.standardOutput = healthOut
         try health.run()
-        health.waitUntilExit()
+        await waitOffPool(health)
         #expect(String(decoding: healthOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == #"{"status":"ok"}"#)
 
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        await waitOffPool(process)
         #expect(process.terminationStatus == 0)
         let banner = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(banner.split(separator: "\n").contains { $0.hasPrefix("ready:") })
     }
 
-    @Test func unknownFlagExits64NamingTheArgument() throws {
+    @Test func unknownFlagExits64NamingTheArgument() async throws {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--production-prot", "1"]
@@ -85,13 +85,13 @@ struct ExecutableTests {
         process.standardError = err
         process.standardOutput = Pipe()
         try process.run()
-        process.waitUntilExit()
+        await waitOffPool(process)
         #expect(process.terminationStatus == 64)
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("--production-prot"))
     }
 
-    @Test func dockerComposeFileIsAcceptedByDockerCompose() throws {
+    @Test func dockerComposeFileIsAcceptedByDockerCompose() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-compose")
         process.currentDirectoryURL = Self.packageRoot
@@ -100,7 +100,26 @@ struct ExecutableTests {
         process.standardError = err
         process.standardOutput = Pipe()
         try process.run()
-        process.waitUntilExit()
+        await waitOffPool(process)
         #expect(process.terminationStatus == 0, "\(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
     }
+}
+
+/// Waits for a child process on its own thread, so the two threads of Swift's cooperative pool on a 2-core
+/// machine stay free for the tests that are awaiting network I/O meanwhile.
+func waitOffPool(_ process: Process) async {
+    let box = UncheckedProcess(process)
+    await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            box.process.waitUntilExit()
+            cont.resume()
+        }
+    }
+}
+
+/// Hands a Process to the waiting thread.
+struct UncheckedProcess: @unchecked Sendable {
+    // @unchecked Sendable: the other thread only calls waitUntilExit(), which Foundation allows from any thread.
+    let process: Process
+    init(_ process: Process) { self.process = process }
 }

@@ -17,8 +17,9 @@ enum ControlAPIResponse {
     /// `value` encoded as JSON with `status`.
     static func json<T: Encodable>(_ value: T, status: Int = 200, headers: [H2Header] = []) throws -> HTTP1Response {
         let encoder = JSONEncoder()
-        // PEM and paths read better unescaped; key order follows the models (sorting is not promised).
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // PEM and paths read better unescaped. Keys are sorted because Foundation on Linux does not keep a
+        // model's order from one run to the next: sorted output is byte-stable for diffs and snapshots.
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let body: Data
         do {
             body = try encoder.encode(value)
