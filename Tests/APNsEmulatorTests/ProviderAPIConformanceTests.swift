@@ -211,6 +211,21 @@ struct ProviderAPIConformanceTests {
         }
     }
 
+    @Test func listenerAloneDecidesWhenHostNamesAreSwitchedOff() async throws {
+        try await withEmulator(configure: { $0.environmentFromHostNames = false }) { emu in
+            let sandboxToken = try emu.issueToken(environment: .sandbox)
+            let client = try H2Client(tls: TLSClientConfiguration(trustRootsFile: emu.endpoints.ca))
+            defer { client.shutdown() }
+            // Production listener, sandbox host name: the listener wins, so the sandbox token is foreign here.
+            let c = try await client.connect(host: "127.0.0.1", port: emu.port(.production), serverName: "api.sandbox.push.apple.com")
+            let r = try await c.send(H2Request(authority: "api.sandbox.push.apple.com", path: "/3/device/\(sandboxToken)",
+                                               headers: [H2Header("authorization", "bearer \(try emu.sampleJWT())"),
+                                                         H2Header("apns-topic", "com.example.app")],
+                                               body: Array(#"{"aps":{}}"#.utf8)))
+            expectRejection(r, .badDeviceToken)
+        }
+    }
+
     @Test func tooManyRequestsForOneTokenWhenRateLimited() async throws {
         try await withEmulator(configure: { $0.tokenRateLimit = 3; $0.tokenRateWindowSeconds = 60 }) { emu in
             let token = try emu.issueToken()

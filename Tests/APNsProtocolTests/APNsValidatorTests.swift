@@ -37,6 +37,14 @@ import Testing
         #expect(r.apnsId == id)
     }
 
+    @Test mutating func uppercaseApnsIdIsASwitch() throws {
+        let upper = "123E4567-E89B-12D3-A456-426614174000"
+        #expect(try h.run(push(jwt: jwt, headers: [("apns-id", upper)])).get().apnsId == upper)
+        h.policy.acceptUppercaseApnsId = false
+        #expect(h.reason(push(jwt: jwt, headers: [("apns-id", upper)])) == .badMessageId)
+        #expect(h.reason(push(jwt: jwt, headers: [("apns-id", upper.lowercased())])) == nil)
+    }
+
     @Test mutating func methodAndPathRules() {
         #expect(h.reason(push(method: "GET", jwt: jwt)) == .methodNotAllowed)
         #expect(h.reason(push(path: "/3/devices/\(appToken)", jwt: jwt)) == .badPath)

@@ -41,6 +41,8 @@ struct HelpFormatterTests {
         ("--max-collapse-id-bytes <n>", "64"),
         ("--broadcast-payload-limit <n>", "5120"),
         ("--reject-der-signatures", nil),
+        ("--reject-uppercase-apns-id", nil),
+        ("--environment-from-listener-only", nil),
         ("-h, --help", nil),
     ]
 
@@ -183,6 +185,12 @@ struct HelpFormatterTests {
               --reject-der-signatures
                                       Reject provider tokens signed in DER (as Java signs)
                                       rather than JOSE's raw r||s; real APNs accepts both.
+              --reject-uppercase-apns-id
+                                      Answer an apns-id with uppercase hex digits 400
+                                      BadMessageId instead of echoing it as sent.
+              --environment-from-listener-only
+                                      Let the listener alone choose production or sandbox,
+                                      ignoring Apple host names in :authority and SNI.
               -h, --help              Show help information.
             """
         #expect(serveHelp == expected + "\n")

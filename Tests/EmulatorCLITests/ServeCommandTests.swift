@@ -96,10 +96,11 @@ struct ServeCommandTests {
             "--bad-environment-key-spelling=observed", "--future-iat-tolerance=1", "--provider-token-max-age=1",
             "--provider-token-refresh-interval=1", "--topic-key-outside-topics-reason=TopicDisallowed",
             "--max-collapse-id-bytes=1", "--broadcast-payload-limit=1", "--reject-der-signatures",
+            "--reject-uppercase-apns-id",
         ]).policy
         let defaults = ValidationPolicy()
         let mirror = Mirror(reflecting: defaults)
-        #expect(mirror.children.count == 11, "a new ValidationPolicy switch needs a serve flag")
+        #expect(mirror.children.count == 12, "a new ValidationPolicy switch needs a serve flag")
         for (flaggedChild, defaultChild) in zip(Mirror(reflecting: flagged).children, mirror.children) {
             #expect("\(flaggedChild.value)" != "\(defaultChild.value)", "\(defaultChild.label ?? "?") has no flag")
         }

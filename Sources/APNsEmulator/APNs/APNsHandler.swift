@@ -15,6 +15,7 @@ final class APNsHandler: H2ServerHandler {
     private let behavior: ConnectionBehavior
     private let maxStreams: Int
     private let tokenRateLimit: Int
+    private let environmentFromHostNames: Bool
     private let tokenRateWindowMillis: Millis
     /// Headers on every response (the emulator version).
     let extraHeaders: [H2Header]
@@ -27,6 +28,7 @@ final class APNsHandler: H2ServerHandler {
         self.behavior = services.configuration.connectionBehavior
         self.maxStreams = services.configuration.maxConcurrentStreams
         self.tokenRateLimit = services.configuration.tokenRateLimit
+        self.environmentFromHostNames = services.configuration.environmentFromHostNames
         self.tokenRateWindowMillis = Millis(services.configuration.tokenRateWindowSeconds * 1000)
         self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
         self.onAccepted = onAccepted
@@ -53,8 +55,10 @@ final class APNsHandler: H2ServerHandler {
             return
         }
         let now = services.clock.now()
-        let environment = EnvironmentResolver.environment(
-            headers: request.headers, serverName: connection.serverName, listener: state.listenerEnvironment)
+        let environment = environmentFromHostNames
+            ? EnvironmentResolver.environment(headers: request.headers, serverName: connection.serverName,
+                                              listener: state.listenerEnvironment)
+            : state.listenerEnvironment
 
         // Injected faults first: they stand in for APNs misbehaving whatever the request says.
         let fault = services.faults.isEmpty ? nil : services.faults.take(

@@ -66,7 +66,10 @@ public struct APNsValidator: Sendable {
         if let idIndex {
             let value = headers.value(at: idIndex)
             summary.apnsId = value
-            if APNsID.isCanonical(value.utf8) { apnsId = value }
+            if APNsID.isCanonical(value.utf8)
+                && (context.policy.acceptUppercaseApnsId || !value.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x46 })) {
+                apnsId = value
+            }
         }
         let responseId = apnsId ?? state.ids.generate()
         func reject(_ reason: APNsReason, timestamp: Int64? = nil) -> Result<AcceptedPush, Rejection> {

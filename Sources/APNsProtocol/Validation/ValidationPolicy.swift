@@ -26,6 +26,9 @@ public struct ValidationPolicy: Sendable, Equatable, Codable {
     public var broadcastPayloadLimit = 5120
     /// Accept JWT signatures DER-encoded as Java signs them (Pushy), which real APNs accepts.
     public var acceptDEREncodedSignatures = true
+    /// Accept an `apns-id` with uppercase hex digits (Decision: Apple's examples are lowercase but clients
+    /// send either; the id is echoed exactly as sent). Off: uppercase is 400 BadMessageId.
+    public var acceptUppercaseApnsId = true
 
     public init() {}
 

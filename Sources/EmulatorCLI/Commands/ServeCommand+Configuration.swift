@@ -74,6 +74,7 @@ extension ServeCommand {
             policy.broadcastPayloadLimit = bytes
         }
         if options.flag(Option.rejectDERSignatures) { policy.acceptDEREncodedSignatures = false }
+        if options.flag(Option.rejectUppercaseApnsId) { policy.acceptUppercaseApnsId = false }
         return policy
     }
 

@@ -207,6 +207,16 @@ extension ServeCommand {
                 + "accepts both."
         )
 
+        static let rejectUppercaseApnsId = OptionDeclaration.flag(
+            "reject-uppercase-apns-id",
+            help: "Answer an apns-id with uppercase hex digits 400 BadMessageId instead of echoing it as sent."
+        )
+        static let environmentFromListenerOnly = OptionDeclaration.flag(
+            "environment-from-listener-only",
+            help: "Let the listener alone choose production or sandbox, ignoring Apple host names in "
+                + ":authority and SNI."
+        )
+
         static let all = [
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
@@ -214,6 +224,7 @@ extension ServeCommand {
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,
             topicKeyOutsideTopicsReason, maxCollapseIdBytes, broadcastPayloadLimit, rejectDERSignatures,
+            rejectUppercaseApnsId, environmentFromListenerOnly,
         ]
 
         /// `10` rather than `10.0`, so help shows what a user would type.

@@ -86,6 +86,7 @@ public struct ServeCommand: Command {
         }
         if options.flag(Option.noClientCertificates) { configuration.requestClientCertificates = false }
         if options.flag(Option.transportOnly) { configuration.transportOnly = true }
+        if options.flag(Option.environmentFromListenerOnly) { configuration.environmentFromHostNames = false }
         try Self.applyStateOptions(options, environment: environment, to: &configuration)
         configuration.policy = try Self.policy(from: options)
 
