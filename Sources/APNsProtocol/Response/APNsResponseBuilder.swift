@@ -8,8 +8,9 @@ public enum APNsResponseBuilder {
     ///   - extra: headers every response carries (e.g. the emulator version).
     public static func success(apnsId: String, uniqueId: String?, extra: [H2Header]) -> H2Response {
         var headers = extra
-        headers.append(H2Header("apns-id", apnsId))
-        if let uniqueId { headers.append(H2Header("apns-unique-id", uniqueId)) }
+        // Ids are unique per response: never worth a slot in the client's HPACK table.
+        headers.append(H2Header("apns-id", apnsId, neverIndexed: true))
+        if let uniqueId { headers.append(H2Header("apns-unique-id", uniqueId, neverIndexed: true)) }
         return H2Response(status: 200, headers: headers)
     }
 
@@ -19,7 +20,7 @@ public enum APNsResponseBuilder {
                                  extra: [H2Header]) -> H2Response {
         var headers = extra
         headers.append(H2Header("content-type", "application/json"))
-        headers.append(H2Header("apns-id", apnsId))
+        headers.append(H2Header("apns-id", apnsId, neverIndexed: true))
         return H2Response(status: reason.status, headers: headers,
                           body: Array(body(reason, timestamp: timestamp, policy: policy).utf8))
     }

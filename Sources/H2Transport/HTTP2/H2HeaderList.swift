@@ -2,10 +2,14 @@
 public struct H2Header: Sendable, Hashable {
     public var name: String
     public var value: String
+    /// Sent as "never indexed" in HPACK: for values unique to one message (ids), where inserting them into
+    /// the compression table only evicts useful entries and costs the encoder a table insertion each time.
+    public var neverIndexed: Bool
 
-    public init(_ name: String, _ value: String) {
+    public init(_ name: String, _ value: String, neverIndexed: Bool = false) {
         self.name = name
         self.value = value
+        self.neverIndexed = neverIndexed
     }
 }
 

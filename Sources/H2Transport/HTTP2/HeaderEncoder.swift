@@ -55,7 +55,7 @@ final class HeaderEncoder {
         var name = header.name
         let n = name.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: true) }
         let v = copy(header.value)
-        append(name: n, value: v)
+        append(name: n, value: v, flags: header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0)
     }
 
     /// Calls `body` with the array built so far.
@@ -82,12 +82,13 @@ final class HeaderEncoder {
         return UnsafeMutableRawBufferPointer(start: start, count: source.count)
     }
 
-    private func append(name: UnsafeMutableRawBufferPointer, value: UnsafeMutableRawBufferPointer) {
+    private func append(name: UnsafeMutableRawBufferPointer, value: UnsafeMutableRawBufferPointer,
+                        flags: UInt8 = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)) {
         precondition(count < nvCapacity, "HeaderEncoder.begin sized too few fields")
         nvs[count] = nghttp2_nv(
             name: name.baseAddress!.assumingMemoryBound(to: UInt8.self),
             value: value.baseAddress!.assumingMemoryBound(to: UInt8.self),
-            namelen: name.count, valuelen: value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            namelen: name.count, valuelen: value.count, flags: flags)
         count += 1
     }
 }
