@@ -183,9 +183,9 @@ final class APNsHandler: H2ServerHandler {
         case .token: authMode = request.headers.firstIndex(of: "authorization") == nil ? .none : .token
         }
         services.journal.append(JournalRecord(
-            // Exact-size copies: the request's own buffers have pool headroom and go back to its stream.
-            receivedAt: now, connectionId: connection.id, environment: environment, headers: request.headers.compacted(),
-            body: request.body.withUnsafeBufferPointer { Array($0) }, summary: summary ?? RequestSummary(), authMode: authMode, authRejection: authRejection,
+            // Packed copy: the request's own buffers have pool headroom and go back to its stream.
+            receivedAt: now, connectionId: connection.id, environment: environment,
+            request: PackedRequest(headers: request.headers, body: request.body), summary: summary ?? RequestSummary(), authMode: authMode, authRejection: authRejection,
             status: status, reason: reason, timestamp: timestamp, apnsId: apnsId, apnsUniqueId: uniqueId,
             durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000), faultId: fault?.id))
     }

@@ -2,7 +2,7 @@ import APNsProtocol
 import Foundation
 import H2Transport
 
-/// A journal entry as the hot path stores it: references to the request's own header and body storage and
+/// A journal entry as the hot path stores it: the request's headers and body packed into one buffer and
 /// what validation already computed. Turning it into text (`JournalEntry`) waits until someone reads the
 /// journal, so recording a push costs a few retains instead of ~30 string allocations.
 public struct JournalRecord: Sendable {
@@ -11,8 +11,8 @@ public struct JournalRecord: Sendable {
     public var receivedAt: Millis
     public var connectionId: UInt64
     public var environment: APNsEnvironment
-    public var headers: H2HeaderList
-    public var body: [UInt8]
+    /// Headers and body in one exact-size buffer (one allocation per kept entry).
+    public var request: PackedRequest
     public var summary: RequestSummary
     public var authMode: AuthMode
     /// The auth reason that refused the request, if auth was the cause.
@@ -26,15 +26,14 @@ public struct JournalRecord: Sendable {
     public var durationMicros: Int64
     public var faultId: String?
 
-    public init(receivedAt: Millis, connectionId: UInt64, environment: APNsEnvironment, headers: H2HeaderList,
-                body: [UInt8], summary: RequestSummary, authMode: AuthMode, authRejection: APNsReason?, status: Int,
+    public init(receivedAt: Millis, connectionId: UInt64, environment: APNsEnvironment, request: PackedRequest,
+                summary: RequestSummary, authMode: AuthMode, authRejection: APNsReason?, status: Int,
                 reason: String?, timestamp: Millis?, apnsId: String, apnsUniqueId: String?, durationMicros: Int64,
                 faultId: String?) {
         self.receivedAt = receivedAt
         self.connectionId = connectionId
         self.environment = environment
-        self.headers = headers
-        self.body = body
+        self.request = request
         self.summary = summary
         self.authMode = authMode
         self.authRejection = authRejection
@@ -50,6 +49,7 @@ public struct JournalRecord: Sendable {
     /// The device token for filtering: as validated, or read from the path of a request that failed early.
     var token: String? {
         if let t = summary.token { return t }
+        let headers = request.headers
         guard let i = headers.firstIndex(of: ":path") else { return nil }
         let path = headers.value(at: i)
         guard path.hasPrefix("/3/device/"), path.count > 10 else { return nil }
@@ -58,6 +58,8 @@ public struct JournalRecord: Sendable {
 
     /// The text form the control API serves.
     func entry(id: Int64) -> JournalEntry {
+        let headers = request.headers
+        let body = request.body
         var pairs: [[String]] = []
         pairs.reserveCapacity(headers.count)
         var method = "", path = ""

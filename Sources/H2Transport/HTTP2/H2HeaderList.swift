@@ -76,15 +76,6 @@ public struct H2HeaderList: Sendable, Sequence {
         fields.append(Field(nameStart: ns, nameLength: vs - ns, valueStart: vs, valueLength: Int32(bytes.count) - vs))
     }
 
-    /// A copy sized exactly to its contents, for keeping long after the request (a journal): the pooled
-    /// stream's list has room to spare and stays with the stream for the next request.
-    public func compacted() -> H2HeaderList {
-        var copy = H2HeaderList()
-        copy.bytes = bytes.withUnsafeBufferPointer { Array($0) }
-        copy.fields = fields.withUnsafeBufferPointer { Array($0) }
-        return copy
-    }
-
     /// Empties the list but keeps its storage for the next request on a pooled stream.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
