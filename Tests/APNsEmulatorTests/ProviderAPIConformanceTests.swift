@@ -188,6 +188,13 @@ struct ProviderAPIConformanceTests {
         }
     }
 
+    /// A push whose `:authority` is `authority`, whatever listener it is sent to.
+    func pushNamingHost(_ authority: String, token: String, _ emu: TestEmulator) throws -> H2Request {
+        H2Request(authority: authority, path: "/3/device/\(token)",
+                  headers: [H2Header("authorization", "bearer \(try emu.sampleJWT())"), H2Header("apns-topic", "com.example.app")],
+                  body: Array(#"{"aps":{}}"#.utf8))
+    }
+
     @Test func environmentFollowsTheAppleHostNamedBySNIOrAuthority() async throws {
         try await withEmulator { emu in
             let sandboxToken = try emu.issueToken(environment: .sandbox)
@@ -195,18 +202,12 @@ struct ProviderAPIConformanceTests {
             let client = try H2Client(tls: TLSClientConfiguration(trustRootsFile: emu.endpoints.ca))
             defer { client.shutdown() }
             let c = try await client.connect(host: "127.0.0.1", port: emu.port(.production), serverName: "api.sandbox.push.apple.com")
-            let r = try await c.send(H2Request(authority: "api.sandbox.push.apple.com", path: "/3/device/\(sandboxToken)",
-                                               headers: [H2Header("authorization", "bearer \(try emu.sampleJWT())"),
-                                                         H2Header("apns-topic", "com.example.app")],
-                                               body: Array(#"{"aps":{}}"#.utf8)))
+            let r = try await c.send(try pushNamingHost("api.sandbox.push.apple.com", token: sandboxToken, emu))
             #expect(r.status == 200)
             #expect(r["apns-unique-id"] != nil)
             // Dialled by IP with no Apple name anywhere: the listener decides.
             let byIP = try await client.connect(host: "127.0.0.1", port: emu.port(.sandbox), serverName: nil)
-            let r2 = try await byIP.send(H2Request(authority: "127.0.0.1:\(emu.port(.sandbox))", path: "/3/device/\(sandboxToken)",
-                                                   headers: [H2Header("authorization", "bearer \(try emu.sampleJWT())"),
-                                                             H2Header("apns-topic", "com.example.app")],
-                                                   body: Array(#"{"aps":{}}"#.utf8)))
+            let r2 = try await byIP.send(try pushNamingHost("127.0.0.1:\(emu.port(.sandbox))", token: sandboxToken, emu))
             #expect(r2.status == 200)
         }
     }
@@ -218,10 +219,7 @@ struct ProviderAPIConformanceTests {
             defer { client.shutdown() }
             // Production listener, sandbox host name: the listener wins, so the sandbox token is foreign here.
             let c = try await client.connect(host: "127.0.0.1", port: emu.port(.production), serverName: "api.sandbox.push.apple.com")
-            let r = try await c.send(H2Request(authority: "api.sandbox.push.apple.com", path: "/3/device/\(sandboxToken)",
-                                               headers: [H2Header("authorization", "bearer \(try emu.sampleJWT())"),
-                                                         H2Header("apns-topic", "com.example.app")],
-                                               body: Array(#"{"aps":{}}"#.utf8)))
+            let r = try await c.send(try pushNamingHost("api.sandbox.push.apple.com", token: sandboxToken, emu))
             expectRejection(r, .badDeviceToken)
         }
     }
