@@ -1,4 +1,4 @@
-import APNsEmulator
+@testable import APNsEmulator
 import APNsProtocol
 import EmulatorTesting
 import Foundation
@@ -124,4 +124,44 @@ func eventuallyGoAway(_ c: H2ClientConnection, timeout: TimeInterval = 5) async 
         try? await Task.sleep(for: .milliseconds(10))
     }
     return nil
+}
+
+@Suite("Strict profile without throttling")
+struct OneStreamUntilAuthenticatedTests {
+    @Test func aValidTokenLiftsTheLimitEvenWhenItsPushIsRefused() async throws {
+        try await withEmulator(configure: {
+            $0.connectionBehavior = ConnectionBehavior(oneStreamUntilAuthenticated: true, throttleAfterRejection: false,
+                                                       goAwayAfterErrors: 0)
+            $0.maxConcurrentStreams = 500
+        }) { emu in
+            let c = try await emu.connect()
+            let jwt = try emu.sampleJWT()
+            _ = try await c.send(emu.push(to: String(repeating: "01", count: 32), jwt: nil))
+            #expect(await c.remoteMaxConcurrentStreams() == 1)
+            // A valid token on a push to an unknown device: refused, but the connection is now authenticated.
+            expectRejection(try await c.send(emu.push(to: String(repeating: "01", count: 32), jwt: jwt)), .badDeviceToken)
+            _ = try await c.send(emu.push(to: String(repeating: "01", count: 32), jwt: jwt))
+            #expect(await c.remoteMaxConcurrentStreams() == 500)
+        }
+    }
+}
+
+@Suite("Key changes reach open connections")
+struct KeyRemovalTests {
+    @Test func removingTheKeyRefusesTheTokenOnAnOpenConnection() async throws {
+        try await withEmulator { emu in
+            let token = try emu.issueToken()
+            let c = try await emu.connect()
+            let jwt = try emu.sampleJWT()
+            #expect(try await c.send(emu.push(to: token, jwt: jwt)).status == 200)
+            try emu.services.keys.remove(keyId: DevCertificates.sampleKeyId)
+            expectRejection(try await c.send(emu.push(to: token, jwt: jwt)), .invalidProviderToken)
+        }
+    }
+
+    @Test func goAwayFaultReasonIsEscapedJSON() {
+        let text = String(decoding: APNsHandler.goAwayPayload(#"Sh"ut\down"#), as: UTF8.self)
+        #expect(text == #"{"reason":"Sh\"ut\\down"}"#)
+        #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil)
+    }
 }

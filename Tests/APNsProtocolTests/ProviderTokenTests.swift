@@ -70,3 +70,30 @@ import Testing
         return [0x30, UInt8(body.count)] + body
     }
 }
+
+@Suite struct ProviderTokenVerifierTests {
+    @Test func aFailedVerdictIsForgottenWhenTheRightKeyIsRegistered() throws {
+        let right = try TestKey(keyId: "KEY0000001")
+        let wrong = try TestKey(keyId: "KEY0000001")
+        let lookups = MemoryLookups()
+        lookups.add(wrong.record)
+        let verifier = ProviderTokenVerifier()
+        let jwt = try right.token(issuedAt: 1)
+        guard case .invalid = verifier.verify(jwt, keys: lookups, acceptDER: true) else {
+            Issue.record("a token signed by another key must not verify")
+            return
+        }
+        lookups.add(right.record)
+        guard case .valid(let token, let key) = verifier.verify(jwt, keys: lookups, acceptDER: true) else {
+            Issue.record("the registered key must now verify the token")
+            return
+        }
+        #expect(token.keyId == "KEY0000001" && key === right.record)
+        // And a good verdict is forgotten when the key is replaced by another.
+        lookups.add(wrong.record)
+        guard case .invalid = verifier.verify(jwt, keys: lookups, acceptDER: true) else {
+            Issue.record("the replaced key must no longer verify the token")
+            return
+        }
+    }
+}

@@ -11,7 +11,11 @@ final class MemoryLookups: VerificationKeyLookup, DeviceTokenLookup {
     private let changes = Atomic<UInt64>(0)
     var generation: UInt64 { changes.load(ordering: .relaxed) }
 
-    func add(_ key: VerificationKey) { keys.withLock { $0[key.keyId] = key } }
+    /// One generation for keys and tokens (both lookup protocols ask for it).
+    func add(_ key: VerificationKey) {
+        keys.withLock { $0[key.keyId] = key }
+        changes.wrappingAdd(1, ordering: .relaxed)
+    }
     func add(token: String, _ info: DeviceTokenInfo) {
         tokens.withLock { $0[token] = info }
         changes.wrappingAdd(1, ordering: .relaxed)

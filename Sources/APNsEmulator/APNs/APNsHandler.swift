@@ -133,7 +133,7 @@ final class APNsHandler: H2ServerHandler {
             responder.eventLoop.schedule(after: .milliseconds(ms)) { responder.respond(response) }
         case .goAway(let reason):
             responder.respond(response)
-            connection.sendGoAway(debugData: Array(#"{"reason":"\#(reason)"}"#.utf8))
+            connection.sendGoAway(debugData: Self.goAwayPayload(reason))
         case .shutdown:
             responder.respond(response)
             connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(.shutdown, policy: policy))
@@ -152,13 +152,28 @@ final class APNsHandler: H2ServerHandler {
 
     func rejected(_ reason: APNsReason, connection: H2ServerConnection, state: APNsConnectionState) {
         // 410 is not an error condition for APNs (the token is just gone).
-        guard reason.status != 410 else { return }
-        if behavior.throttleAfterRejection { advertise(1, on: connection, state: state) }
+        guard reason.status != 410 else {
+            liftAuthenticationLimit(connection: connection, state: state)
+            return
+        }
+        if behavior.throttleAfterRejection {
+            advertise(1, on: connection, state: state)
+        } else {
+            liftAuthenticationLimit(connection: connection, state: state)
+        }
         if behavior.goAwayAfterErrors > 0 {
             state.errorScore += reason == .badDeviceToken ? 2 : 1
             if state.errorScore >= behavior.goAwayAfterErrors {
                 connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(reason, policy: policy))
             }
+        }
+    }
+
+    /// "One stream until a valid token" ends with the first valid token, even when that push is refused for
+    /// another reason (e.g. BadDeviceToken).
+    private func liftAuthenticationLimit(connection: H2ServerConnection, state: APNsConnectionState) {
+        if behavior.oneStreamUntilAuthenticated && state.authState.authenticated && state.advertisedStreams != maxStreams {
+            advertise(maxStreams, on: connection, state: state)
         }
     }
 
@@ -195,6 +210,19 @@ final class APNsHandler: H2ServerHandler {
         guard let path = request.path, path.hasPrefix("/3/device/") else { return nil }
         let token = path.dropFirst(10)
         return token.isEmpty ? nil : token.lowercased()
+    }
+
+    /// `{"reason": …}` for a fault's GOAWAY; the reason comes from the control API, so it is JSON-escaped.
+    static func goAwayPayload(_ reason: String) -> [UInt8] {
+        var out = Array(#"{"reason":""#.utf8)
+        for b in reason.utf8 {
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), b]
+            case 0..<0x20: out += Array(String(format: "\\u%04x", b).utf8)
+            default: out.append(b)
+            }
+        }
+        return out + Array(#""}"#.utf8)
     }
 
     /// Broadcast and channel paths start `/1/` or `/4/`; checked on bytes (this runs for every push).

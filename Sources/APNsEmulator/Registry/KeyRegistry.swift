@@ -19,6 +19,9 @@ public struct ProviderKey: Sendable {
 /// The provider-token signing keys the emulator trusts, by key id.
 public final class KeyRegistry: VerificationKeyLookup {
     private let keys = Mutex<[String: ProviderKey]>([:])
+    private let changes = Atomic<UInt64>(0)
+
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
     private let persistence: any StatePersistence
 
     public init(persistence: any StatePersistence = NoPersistence()) {
@@ -29,21 +32,30 @@ public final class KeyRegistry: VerificationKeyLookup {
     public func register(_ record: ProviderKeyRecord) throws {
         let key = try ProviderKey(record: record)
         try persistence.upsertKey(record)
-        keys.withLock { $0[record.keyId] = key }
+        keys.withLock {
+            $0[record.keyId] = key
+            changes.wrappingAdd(1, ordering: .releasing)
+        }
     }
 
     /// Loads records from storage without writing them back.
     func restore(_ records: [ProviderKeyRecord]) throws {
         var parsed: [String: ProviderKey] = [:]
         for r in records { parsed[r.keyId] = try ProviderKey(record: r) }
-        keys.withLock { $0 = parsed }
+        keys.withLock {
+            $0 = parsed
+            changes.wrappingAdd(1, ordering: .releasing)
+        }
     }
 
     @discardableResult
     public func remove(keyId: String) throws -> Bool {
         guard lookup(keyId) != nil else { return false }
         try persistence.deleteKey(keyId: keyId)
-        keys.withLock { _ = $0.removeValue(forKey: keyId) }
+        keys.withLock {
+            _ = $0.removeValue(forKey: keyId)
+            changes.wrappingAdd(1, ordering: .releasing)
+        }
         return true
     }
 
@@ -61,6 +73,9 @@ public final class KeyRegistry: VerificationKeyLookup {
     }
 
     func removeAll() {
-        keys.withLock { $0.removeAll() }
+        keys.withLock {
+            $0.removeAll()
+            changes.wrappingAdd(1, ordering: .releasing)
+        }
     }
 }

@@ -63,13 +63,18 @@ public final class TokenRegistry: DeviceTokenLookup {
         try update(token) { $0.expiredAt = at }
     }
 
+    /// Read, change, persist and store under one lock, so two concurrent updates (unregister and expire)
+    /// cannot lose one another and a concurrent remove cannot be undone.
     private func update(_ token: String, _ change: (inout DeviceTokenRecord) -> Void) throws -> DeviceTokenRecord? {
         let key = token.lowercased()
-        guard var record = lookup(key) else { return nil }
-        change(&record)
-        try persistence.upsertToken(record)
-        state.withLock { $0.tokens[key] = record; changed() }
-        return record
+        return try state.withLock { s throws -> DeviceTokenRecord? in
+            guard var record = s.tokens[key] else { return nil }
+            change(&record)
+            try persistence.upsertToken(record)
+            s.tokens[key] = record
+            changed()
+            return record
+        }
     }
 
     @discardableResult

@@ -19,7 +19,7 @@ enum ProviderAuthenticator {
         case .token:
             guard let index = authorizationIndex else { return .missingProviderToken }
             // Fast path: the connection's current token, compared as bytes (no String, no hashing).
-            if let known = state.currentVerdict {
+            if let known = state.currentVerdict, known.keysGeneration == context.keys.generation {
                 let same = headers.withValue(at: index) { v -> Bool in
                     guard v.count > 7, hasBearerPrefix(v), v.count - 7 == state.currentTokenBytes.count else { return false }
                     return state.currentTokenBytes.withUnsafeBytes { memcmp($0.baseAddress!, v.baseAddress! + 7, v.count - 7) == 0 }
@@ -33,6 +33,7 @@ enum ProviderAuthenticator {
                 return .missingProviderToken
             }
             let compact = String(value.dropFirst(7))
+            let keysGeneration = context.keys.generation
             let verdict: (ProviderToken, VerificationKey)
             switch context.verifier.verify(compact, keys: context.keys, acceptDER: context.policy.acceptDEREncodedSignatures) {
             case .invalid(let detail):
@@ -48,8 +49,8 @@ enum ProviderAuthenticator {
                 summary.authDetail = "connection rule: \(reason.rawValue)"
                 return reason
             case .accept(let isNew):
-                if isNew || state.currentVerdict == nil {
-                    state.currentVerdict = CurrentVerdict(token: verdict.0, key: verdict.1)
+                if isNew || state.currentVerdict?.keysGeneration != keysGeneration {
+                    state.currentVerdict = CurrentVerdict(token: verdict.0, key: verdict.1, keysGeneration: keysGeneration)
                     state.currentTokenBytes = Array(compact.utf8)
                 }
                 state.authenticated = true

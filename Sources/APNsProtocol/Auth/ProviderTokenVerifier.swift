@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// An ES256 verification costs ~130 µs; a sender reuses one token for up to an hour across thousands of
 /// pushes, so the verdict is cached per token text until the token is too old to be accepted anyway.
-/// The cached verdict remembers which key object checked it, so replacing or removing a key invalidates it.
+/// The cached verdict holds the key object that checked it (a strong reference, compared by identity), so
+/// replacing or removing the key invalidates it, for failed signatures as well as good ones.
 public final class ProviderTokenVerifier: Sendable {
     public enum Verdict: Sendable {
         case valid(ProviderToken, VerificationKey)
@@ -15,7 +16,9 @@ public final class ProviderTokenVerifier: Sendable {
 
     private struct Entry {
         let token: ProviderToken?
-        let keyIdentity: ObjectIdentifier?
+        /// The key the signature was checked against; nil for tokens that did not even parse.
+        let key: VerificationKey?
+        let valid: Bool
         let detail: String
     }
 
@@ -33,22 +36,22 @@ public final class ProviderTokenVerifier: Sendable {
     /// Parses and checks `compact` against the key it names. Time rules (iat) are not checked here.
     public func verify(_ compact: String, keys: some VerificationKeyLookup, acceptDER: Bool) -> Verdict {
         if let entry = cache.withLock({ $0[compact] }) {
-            guard let token = entry.token, entry.keyIdentity != nil else {
+            guard let token = entry.token else {
                 stats.withLock { $0.hits += 1 }
                 return .invalid(detail: entry.detail)
             }
-            if let key = keys.verificationKey(for: token.keyId), ObjectIdentifier(key.publicKey) == entry.keyIdentity {
+            // Only while the registry still holds the very key that judged the signature.
+            if let key = keys.verificationKey(for: token.keyId), key === entry.key {
                 stats.withLock { $0.hits += 1 }
-                return .valid(token, key)
+                return entry.valid ? .valid(token, key) : .invalid(detail: entry.detail)
             }
-            // The key changed since: verify again below.
         }
         stats.withLock { $0.misses += 1 }
         let token: ProviderToken
         do {
             token = try ProviderToken(compact: compact.utf8)
         } catch {
-            remember(compact, Entry(token: nil, keyIdentity: nil, detail: "malformed token: \(error)"))
+            remember(compact, Entry(token: nil, key: nil, valid: false, detail: "malformed token: \(error)"))
             return .invalid(detail: "malformed token: \(error)")
         }
         guard let key = keys.verificationKey(for: token.keyId) else {
@@ -59,10 +62,10 @@ public final class ProviderTokenVerifier: Sendable {
             return .invalid(detail: "iss \(token.teamId) is not the team of key \(key.keyId) (\(key.teamId))")
         }
         guard token.verifySignature(with: key.publicKey, acceptDER: acceptDER) else {
-            remember(compact, Entry(token: token, keyIdentity: nil, detail: "bad signature"))
+            remember(compact, Entry(token: token, key: key, valid: false, detail: "signature does not verify with key \(key.keyId)"))
             return .invalid(detail: "signature does not verify with key \(key.keyId)")
         }
-        remember(compact, Entry(token: token, keyIdentity: ObjectIdentifier(key.publicKey), detail: ""))
+        remember(compact, Entry(token: token, key: key, valid: true, detail: ""))
         return .valid(token, key)
     }
 

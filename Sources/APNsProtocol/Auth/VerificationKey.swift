@@ -37,4 +37,6 @@ public final class VerificationKey: Sendable {
 /// Finds keys by id; the emulator's key registry implements it.
 public protocol VerificationKeyLookup: Sendable {
     func verificationKey(for keyId: String) -> VerificationKey?
+    /// Changes whenever a key is added, replaced or removed: a connection re-checks its cached token then.
+    var generation: UInt64 { get }
 }

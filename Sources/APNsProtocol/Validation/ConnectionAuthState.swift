@@ -21,9 +21,13 @@ public struct ConnectionAuthState: Sendable {
 final class CurrentVerdict: Sendable {
     let token: ProviderToken
     let key: VerificationKey
+    /// The key registry's generation when the verdict was reached; a change sends the token back through
+    /// the verifier (whose own cache still makes that cheap when the key did not change).
+    let keysGeneration: UInt64
 
-    init(token: ProviderToken, key: VerificationKey) {
+    init(token: ProviderToken, key: VerificationKey, keysGeneration: UInt64) {
         self.token = token
         self.key = key
+        self.keysGeneration = keysGeneration
     }
 }

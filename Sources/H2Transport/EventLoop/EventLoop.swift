@@ -19,7 +19,8 @@ import Glibc
 /// only one connection runs at a time, so sharing them keeps idle connections small.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: every stored var below is touched only on `thread` (checked by
-    // `preconditionInLoop`), except `inbox` (a Mutex) and the immutable fds.
+    // `preconditionInLoop`), except `inbox` (a Mutex), `threadID` (an Atomic, read from any thread by
+    // `inEventLoop`) and the immutable fds.
 
     public let index: Int
     private let epfd: Int32
@@ -31,7 +32,8 @@ public final class EventLoop: @unchecked Sendable {
     private var registrations: ContiguousArray<Selectable?> = []
     private var timers = TimerQueue()
     private var resumeList: [ReadResumable] = []
-    private var threadID: pthread_t? = nil
+    /// The loop thread's pthread_t (0 until it runs), read by `inEventLoop` from any thread.
+    private let threadID = Atomic<UInt>(0)
     private var thread: Thread? = nil
     private let finished = DispatchSemaphore(value: 0)
 
@@ -80,7 +82,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Starts the loop's thread. Idempotent callers are not expected; the group calls it once.
     func start(name: String) {
         let t = Thread { [self] in
-            self.threadID = pthread_self()
+            self.threadID.store(UInt(pthread_self()), ordering: .releasing)
             self.run()
             self.finished.signal()
         }
@@ -92,8 +94,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// True when called on this loop's thread.
     public var inEventLoop: Bool {
-        guard let id = threadID else { return false }
-        return pthread_equal(id, pthread_self()) != 0
+        let id = threadID.load(ordering: .acquiring)
+        return id != 0 && pthread_equal(pthread_t(id), pthread_self()) != 0
     }
 
     /// Traps when called off the loop in debug builds or with APNS_EMU_STRICT=1 (Go's `serveG.check()`).

@@ -109,7 +109,9 @@ public final class H2Server: Sendable {
         do {
             try loop.register(fd: fd, connection)
         } catch {
-            Glibc.close(fd)
+            // Through the connection, not Glibc.close: it also cancels the handshake timer it armed, which
+            // would otherwise close this fd number again later, after the kernel reused it.
+            connection.closeNow(reset: true)
             return
         }
         registry.add(connection)

@@ -3,52 +3,59 @@ import Synchronization
 
 /// The server's live connections, per event loop, for graceful shutdown and counting.
 ///
-/// Each loop's set is touched only on that loop; the count is atomic so any thread can read it.
-final class ServerConnectionRegistry: @unchecked Sendable {
-    // @unchecked Sendable: `perLoop[i]` is accessed only on loop i (see `preconditionInLoop` calls);
-    // `count` and `nextID` are atomics.
-    private var perLoop: [[ObjectIdentifier: H2ServerConnection]]
-    /// Most connections a loop held since its last heap trim.
-    private var highWater: [Int]
-    private let loops: [EventLoop]
+/// Each loop has its own `LoopConnections` object, touched only on that loop; the outer array is immutable,
+/// so no two threads ever write the same storage. The count is atomic so any thread can read it.
+final class ServerConnectionRegistry: Sendable {
+    /// One loop's connections; loop-confined.
+    final class LoopConnections: @unchecked Sendable {
+        // @unchecked Sendable: every access goes through the registry methods below, which check they run
+        // on `loop` (preconditionInLoop); the object is only shared to be reached from that loop.
+        let loop: EventLoop
+        var connections: [ObjectIdentifier: H2ServerConnection] = [:]
+        /// Most connections this loop held since its last heap trim.
+        var highWater = 0
+
+        init(loop: EventLoop) { self.loop = loop }
+    }
+
+    private let perLoop: [LoopConnections]
     let count = Atomic<Int>(0)
     private let nextID = Atomic<UInt64>(1)
 
     init(loops: [EventLoop]) {
-        self.loops = loops
-        self.perLoop = Array(repeating: [:], count: loops.count)
-        self.highWater = Array(repeating: 0, count: loops.count)
+        self.perLoop = loops.map(LoopConnections.init)
     }
 
     func makeID() -> UInt64 { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
 
     func add(_ connection: H2ServerConnection) {
-        let i = connection.eventLoop.index
-        loops[i].preconditionInLoop()
-        perLoop[i][ObjectIdentifier(connection)] = connection
-        highWater[i] = max(highWater[i], perLoop[i].count)
+        let slot = perLoop[connection.eventLoop.index]
+        slot.loop.preconditionInLoop()
+        slot.connections[ObjectIdentifier(connection)] = connection
+        slot.highWater = max(slot.highWater, slot.connections.count)
         count.wrappingAdd(1, ordering: .relaxed)
     }
 
     func remove(_ connection: H2ServerConnection) {
-        let i = connection.eventLoop.index
-        loops[i].preconditionInLoop()
-        if perLoop[i].removeValue(forKey: ObjectIdentifier(connection)) != nil {
+        let slot = perLoop[connection.eventLoop.index]
+        slot.loop.preconditionInLoop()
+        if slot.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
             count.wrappingSubtract(1, ordering: .relaxed)
         }
         // glibc keeps freed pages: after a wave of 10,000 connections RSS would stay at its peak forever
         // (measured: 429 MB before and after). Trim once the loop has shed half of its peak, so the cost
         // (a heap walk) is paid rarely and only after large drops.
-        let now = perLoop[i].count
-        if highWater[i] >= 256 && now <= highWater[i] / 2 {
-            highWater[i] = now
+        let now = slot.connections.count
+        if slot.highWater >= 256 && now <= slot.highWater / 2 {
+            slot.highWater = now
             _ = CShims_malloc_trim(0)
         }
     }
 
     /// The connections of loop `index`; call on that loop.
     func connections(onLoop index: Int) -> [H2ServerConnection] {
-        loops[index].preconditionInLoop()
-        return Array(perLoop[index].values)
+        let slot = perLoop[index]
+        slot.loop.preconditionInLoop()
+        return Array(slot.connections.values)
     }
 }
