@@ -105,7 +105,7 @@ final class APNsHandler: H2ServerHandler {
         let response: H2Response
         switch outcome {
         case .success(let push):
-            let uniqueId = environment == .sandbox ? APNsID.generate() : nil
+            let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
             response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders)
             journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,

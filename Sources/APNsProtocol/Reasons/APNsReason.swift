@@ -132,15 +132,4 @@ public enum APNsReason: String, Error, CaseIterable, Sendable, Codable, Hashable
 
     /// Whether a 410 response carries `timestamp` (when the token stopped being valid).
     public var carriesTimestamp: Bool { status == 410 }
-
-    /// Reasons that only the broadcast and channel-management endpoints send.
-    public var isBroadcastOnly: Bool {
-        switch self {
-        case .featureNotEnabled, .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams,
-             .badRequestPayload, .missingPushType, .cannotCreateChannelConfig, .topicMismatch:
-            return true
-        default:
-            return false
-        }
-    }
 }

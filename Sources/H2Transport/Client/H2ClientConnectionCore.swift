@@ -29,7 +29,7 @@ final class H2ClientConnectionCore: H2Connection {
          onConnect: @escaping (Result<Void, H2ClientError>) -> Void) {
         self.onConnect = onConnect
         self.settings = settings
-        super.init(fd: fd, loop: loop, tls: tls, isServer: false, state: .connecting)
+        super.init(fd: fd, loop: loop, tls: tls, state: .connecting)
     }
 
     var inFlight: Int { streams.count + waiting.count }

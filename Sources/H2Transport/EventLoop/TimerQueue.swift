@@ -15,8 +15,6 @@ struct TimerQueue {
     private var tasks: [UInt64: () -> Void] = [:]
     private var nextID: UInt64 = 1
 
-    var isEmpty: Bool { tasks.isEmpty }
-
     /// The earliest deadline that may still fire (cancelled entries are dropped lazily here).
     var earliestDeadline: UInt64? {
         mutating get {

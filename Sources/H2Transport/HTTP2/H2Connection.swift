@@ -27,9 +27,10 @@ public class H2Connection: Selectable, ReadResumable {
     }
 
     let fd: Int32
-    unowned let loop: EventLoop
+    /// Strong: an unowned reference costs a check-and-retain on every use (several per request); the cycle
+    /// with the loop's registration table ends when the connection deregisters on close.
+    let loop: EventLoop
     let tls: TLSSession
-    let isServer: Bool
     // Owned by the loop.
     var state: State
     var session: OpaquePointer? = nil
@@ -37,8 +38,6 @@ public class H2Connection: Selectable, ReadResumable {
     private var activating = false
     /// A connection-level failure recorded by a callback, reported when the connection closes.
     var closeReason: String? = nil
-    /// Frames nghttp2 rejected as invalid (for the layer above's error accounting).
-    var protocolErrors = 0
     /// When the last byte arrived or a stream ended (monotonic ns): drives the idle timeout.
     var lastActivity: UInt64 = monotonicNanoseconds()
     /// True while reading paused because the peer is not reading our output.
@@ -49,11 +48,10 @@ public class H2Connection: Selectable, ReadResumable {
     /// Socket reads per wakeup before yielding to other connections (64 KiB each).
     static let readBudget = 16
 
-    init(fd: Int32, loop: EventLoop, tls: TLSSession, isServer: Bool, state: State) {
+    init(fd: Int32, loop: EventLoop, tls: TLSSession, state: State) {
         self.fd = fd
         self.loop = loop
         self.tls = tls
-        self.isServer = isServer
         self.state = state
     }
 

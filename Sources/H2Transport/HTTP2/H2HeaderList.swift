@@ -50,10 +50,6 @@ public struct H2HeaderList: Sendable, Sequence {
         for h in headers { append(name: h.name, value: h.value) }
     }
 
-    public init(_ pairs: KeyValuePairs<String, String>) {
-        for (n, v) in pairs { append(name: n, value: v) }
-    }
-
     @inlinable
     public var count: Int { fields.count }
     @inlinable

@@ -36,12 +36,6 @@ enum NGHTTP2Callbacks {
             guard let frame, let user else { return 0 }
             return H2Connection.fromOpaque(user).onFrameNotSent(frame, errorCode: code)
         }
-        nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(c) { _, _, code, user in
-            guard let user else { return 0 }
-            H2Connection.fromOpaque(user).protocolErrors += 1
-            _ = code
-            return 0
-        }
         return c
     }()
 

@@ -58,7 +58,7 @@ public final class H2ServerConnection: H2Connection {
         self.settings = config.settings
         self.handler = handler
         self.registry = registry
-        super.init(fd: fd, loop: loop, tls: tls, isServer: true, state: .handshaking)
+        super.init(fd: fd, loop: loop, tls: tls, state: .handshaking)
         armTimer(after: config.handshakeTimeout)
     }
 

@@ -11,7 +11,8 @@ final class TLSSession {
     enum ReadResult { case bytes(Int), wantMore, closed, failed(TLSError) }
 
     private let ssl: OpaquePointer
-    private unowned let loop: EventLoop
+    /// Strong for the same reason as in H2Connection (no unowned check on the hot path).
+    private let loop: EventLoop
     // Owned by the loop: the ciphertext slice being consumed by the current SSL call.
     private var inbound: UnsafeRawBufferPointer? = nil
     private var inboundOffset = 0
@@ -81,9 +82,6 @@ final class TLSSession {
         inbound = ciphertext
         inboundOffset = 0
     }
-
-    /// Whether all ciphertext given to `beginInput` was consumed.
-    var inputConsumed: Bool { inbound.map { inboundOffset >= $0.count } ?? true }
 
     func endInput() {
         inbound = nil
