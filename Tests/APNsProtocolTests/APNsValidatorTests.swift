@@ -216,6 +216,18 @@ import Testing
         #expect(h.reason(push(jwt: nil, topic: nil)) == .missingTopic)
     }
 
+    @Test mutating func mdmPushesMustUseTheCertificatesOwnTopic() {
+        let uid = "com.apple.mgmt.External.1234"
+        h.auth = .certificate(ClientCertificateInfo(trusted: true, currentlyValid: true, bundleId: uid,
+                                                    environments: [.production], topics: []))
+        let mdm = [("apns-push-type", "mdm")]
+        h.lookups.add(token: String(repeating: "9a", count: 32), DeviceTokenInfo(bundleId: uid, environment: .production))
+        #expect(h.reason(push(token: String(repeating: "9a", count: 32), jwt: nil, topic: uid, headers: mdm,
+                              body: #"{"mdm":"x"}"#)) == nil)
+        #expect(h.reason(push(token: String(repeating: "9a", count: 32), jwt: nil, topic: "com.example.app", headers: mdm,
+                              body: #"{"mdm":"x"}"#)) == .topicDisallowed)
+    }
+
     @Test mutating func signatureIsVerifiedOncePerDistinctToken() throws {
         for _ in 0..<50 { #expect(h.reason(push(jwt: jwt)) == nil) }
         var other = Harness()

@@ -34,6 +34,14 @@ final class APNsHandler: H2ServerHandler {
         self.onAccepted = onAccepted
     }
 
+    /// "One stream until authenticated" must hold from the very first SETTINGS frame, not from the second.
+    func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings? {
+        guard behavior.oneStreamUntilAuthenticated, connection.peerCertificateDER == nil else { return nil }
+        var s = settings
+        s.maxConcurrentStreams = 1
+        return s
+    }
+
     func connectionOpened(_ connection: H2ServerConnection) {
         let auth: ConnectionAuth = connection.peerCertificateDER.map {
             .certificate(.from(der: $0, trusted: connection.peerCertificateVerified, now: services.clock.now()))

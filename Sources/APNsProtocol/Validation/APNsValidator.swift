@@ -160,9 +160,11 @@ public struct APNsValidator: Sendable {
                 return reject(.missingTopic)
             }
             guard pushType.allowedWithCertificate else { return reject(.invalidPushType) }
-            guard pushType == .mdm || cert.allowedTopics.contains(topic) || cert.allowedTopics.contains(Self.bundleId(of: topic, pushType)) else {
-                return reject(.topicDisallowed)
-            }
+            // MDM pushes go to the certificate's own UID topic; others to its allowed topics.
+            let allowed = pushType == .mdm
+                ? topic == cert.bundleId
+                : cert.allowedTopics.contains(topic) || cert.allowedTopics.contains(Self.bundleId(of: topic, pushType))
+            guard allowed else { return reject(.topicDisallowed) }
         case .token:
             guard let t = summary.topic, !t.isEmpty else { return reject(.missingTopic) }
             topic = t

@@ -58,7 +58,7 @@ public final class H2Server: Sendable {
         }
         let acceptLoop = group.loops[0]
         let boxes: [ListenerBox] = fds.map { fd, info in
-            ListenerBox(listener: Listener(fd: fd, info: info) { [self] client, peer in
+            ListenerBox(listener: Listener(fd: fd, info: info, loop: acceptLoop) { [self] client, peer in
                 self.dispatch(client: client, peer: peer, listener: info)
             })
         }

@@ -109,6 +109,7 @@ public final class H2ServerConnection: H2Connection {
             return
         }
         session = s
+        if let chosen = handler.initialSettings(for: self, default: settings) { settings = chosen }
         submitSettings(settings)
         // Let the connection window grow with the stream window, so one large body does not stall others.
         _ = nghttp2_session_set_local_window_size(s, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: settings.initialWindowSize * 4))

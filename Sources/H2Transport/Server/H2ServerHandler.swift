@@ -4,6 +4,9 @@
 /// `responder.respond` before returning (the fast path: the response joins the same write);
 /// it may also keep the responder and answer later from any thread.
 public protocol H2ServerHandler: Sendable {
+    /// The SETTINGS to open a new connection with, after its TLS handshake (peer certificate and SNI are
+    /// known); nil keeps the server's. Called before the first SETTINGS frame is queued.
+    func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings?
     /// A connection finished its TLS handshake and HTTP/2 preface.
     func connectionOpened(_ connection: H2ServerConnection)
     /// A request arrived complete (END_STREAM seen).
@@ -13,6 +16,7 @@ public protocol H2ServerHandler: Sendable {
 }
 
 extension H2ServerHandler {
+    public func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings? { nil }
     public func connectionOpened(_ connection: H2ServerConnection) {}
     public func connectionClosed(_ connection: H2ServerConnection) {}
 }
