@@ -104,6 +104,18 @@ struct BroadcastTests {
         }
     }
 
+    @Test func faultsAnswerBroadcastsLikeDevicePushes() async throws {
+        try await withEmulator { emu in
+            let now = emu.clock.now()
+            try emu.services.faults.add(FaultRule(id: "b", topic: "com.example.app", action: .reason("Unregistered"),
+                                                  remaining: 1, createdAt: now))
+            let r = try await emu.connect().send(request(emu, "GET", "/1/apps/com.example.app/all-channels",
+                                                         jwt: try emu.sampleJWT()))
+            expectReason(r, .unregistered)
+            #expect(reasonBody(r)?.timestamp == now)
+        }
+    }
+
     @Test func channelsBelongToTheirEnvironment() async throws {
         try await withEmulator { emu in
             let jwt = try emu.sampleJWT()

@@ -7,19 +7,8 @@ extension APNsHandler {
     /// and answers carrying `apns-request-id` instead of `apns-id`.
     func handleBroadcast(_ request: H2Request, context: ValidationContext, connection: H2ServerConnection,
                          state: APNsConnectionState, fault: FaultRule?, started: UInt64, responder: H2Responder) {
-        var outcome = BroadcastValidator().validate(request, context: context, channels: services.channels,
-                                                    state: &state.authState)
-        if let fault {
-            switch fault.action {
-            case .reason(let text):
-                let reason = APNsReason(rawValue: text) ?? .internalServerError
-                outcome = .failure(Rejection(reason: reason, apnsId: Self.requestId(outcome), summary: Self.summary(outcome)))
-            case .shutdown:
-                outcome = .failure(Rejection(reason: .shutdown, apnsId: Self.requestId(outcome), summary: Self.summary(outcome)))
-            case .delay, .goAway, .resetStream:
-                break
-            }
-        }
+        let outcome = Self.applyFault(fault, to: BroadcastValidator().validate(
+            request, context: context, channels: services.channels, state: &state.authState), now: context.now)
         var response: H2Response
         var status: Int
         var reason: String? = nil
@@ -59,10 +48,10 @@ extension APNsHandler {
                     reason: reason, timestamp: nil, apnsId: broadcast.requestId, uniqueId: response["apns-unique-id"],
                     started: started, fault: fault, now: context.now, auth: state.auth, authRejection: nil)
         case .failure(let r):
-            response = rejection(r.reason, requestId: r.apnsId)
+            response = rejection(r.reason, requestId: r.apnsId, timestamp: r.timestamp)
             status = r.reason.status
             journal(request, connection: connection, environment: context.environment, summary: r.summary,
-                    status: status, reason: policy.wireString(for: r.reason), timestamp: nil, apnsId: r.apnsId,
+                    status: status, reason: policy.wireString(for: r.reason), timestamp: r.timestamp, apnsId: r.apnsId,
                     uniqueId: nil, started: started, fault: fault, now: context.now, auth: state.auth,
                     authRejection: Self.isAuthReason(r.reason) ? r.reason : nil)
             rejected(r.reason, connection: connection, state: state)
@@ -70,23 +59,8 @@ extension APNsHandler {
         send(response, fault: fault, connection: connection, responder: responder)
     }
 
-    private func rejection(_ reason: APNsReason, requestId: String) -> H2Response {
-        H2Response(status: reason.status,
-                   headers: extraHeaders + [H2Header("content-type", "application/json"), H2Header("apns-request-id", requestId)],
-                   body: Array(APNsResponseBuilder.body(reason, timestamp: nil, policy: policy).utf8))
-    }
-
-    private static func requestId(_ outcome: Result<AcceptedBroadcast, Rejection>) -> String {
-        switch outcome {
-        case .success(let a): return a.requestId
-        case .failure(let r): return r.apnsId
-        }
-    }
-
-    private static func summary(_ outcome: Result<AcceptedBroadcast, Rejection>) -> RequestSummary {
-        switch outcome {
-        case .success(let a): return a.summary
-        case .failure(let r): return r.summary
-        }
+    private func rejection(_ reason: APNsReason, requestId: String, timestamp: Int64? = nil) -> H2Response {
+        APNsResponseBuilder.rejection(reason, timestamp: timestamp, apnsId: requestId, idHeader: "apns-request-id",
+                                      policy: policy, extra: extraHeaders)
     }
 }

@@ -69,8 +69,9 @@ final class APNsHandler: H2ServerHandler {
             : state.listenerEnvironment
 
         // Injected faults first: they stand in for APNs misbehaving whatever the request says.
+        let isBroadcast = Self.isBroadcastPath(request.headers)
         let fault = services.faults.isEmpty ? nil : services.faults.take(
-            token: Self.pathToken(request), topic: request.headers.firstIndex(of: "apns-topic").map { request.headers.value(at: $0) },
+            token: DeviceToken.pathToken(in: request.headers), topic: Self.faultTopic(request, isBroadcast: isBroadcast),
             now: now)
         if let fault, case .resetStream = fault.action {
             journal(request, connection: connection, environment: environment, summary: nil, status: 0,
@@ -83,26 +84,14 @@ final class APNsHandler: H2ServerHandler {
         let context = ValidationContext(
             environment: environment, auth: state.auth, now: now, policy: policy,
             keys: services.keys, tokens: services.tokens, verifier: verifier)
-        if Self.isBroadcastPath(request.headers) {
+        if isBroadcast {
             handleBroadcast(request, context: context, connection: connection, state: state, fault: fault,
                             started: started, responder: responder)
             return
         }
         var outcome = validator.validate(request, context: context, state: &state.authState)
 
-        if let fault {
-            switch fault.action {
-            case .reason(let text):
-                let reason = APNsReason(rawValue: text) ?? .internalServerError
-                let (summary, id) = Self.summaryAndId(outcome)
-                outcome = .failure(Rejection(reason: reason, timestamp: reason.carriesTimestamp ? now : nil, apnsId: id, summary: summary))
-            case .shutdown:
-                let (summary, id) = Self.summaryAndId(outcome)
-                outcome = .failure(Rejection(reason: .shutdown, apnsId: id, summary: summary))
-            case .delay, .goAway, .resetStream:
-                break
-            }
-        }
+        outcome = Self.applyFault(fault, to: outcome, now: now)
 
         // Per-token rate limit (429 TooManyRequests), only for pushes that would otherwise go through.
         if case .success(let push) = outcome, tokenRateLimit > 0,
@@ -132,6 +121,24 @@ final class APNsHandler: H2ServerHandler {
         }
 
         send(response, fault: fault, connection: connection, responder: responder)
+    }
+
+    /// A fault that answers in APNs' place (a reason, or 503 Shutdown) replaces the validation outcome of a
+    /// device push or a broadcast alike; 410 reasons get "now" as their timestamp.
+    static func applyFault<T: ValidatedRequest>(_ fault: FaultRule?, to outcome: Result<T, Rejection>,
+                                               now: Millis) -> Result<T, Rejection> {
+        let reason: APNsReason
+        switch fault?.action {
+        case .reason(let text)?: reason = APNsReason(rawValue: text) ?? .internalServerError
+        case .shutdown?: reason = .shutdown
+        default: return outcome
+        }
+        let (summary, id): (RequestSummary, String)
+        switch outcome {
+        case .success(let accepted): (summary, id) = (accepted.summary, accepted.responseId)
+        case .failure(let rejection): (summary, id) = (rejection.summary, rejection.apnsId)
+        }
+        return .failure(Rejection(reason: reason, timestamp: reason.carriesTimestamp ? now : nil, apnsId: id, summary: summary))
     }
 
     /// Answers, applying a fault's delay or connection-level effect.
@@ -213,11 +220,10 @@ final class APNsHandler: H2ServerHandler {
             durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000), faultId: fault?.id))
     }
 
-    /// The lowercase token from a `/3/device/<token>` path, for fault matching and journaling.
-    static func pathToken(_ request: H2Request) -> String? {
-        guard let path = request.path, path.hasPrefix("/3/device/") else { return nil }
-        let token = path.dropFirst(10)
-        return token.isEmpty ? nil : token.lowercased()
+    /// The topic a fault rule matches: `apns-topic`, or for broadcasts and channels the app named in the path.
+    static func faultTopic(_ request: H2Request, isBroadcast: Bool) -> String? {
+        if isBroadcast { return request.path.flatMap(BroadcastOperation.bundleId(inPath:)) }
+        return request.headers.firstIndex(of: "apns-topic").map { request.headers.value(at: $0) }
     }
 
     /// `{"reason": …}` for a fault's GOAWAY; the reason comes from the control API, so it is JSON-escaped.
@@ -252,10 +258,4 @@ final class APNsHandler: H2ServerHandler {
         }
     }
 
-    static func summaryAndId(_ outcome: Result<AcceptedPush, Rejection>) -> (RequestSummary, String) {
-        switch outcome {
-        case .success(let p): return (p.summary, p.apnsId)
-        case .failure(let r): return (r.summary, r.apnsId)
-        }
-    }
 }

@@ -48,12 +48,7 @@ public struct JournalRecord: Sendable {
 
     /// The device token for filtering: as validated, or read from the path of a request that failed early.
     var token: String? {
-        if let t = summary.token { return t }
-        let headers = request.headers
-        guard let i = headers.firstIndex(of: ":path") else { return nil }
-        let path = headers.value(at: i)
-        guard path.hasPrefix("/3/device/"), path.count > 10 else { return nil }
-        return String(path.dropFirst(10)).lowercased()
+        summary.token ?? DeviceToken.pathToken(in: request.headers)
     }
 
     /// The text form the control API serves.

@@ -17,6 +17,17 @@ public enum BroadcastOperation: Sendable, Equatable {
         }
     }
 
+    /// The app a broadcast or channel path names (`/1/apps/<id>/…`, `/4/broadcasts/apps/<id>`), if any: the
+    /// topic these requests are about, since they carry no `apns-topic`.
+    public static func bundleId(inPath path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count >= 4, parts[1] == "1", parts[2] == "apps", !parts[3].isEmpty { return String(parts[3]) }
+        if parts.count >= 5, parts[1] == "4", parts[2] == "broadcasts", parts[3] == "apps", !parts[4].isEmpty {
+            return String(parts[4])
+        }
+        return nil
+    }
+
     /// Whether `path` belongs to the broadcast API (rather than device pushes).
     public static func isBroadcastPath(_ path: String) -> Bool {
         path.hasPrefix("/1/apps/") || path.hasPrefix("/4/broadcasts/")
@@ -24,10 +35,12 @@ public enum BroadcastOperation: Sendable, Equatable {
 }
 
 /// A broadcast or channel request that passed validation.
-public struct AcceptedBroadcast: Sendable {
+public struct AcceptedBroadcast: ValidatedRequest {
     public var operation: BroadcastOperation
     /// `apns-request-id` as sent, or generated.
     public var requestId: String
     public var summary: RequestSummary
     public var environment: APNsEnvironment
+
+    public var responseId: String { requestId }
 }

@@ -1,3 +1,5 @@
+import H2Transport
+
 /// Device-token text checks, done over bytes so the hot path builds no String until the token is known good.
 public enum DeviceToken {
     /// Apple: "do not hard-code the size". App tokens are 32 bytes, Live Activity tokens longer; anything
@@ -39,5 +41,14 @@ public enum DeviceToken {
             }
             return bytes.count
         }
+    }
+
+    /// The lowercase text after `/3/device/` in a request's `:path`, well-formed or not: what faults match on
+    /// and the journal files a request under, even one that validation refused early.
+    public static func pathToken(in headers: H2HeaderList) -> String? {
+        guard let i = headers.firstIndex(of: ":path") else { return nil }
+        let path = headers.value(at: i)
+        guard path.hasPrefix("/3/device/"), path.utf8.count > 10 else { return nil }
+        return String(path.dropFirst(10)).lowercased()
     }
 }

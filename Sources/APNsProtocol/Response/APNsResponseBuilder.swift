@@ -8,6 +8,7 @@ public enum APNsResponseBuilder {
     ///   - extra: headers every response carries (e.g. the emulator version).
     public static func success(apnsId: String, uniqueId: String?, extra: [H2Header]) -> H2Response {
         var headers = extra
+        headers.reserveCapacity(extra.count + 2)
         // Ids are unique per response: never worth a slot in the client's HPACK table.
         headers.append(H2Header("apns-id", apnsId, neverIndexed: true))
         if let uniqueId { headers.append(H2Header("apns-unique-id", uniqueId, neverIndexed: true)) }
@@ -16,11 +17,13 @@ public enum APNsResponseBuilder {
 
     /// The status of `reason`, `content-type: application/json`, `apns-id`, and `{"reason": ...}` plus
     /// `"timestamp"` for 410 (clients such as apns2-up crash without it).
-    public static func rejection(_ reason: APNsReason, timestamp: Int64?, apnsId: String, policy: ValidationPolicy,
-                                 extra: [H2Header]) -> H2Response {
+    /// - Parameter idHeader: `apns-id` for device pushes, `apns-request-id` for broadcasts and channels.
+    public static func rejection(_ reason: APNsReason, timestamp: Int64?, apnsId: String, idHeader: String = "apns-id",
+                                 policy: ValidationPolicy, extra: [H2Header]) -> H2Response {
         var headers = extra
+        headers.reserveCapacity(extra.count + 2)
         headers.append(H2Header("content-type", "application/json"))
-        headers.append(H2Header("apns-id", apnsId, neverIndexed: true))
+        headers.append(H2Header(idHeader, apnsId, neverIndexed: true))
         return H2Response(status: reason.status, headers: headers,
                           body: Array(body(reason, timestamp: timestamp, policy: policy).utf8))
     }

@@ -20,8 +20,15 @@ public struct RequestSummary: Sendable, Equatable {
     public init() {}
 }
 
+/// What every validated request (device push or broadcast) carries into its answer.
+public protocol ValidatedRequest: Sendable {
+    var summary: RequestSummary { get }
+    /// The id echoed in the answer (`apns-id`, or `apns-request-id` for broadcasts).
+    var responseId: String { get }
+}
+
 /// A push that passed every check.
-public struct AcceptedPush: Sendable {
+public struct AcceptedPush: ValidatedRequest {
     public var summary: RequestSummary
     /// Lowercase hex device token.
     public var token: String
@@ -38,6 +45,8 @@ public struct AcceptedPush: Sendable {
     public var payload: [UInt8]
     public var payloadSummary: PayloadScanner.Summary
     public var environment: APNsEnvironment
+
+    public var responseId: String { apnsId }
 }
 
 /// A request APNs refuses.

@@ -85,9 +85,8 @@ public final class H2Server: Sendable {
 
     private func dispatch(client fd: Int32, peer: SocketAddress?, listener: H2ListenerInfo) {
         let loop = group.nextLoop()
-        let box = UncheckedBox(self)
-        loop.execute {
-            box.value.adopt(fd: fd, peer: peer, listener: listener, on: loop)
+        loop.execute { [self] in
+            self.adopt(fd: fd, peer: peer, listener: listener, on: loop)
         }
     }
 
