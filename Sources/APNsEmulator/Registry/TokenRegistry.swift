@@ -118,12 +118,13 @@ public final class TokenRegistry: DeviceTokenLookup {
     public func recordPush(to token: String, now: Millis, limit: Int, windowMillis: Millis) -> Bool {
         guard limit > 0 else { return false }
         return state.withLock { s in
-            var times = s.recentPushes[token] ?? []
+            // In place (`default:` subscript): copying the array out and back would allocate on every push.
             let cutoff = now - windowMillis
-            if let first = times.first, first <= cutoff { times.removeAll { $0 <= cutoff } }
-            let exceeded = times.count >= limit
-            if !exceeded { times.append(now) }
-            s.recentPushes[token] = times
+            if let first = s.recentPushes[token]?.first, first <= cutoff {
+                s.recentPushes[token, default: []].removeAll { $0 <= cutoff }
+            }
+            let exceeded = (s.recentPushes[token]?.count ?? 0) >= limit
+            if !exceeded { s.recentPushes[token, default: []].append(now) }
             return exceeded
         }
     }
