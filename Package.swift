@@ -4,7 +4,8 @@
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
 //   APNsProtocol                             – pure: reasons, validation pipeline, JWT (no I/O)
-//   APNsEmulator                             – hosts, certificates, handlers, the emulator itself
+//   APNsEmulator                             – hosts, certificates, handlers, delivery queue, the emulator itself
+//   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
 //   apns-emulator                            – the executable (calls EmulatorCLI)
@@ -16,6 +17,7 @@ let package = Package(
         .executable(name: "apns-emulator", targets: ["apns-emulator"]),
         .library(name: "H2Transport", targets: ["H2Transport"]),
         .library(name: "APNsEmulator", targets: ["APNsEmulator"]),
+        .library(name: "VirtualDevices", targets: ["VirtualDevices"]),
         .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
     ],
     targets: [
@@ -67,12 +69,16 @@ let package = Package(
             dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite"]
         ),
         .target(
+            name: "VirtualDevices",
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport"]
+        ),
+        .target(
             name: "EmulatorTesting",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
         ),
         .target(
             name: "EmulatorCLI",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
         ),
         .executableTarget(
             name: "apns-emulator",
@@ -93,6 +99,10 @@ let package = Package(
         .testTarget(
             name: "APNsEmulatorTests",
             dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport"]
+        ),
+        .testTarget(
+            name: "VirtualDevicesTests",
+            dependencies: ["VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport"]
         ),
         .testTarget(
             name: "EmulatorCLITests",

@@ -3,11 +3,14 @@ import APNsProtocol
 import Foundation
 import H2Transport
 import OpenSSLSupport
+import VirtualDevices
 
 /// The whole emulator in-process on free ports, with a controllable clock and clients that trust it:
 /// what a test (ours, or a user's Swift test) needs to push to it over real TLS + HTTP/2.
 public final class TestEmulator: Sendable {
     public let emulator: Emulator
+    /// The virtual devices pushes are delivered to.
+    public let devices: DeviceFarm
     public let endpoints: EmulatorEndpoints
     /// Time for every APNs rule; advance it to age tokens and connections.
     public let clock: ManualClock
@@ -31,7 +34,7 @@ public final class TestEmulator: Sendable {
         let clock = ManualClock()
         self.clock = clock
         self.certificatesDirectory = certificatesDirectory
-        self.emulator = try Emulator(configuration: c, clock: clock)
+        (self.emulator, self.devices) = try Emulator.withDevices(configuration: c, clock: clock)
         self.endpoints = try emulator.start()
         self.client = try H2Client(tls: TLSClientConfiguration(trustRootsFile: endpoints.ca), eventLoops: 1)
     }

@@ -19,10 +19,10 @@ final class APNsHandler: H2ServerHandler {
     private let tokenRateWindowMillis: Millis
     /// Headers on every response (the emulator version).
     let extraHeaders: [H2Header]
-    /// Called for every accepted push (the delivery queue, once devices exist).
-    private let onAccepted: @Sendable (AcceptedPush) -> Void
+    /// Higher layers that see every accepted push (the virtual devices' delivery queue).
+    private let extensions: [any EmulatorExtension]
 
-    init(services: EmulatorServices, onAccepted: @escaping @Sendable (AcceptedPush) -> Void = { _ in }) {
+    init(services: EmulatorServices, extensions: [any EmulatorExtension] = []) {
         self.services = services
         self.policy = services.configuration.policy
         self.behavior = services.configuration.connectionBehavior
@@ -31,7 +31,7 @@ final class APNsHandler: H2ServerHandler {
         self.environmentFromHostNames = services.configuration.environmentFromHostNames
         self.tokenRateWindowMillis = Millis(services.configuration.tokenRateWindowSeconds * 1000)
         self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
-        self.onAccepted = onAccepted
+        self.extensions = extensions
     }
 
     /// "One stream until authenticated" must hold from the very first SETTINGS frame, not from the second.
@@ -108,7 +108,7 @@ final class APNsHandler: H2ServerHandler {
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
                     fault: fault, now: now, auth: state.auth, authRejection: nil)
             accepted(connection: connection, state: state)
-            onAccepted(push)
+            for ext in extensions { ext.pushAccepted(push, now: now) }
         case .failure(let rejection):
             response = APNsResponseBuilder.rejection(rejection.reason, timestamp: rejection.timestamp,
                                                      apnsId: rejection.apnsId, policy: policy, extra: extraHeaders)

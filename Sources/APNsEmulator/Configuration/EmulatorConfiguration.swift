@@ -52,6 +52,11 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var journalEnabled = true
     /// Journal entries kept; the oldest are dropped beyond this.
     public var journalCapacity = 100_000
+    /// Time moves only through `POST /_emulator/clock/advance` (starting at the real now): scenarios and
+    /// manual checks of the hour-long rules without waiting.
+    public var manualClock = false
+    /// How long APNs holds priority 5 and 1 pushes before delivering them to an online device (0: at once).
+    public var lowPriorityDelaySeconds: Double = 0
     /// TooManyRequests when one token gets more than this many pushes per `tokenRateWindowSeconds` (0: off).
     public var tokenRateLimit = 0
     public var tokenRateWindowSeconds: Double = 1

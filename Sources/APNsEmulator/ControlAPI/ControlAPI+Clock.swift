@@ -35,6 +35,7 @@ extension ControlAPI {
             throw ControlAPIError.invalidField("seconds", message: "give either 'ms' or 'seconds', not both")
         }
         clock.advance(byMillis: delta)
+        for ext in extensions { ext.clockAdvanced(to: clock.now()) }
         return try ControlAPIResponse.json("now", clock.now())
     }
 

@@ -10,6 +10,6 @@ extension ControlAPI {
 
     /// `GET /openapi.json` → the OpenAPI 3.0 document describing every endpoint.
     func openAPI(_ request: ControlRequest) -> HTTP1Response {
-        ControlAPIResponse.bytes(ControlAPIDocument.json)
+        ControlAPIResponse.bytes(document)
     }
 }

@@ -7,6 +7,7 @@ extension ControlAPI {
     func reset(_ request: ControlRequest) throws -> HTTP1Response {
         try request.expectEmptyBody()
         try persisting { try services.reset() }
+        for ext in extensions { ext.reset() }
         return ControlAPIResponse.noContent()
     }
 

@@ -25,6 +25,17 @@ public struct ControlAPI: HTTP1Handler {
     public let services: EmulatorServices
     /// The bearer token requests must carry (nil: no authentication).
     let controlToken: String?
+    /// Endpoints of higher layers (virtual devices), asked for paths the built-in router does not know.
+    let extensions: [any EmulatorExtension]
+    private let extensionRouter: ControlAPIRouter<ExtensionOperation>
+    /// The OpenAPI document including the extensions, serialised once.
+    let document: [UInt8]
+
+    /// An extension's operation: which extension, and its `operationId`.
+    struct ExtensionOperation: Sendable {
+        var index: Int
+        var operation: String
+    }
 
     /// Creates the control API over an emulator's services.
     ///
@@ -33,8 +44,18 @@ public struct ControlAPI: HTTP1Handler {
     ///   - controlToken: When set (and not empty), every request except `GET /_emulator/health` must
     ///     carry `Authorization: Bearer <controlToken>`.
     public init(services: EmulatorServices, controlToken: String? = nil) {
+        self.init(services: services, controlToken: controlToken, extensions: [])
+    }
+
+    /// Creates the control API with endpoints of higher layers.
+    package init(services: EmulatorServices, controlToken: String?, extensions: [any EmulatorExtension]) {
         self.services = services
         self.controlToken = controlToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.extensions = extensions
+        self.extensionRouter = ControlAPIRouter(extensions.enumerated().flatMap { index, ext in
+            ext.routes.map { ($0.method, $0.pattern, ExtensionOperation(index: index, operation: $0.operation)) }
+        })
+        self.document = ControlAPIDocument.json(extensions: extensions)
     }
 
     /// Answers one control request (see the type's overview for the order of checks).
@@ -56,13 +77,28 @@ public struct ControlAPI: HTTP1Handler {
         if !isHealth { try authorize(request) }
         switch match {
         case .notFound:
-            throw ControlAPIError.notFound("no such control endpoint: \(request.method) \(request.path)")
+            return try performExtension(request)
         case .methodNotAllowed(let allow):
             throw ControlAPIError.methodNotAllowed(method: request.method, path: request.path, allow: allow)
         case .found(let operation, let parameters):
             if request.bodyExceededLimit { throw ControlAPIError.bodyTooLarge }
             if !Self.operationsWithQuery.contains(operation) { try QueryReader(request.query).finish() }
             return try perform(operation, ControlRequest(http: request, parameters: parameters))
+        }
+    }
+
+    /// Routes a request to the extension owning its path, with the same checks as built-in endpoints.
+    private func performExtension(_ request: HTTP1Request) throws -> HTTP1Response {
+        switch extensionRouter.match(method: request.method, path: request.path) {
+        case .notFound:
+            throw ControlAPIError.notFound("no such control endpoint: \(request.method) \(request.path)")
+        case .methodNotAllowed(let allow):
+            throw ControlAPIError.methodNotAllowed(method: request.method, path: request.path, allow: allow)
+        case .found(let target, let parameters):
+            if request.bodyExceededLimit { throw ControlAPIError.bodyTooLarge }
+            let ext = extensions[target.index]
+            if !ext.operationsWithQuery.contains(target.operation) { try QueryReader(request.query).finish() }
+            return try ext.perform(target.operation, ControlRequest(http: request, parameters: parameters))
         }
     }
 

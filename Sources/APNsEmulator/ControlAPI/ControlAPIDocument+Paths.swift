@@ -2,41 +2,70 @@
 /// from what the operation takes, so no operation can forget them.
 extension ControlAPIDocument {
     /// One documented operation.
-    struct Operation {
-        var id: ControlOperation
-        var method: String
-        var path: String
-        var tag: String
-        var summary: String
-        var description: String = ""
-        var query: [JSON] = []
+    package struct Operation {
+        package var id: String
+        package var method: String
+        package var path: String
+        package var tag: String
+        package var summary: String
+        package var description: String
+        package var query: [JSON]
         /// Component schema of the JSON body, and whether a body is required.
-        var body: (schema: String, required: Bool)?
+        package var body: (schema: String, required: Bool)?
         /// The success answer: status, description, schema (nil: no body).
-        var success: (status: Int, description: String, schema: String?)
+        package var success: (status: Int, description: String, schema: String?)
         /// Also answered with 200 (a replacement) next to a 201 creation.
-        var replaces: Bool = false
+        package var replaces: Bool
         /// Error statuses beyond the automatic ones, with their meaning.
-        var errors: [Int: String] = [:]
+        package var errors: [Int: String]
         /// Open even with a control token.
-        var open: Bool = false
+        package var open: Bool
+
+        package init(id: String, method: String, path: String, tag: String, summary: String, description: String = "",
+                     query: [JSON] = [], body: (schema: String, required: Bool)? = nil,
+                     success: (status: Int, description: String, schema: String?), replaces: Bool = false,
+                     errors: [Int: String] = [:], open: Bool = false) {
+            self.id = id
+            self.method = method
+            self.path = path
+            self.tag = tag
+            self.summary = summary
+            self.description = description
+            self.query = query
+            self.body = body
+            self.success = success
+            self.replaces = replaces
+            self.errors = errors
+            self.open = open
+        }
+
+        init(id: ControlOperation, method: String, path: String, tag: String, summary: String, description: String = "",
+             query: [JSON] = [], body: (schema: String, required: Bool)? = nil,
+             success: (status: Int, description: String, schema: String?), replaces: Bool = false,
+             errors: [Int: String] = [:], open: Bool = false) {
+            self.init(id: id.rawValue, method: method, path: path, tag: tag, summary: summary, description: description,
+                      query: query, body: body, success: success, replaces: replaces, errors: errors, open: open)
+        }
     }
 
     static let pathParameters: [String: String] = [
+        "deviceId": "Virtual device id.",
+        "bundleId": "Bundle id of an app installed on the device.",
+        "notificationId": "Identifier of a delivered notification (its request identifier).",
         "keyId": "10-character key id.",
         "token": "Device token, hex (either case).",
         "id": "Fault rule id.",
     ]
 
-    static func paths() -> JSON {
+    static func paths(extra: [Operation] = []) -> JSON {
         var paths: [String: JSON] = [:]
-        for op in operations() {
+        for op in operations() + extra {
             paths[op.path, default: [:]][op.method.lowercased()] = render(op)
         }
         return paths
     }
 
-    static func render(_ op: Operation) -> JSON {
+    package static func render(_ op: Operation) -> JSON {
         var responses: [String: JSON] = [:]
         var headers: JSON = ["x-apns-emulator": ["$ref": "#/components/headers/Version"]]
         if op.success.status == 201 { headers["location"] = ["$ref": "#/components/headers/Location"] }
@@ -64,7 +93,7 @@ extension ControlAPIDocument {
             ] as JSON
         }
         var rendered: JSON = [
-            "operationId": op.id.rawValue, "tags": [op.tag], "summary": op.summary, "responses": responses,
+            "operationId": op.id, "tags": [op.tag], "summary": op.summary, "responses": responses,
         ]
         if !op.description.isEmpty { rendered["description"] = op.description }
         let pathNames = op.path.split(separator: "/").filter { $0.hasPrefix("{") }
@@ -84,7 +113,7 @@ extension ControlAPIDocument {
         return rendered
     }
 
-    static func queryParameter(_ name: String, _ schema: JSON) -> JSON {
+    package static func queryParameter(_ name: String, _ schema: JSON) -> JSON {
         var s = schema
         let description = s.removeValue(forKey: "description") ?? ""
         return ["name": name, "in": "query", "required": false, "schema": s, "description": description]

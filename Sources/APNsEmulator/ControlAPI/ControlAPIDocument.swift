@@ -11,19 +11,29 @@ import Foundation
 /// encode, so the document cannot drift from the code silently.
 ///
 /// Files: this one (top level, helpers, the `Schema` walker), `+Schemas` (components), `+Paths` (operations).
-enum ControlAPIDocument {
-    typealias JSON = [String: Any]
+package enum ControlAPIDocument {
+    package typealias JSON = [String: Any]
 
-    /// The document as served: pretty-printed, keys sorted (stable diffs when it is saved to a file).
-    static let json: [UInt8] = {
+    /// The built-in document (no extensions), pretty-printed with sorted keys (stable diffs).
+    static let json: [UInt8] = serialize(document())
+
+    /// The document with the extensions' operations, tags and schemas, as a running emulator serves it.
+    package static func json(extensions: [any ControlAPIExtension]) -> [UInt8] {
+        if extensions.isEmpty { return json }
+        return serialize(document(extensions: extensions.map(\.document)))
+    }
+
+    private static func serialize(_ document: JSON) -> [UInt8] {
         let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Serialising dictionaries of strings, numbers, booleans and arrays cannot fail.
-        return Array(try! JSONSerialization.data(withJSONObject: document(), options: options))
-    }()
+        return Array(try! JSONSerialization.data(withJSONObject: document, options: options))
+    }
 
     /// The whole document as a JSON object.
-    static func document() -> JSON {
-        [
+    static func document(extensions: [Fragment] = []) -> JSON {
+        var schemas = schemas()
+        for fragment in extensions { schemas.merge(fragment.schemas) { core, _ in core } }
+        return [
             "openapi": "3.0.3",
             "info": [
                 "title": "APNs emulator control API",
@@ -31,11 +41,11 @@ enum ControlAPIDocument {
                 "description": overview,
             ] as JSON,
             "servers": [["url": "http://127.0.0.1:8765", "description": "`apns-emulator serve` default control port"]],
-            "tags": tags,
+            "tags": tags + extensions.flatMap(\.tags),
             "security": [["controlToken": [String]()], JSON()],
-            "paths": paths(),
+            "paths": paths(extra: extensions.flatMap(\.operations)),
             "components": [
-                "schemas": schemas(),
+                "schemas": schemas,
                 "securitySchemes": [
                     "controlToken": [
                         "type": "http", "scheme": "bearer",
@@ -89,9 +99,9 @@ enum ControlAPIDocument {
 // MARK: Building blocks
 
 extension ControlAPIDocument {
-    static func ref(_ name: String) -> JSON { ["$ref": "#/components/schemas/\(name)"] }
+    package static func ref(_ name: String) -> JSON { ["$ref": "#/components/schemas/\(name)"] }
 
-    static func string(_ description: String, example: String? = nil, pattern: String? = nil,
+    package static func string(_ description: String, example: String? = nil, pattern: String? = nil,
                        choices: [String]? = nil, nullable: Bool = false) -> JSON {
         var s: JSON = ["type": "string", "description": description]
         if let example { s["example"] = example }
@@ -101,7 +111,7 @@ extension ControlAPIDocument {
         return s
     }
 
-    static func integer(_ description: String, minimum: Int64? = nil, maximum: Int64? = nil,
+    package static func integer(_ description: String, minimum: Int64? = nil, maximum: Int64? = nil,
                         example: Int64? = nil) -> JSON {
         var s: JSON = ["type": "integer", "format": "int64", "description": description]
         if let minimum { s["minimum"] = minimum }
@@ -110,11 +120,11 @@ extension ControlAPIDocument {
         return s
     }
 
-    static func boolean(_ description: String) -> JSON {
+    package static func boolean(_ description: String) -> JSON {
         ["type": "boolean", "description": description]
     }
 
-    static func array(_ items: JSON, _ description: String, minItems: Int? = nil, maxItems: Int? = nil) -> JSON {
+    package static func array(_ items: JSON, _ description: String, minItems: Int? = nil, maxItems: Int? = nil) -> JSON {
         var s: JSON = ["type": "array", "items": items, "description": description]
         if let minItems { s["minItems"] = minItems }
         if let maxItems { s["maxItems"] = maxItems }
@@ -122,7 +132,7 @@ extension ControlAPIDocument {
     }
 
     /// An object schema; `closed` (request bodies) documents that unknown fields are refused.
-    static func object(_ description: String, _ properties: [(String, JSON)], required: [String] = [],
+    package static func object(_ description: String, _ properties: [(String, JSON)], required: [String] = [],
                        closed: Bool = false) -> JSON {
         var s: JSON = [
             "type": "object", "description": description,
@@ -134,7 +144,7 @@ extension ControlAPIDocument {
     }
 
     /// Milliseconds since the epoch.
-    static func millis(_ description: String) -> JSON {
+    package static func millis(_ description: String) -> JSON {
         integer(description + " (ms since the UNIX epoch)", minimum: 0, example: 1_767_225_600_000)
     }
 }

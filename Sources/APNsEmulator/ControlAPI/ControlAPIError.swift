@@ -4,7 +4,7 @@
 /// response with `status` and `body`. Request errors (400) always carry `field`, the dotted path of the
 /// offending JSON field or query parameter (`action.reason`, `topics[2]`, `limit`), or `null` when the
 /// body as a whole is wrong; other statuses carry only `error`.
-enum ControlAPIError: Error, Equatable, CustomStringConvertible {
+package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
     /// The body is not JSON, or not a JSON object.
     case malformedJSON(String)
     /// A field (or query parameter) the endpoint does not know; `expected` lists the ones it does.
@@ -25,12 +25,12 @@ enum ControlAPIError: Error, Equatable, CustomStringConvertible {
     case internalFailure(String)
 
     /// Whether an unknown name was a JSON field or a query parameter (only the wording differs).
-    enum FieldLocation: Equatable {
+    package enum FieldLocation: Equatable {
         case body
         case query
     }
 
-    var status: Int {
+    package var status: Int {
         switch self {
         case .malformedJSON, .unknownField, .invalidField: return 400
         case .unauthorized: return 401
@@ -43,7 +43,7 @@ enum ControlAPIError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The offending field for 400s (nil when the body as a whole is wrong).
-    var field: String? {
+    package var field: String? {
         switch self {
         case .unknownField(let name, _, _), .invalidField(let name, _): return name
         default: return nil
@@ -70,7 +70,7 @@ enum ControlAPIError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String { "ControlAPIError(\(status)): \(message)" }
+    package var description: String { "ControlAPIError(\(status)): \(message)" }
 
     /// The JSON body: `{"error": …, "field": …}` for 400s, `{"error": …}` otherwise.
     var body: ErrorBody {
@@ -95,18 +95,18 @@ enum ControlAPIError: Error, Equatable, CustomStringConvertible {
 
 extension ControlAPIError {
     /// A missing required field, naming what it should have been.
-    static func missing(_ field: String, _ expected: String) -> ControlAPIError {
+    package static func missing(_ field: String, _ expected: String) -> ControlAPIError {
         .invalidField(field, message: "missing required field '\(field)' (\(expected))")
     }
 
     /// A field of the wrong JSON type or out of its domain: "field 'count' must be an integer ≥ 1 (got "x")".
-    static func invalid(_ field: String, mustBe expected: String, got: String? = nil) -> ControlAPIError {
+    package static func invalid(_ field: String, mustBe expected: String, got: String? = nil) -> ControlAPIError {
         let suffix = got.map { " (got \($0))" } ?? ""
         return .invalidField(field, message: "field '\(field)' must be \(expected)\(suffix)")
     }
 
     /// A query parameter with a bad value.
-    static func invalidQuery(_ name: String, mustBe expected: String, got: String) -> ControlAPIError {
+    package static func invalidQuery(_ name: String, mustBe expected: String, got: String) -> ControlAPIError {
         .invalidField(name, message: "query parameter '\(name)' must be \(expected) (got '\(got)')")
     }
 }

@@ -7,15 +7,15 @@ import H2Transport
 /// on the port, as LocalStack's `x-localstack`), `content-type: application/json` (204s too, though they
 /// have no body, so a client checking the header never special-cases them) and `cache-control: no-store`
 /// (the state changes under a cache's feet).
-enum ControlAPIResponse {
-    static let commonHeaders = [
+package enum ControlAPIResponse {
+    package static let commonHeaders = [
         H2Header("content-type", "application/json"),
         H2Header(EmulatorVersion.headerName, EmulatorVersion.current),
         H2Header("cache-control", "no-store"),
     ]
 
     /// `value` encoded as JSON with `status`.
-    static func json<T: Encodable>(_ value: T, status: Int = 200, headers: [H2Header] = []) throws -> HTTP1Response {
+    package static func json<T: Encodable>(_ value: T, status: Int = 200, headers: [H2Header] = []) throws -> HTTP1Response {
         let encoder = JSONEncoder()
         // PEM and paths read better unescaped. Keys are sorted because Foundation on Linux does not keep a
         // model's order from one run to the next: sorted output is byte-stable for diffs and snapshots.
@@ -30,23 +30,23 @@ enum ControlAPIResponse {
     }
 
     /// `{"<key>": value}`, the shape of every listing (`{"keys": [...]}`) and small answer (`{"count": 3}`).
-    static func json<T: Encodable>(_ key: String, _ value: T, status: Int = 200) throws -> HTTP1Response {
+    package static func json<T: Encodable>(_ key: String, _ value: T, status: Int = 200) throws -> HTTP1Response {
         try json(Wrapped(key: key, value: value), status: status)
     }
 
     /// 204 with no body.
-    static func noContent() -> HTTP1Response {
+    package static func noContent() -> HTTP1Response {
         HTTP1Response(status: 204, headers: commonHeaders)
     }
 
     /// Already-encoded JSON.
-    static func bytes(_ body: [UInt8], status: Int = 200, headers: [H2Header] = []) -> HTTP1Response {
+    package static func bytes(_ body: [UInt8], status: Int = 200, headers: [H2Header] = []) -> HTTP1Response {
         HTTP1Response(status: status, headers: commonHeaders + headers, body: body)
     }
 
     /// The response for a refused request: its status, its `{"error": …}` body, and `allow` on a 405 or
     /// `www-authenticate` on a 401 (RFC 9110 §15.5.6 and §11.6.1 require them).
-    static func error(_ error: ControlAPIError) -> HTTP1Response {
+    package static func error(_ error: ControlAPIError) -> HTTP1Response {
         var headers: [H2Header] = []
         switch error {
         case .methodNotAllowed(_, _, let allow): headers.append(H2Header("allow", allow.joined(separator: ", ")))

@@ -5,16 +5,16 @@ import OpenSSLSupport
 /// so a snapshot can never hold what `POST` would refuse.
 ///
 /// Every check takes the field path to blame (`keyId`, `keys[2].keyId`) and throws a 400 naming it.
-enum ControlAPIValidation {
+package enum ControlAPIValidation {
     /// Apple's topic-specific keys list at most this many topics.
-    static let maxTopicsPerKey = 400
+    package static let maxTopicsPerKey = 400
     /// Longest bundle id or topic accepted (Apple's bundle ids stay far below).
-    static let maxTopicLength = 255
+    package static let maxTopicLength = 255
     /// Fault ids appear in paths (`DELETE /faults/{id}`), so they are short and URL-safe.
-    static let maxFaultIdLength = 64
+    package static let maxFaultIdLength = 64
 
     /// A 10-character Apple identifier (key id, team id): `A-Z` and `0-9`.
-    static func appleIdentifier(_ value: String, field: String) throws(ControlAPIError) {
+    package static func appleIdentifier(_ value: String, field: String) throws(ControlAPIError) {
         let ok = value.utf8.count == 10 && value.utf8.allSatisfy { isUpperAlnum($0) }
         guard ok else {
             throw .invalid(field, mustBe: "10 characters A-Z or 0-9, like Apple's (e.g. \"ABC123DEFG\")",
@@ -23,7 +23,7 @@ enum ControlAPIValidation {
     }
 
     /// A device token: even-length hex, 8 to 255 bytes (the rule the APNs side applies). Returns it lowercased.
-    static func deviceToken(_ value: String, field: String) throws(ControlAPIError) -> String {
+    package static func deviceToken(_ value: String, field: String) throws(ControlAPIError) -> String {
         guard DeviceToken.isWellFormed(value) else {
             let r = DeviceToken.byteRange
             throw .invalid(field, mustBe: "a hex device token of \(r.lowerBound)–\(r.upperBound) bytes"
@@ -33,7 +33,7 @@ enum ControlAPIValidation {
     }
 
     /// A bundle id or topic: letters, digits, `.`, `-`, `_`, at most 255 characters.
-    static func topic(_ value: String, field: String) throws(ControlAPIError) {
+    package static func topic(_ value: String, field: String) throws(ControlAPIError) {
         let ok = !value.isEmpty && value.utf8.count <= maxTopicLength && value.utf8.allSatisfy {
             isUpperAlnum($0) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
                 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
@@ -45,7 +45,7 @@ enum ControlAPIValidation {
     }
 
     /// One of Apple's reason strings, exactly as sent on the wire.
-    static func reason(_ value: String, field: String) throws(ControlAPIError) -> APNsReason {
+    package static func reason(_ value: String, field: String) throws(ControlAPIError) -> APNsReason {
         guard let reason = APNsReason(rawValue: value) else {
             throw .invalid(field, mustBe: "an APNs reason string (one of: "
                            + APNsReason.allCases.map(\.rawValue).joined(separator: ", ") + ")", got: "\"\(value)\"")
@@ -54,7 +54,7 @@ enum ControlAPIValidation {
     }
 
     /// A fault id: 1–64 characters of `A-Z a-z 0-9 . _ -`.
-    static func faultId(_ value: String, field: String) throws(ControlAPIError) {
+    package static func faultId(_ value: String, field: String) throws(ControlAPIError) {
         let ok = !value.isEmpty && value.utf8.count <= maxFaultIdLength && value.utf8.allSatisfy {
             isUpperAlnum($0) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
                 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
@@ -66,7 +66,7 @@ enum ControlAPIValidation {
     }
 
     /// A SubjectPublicKeyInfo PEM of a P-256 key (the only curve ES256 uses).
-    static func publicKeyPEM(_ pem: String, field: String) throws(ControlAPIError) {
+    package static func publicKeyPEM(_ pem: String, field: String) throws(ControlAPIError) {
         if pem.contains("PRIVATE KEY") {
             throw .invalid(field, mustBe: "a public key PEM ('BEGIN PUBLIC KEY'); this is a private key: send"
                            + " `openssl pkey -in AuthKey.p8 -pubout`, or omit the field to have a pair generated")
@@ -80,17 +80,17 @@ enum ControlAPIValidation {
     }
 
     /// A millisecond timestamp or duration: not negative, and small enough that adding it to now cannot overflow.
-    static func millis(_ value: Int64, field: String, minimum: Int64 = 0) throws(ControlAPIError) {
+    package static func millis(_ value: Int64, field: String, minimum: Int64 = 0) throws(ControlAPIError) {
         guard value >= minimum, value <= maxMillis else {
             throw .invalid(field, mustBe: "an integer from \(minimum) to \(maxMillis) (milliseconds)", got: "\(value)")
         }
     }
 
     /// Longest injected delay: ten minutes, past every client's request timeout.
-    static let maxDelayMillis: Int64 = 600_000
+    package static let maxDelayMillis: Int64 = 600_000
 
     /// About 3 000 years in milliseconds: far past any test, far below `Int64.max`.
-    static let maxMillis: Int64 = 100_000_000_000_000
+    package static let maxMillis: Int64 = 100_000_000_000_000
 
     private static func isUpperAlnum(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
@@ -103,7 +103,7 @@ extension ControlAPIValidation {
     /// A key record's own fields and how they fit together: `environment` only for team-scoped and topic
     /// keys, `topics` only (and required) for topic keys.
     /// - Parameter prefix: Prepended to field names (`""` for `POST /keys`, `"keys[2]."` in a snapshot).
-    static func key(_ record: ProviderKeyRecord, prefix: String = "") throws(ControlAPIError) {
+    package static func key(_ record: ProviderKeyRecord, prefix: String = "") throws(ControlAPIError) {
         try appleIdentifier(record.keyId, field: prefix + "keyId")
         try appleIdentifier(record.teamId, field: prefix + "teamId")
         switch record.kind {
@@ -148,7 +148,7 @@ extension ControlAPIValidation {
     }
 
     /// A token record: well-formed lowercase hex, a valid bundle id, non-negative times.
-    static func token(_ record: DeviceTokenRecord, prefix: String = "") throws(ControlAPIError) {
+    package static func token(_ record: DeviceTokenRecord, prefix: String = "") throws(ControlAPIError) {
         let canonical = try deviceToken(record.token, field: prefix + "token")
         guard canonical == record.token else {
             throw .invalid(prefix + "token", mustBe: "lowercase hex", got: "\"\(record.token)\"")
@@ -160,7 +160,7 @@ extension ControlAPIValidation {
     }
 
     /// A fault rule: URL-safe id, valid token and topic filters, an action with Apple's reason strings.
-    static func fault(_ rule: FaultRule, prefix: String = "") throws(ControlAPIError) {
+    package static func fault(_ rule: FaultRule, prefix: String = "") throws(ControlAPIError) {
         try faultId(rule.id, field: prefix + "id")
         if let token = rule.token {
             let canonical = try deviceToken(token, field: prefix + "token")

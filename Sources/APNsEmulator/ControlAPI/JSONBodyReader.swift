@@ -14,7 +14,7 @@ import Foundation
 /// with `teamid` also lacks `teamId`, and "unknown field 'teamid'" is the message that helps. So the
 /// rule for handlers is: read every field, call `finish()`, and only then use the values. Checks of
 /// meaning (formats, cross-field rules) come after `finish()` and throw directly; mutations come last.
-final class JSONBodyReader {
+package final class JSONBodyReader {
     /// Shared by a reader and its children: the first recorded error and every reader, in creation order.
     private final class Session {
         var firstError: ControlAPIError?
@@ -68,18 +68,18 @@ final class JSONBodyReader {
     }
 
     /// Whether the field is present and not null.
-    func has(_ name: String) -> Bool {
+    package func has(_ name: String) -> Bool {
         value(name) != nil
     }
 
-    func path(_ name: String) -> String { prefix + name }
+    package func path(_ name: String) -> String { prefix + name }
 
     private func record(_ error: ControlAPIError) {
         if session.firstError == nil { session.firstError = error }
     }
 
     /// Reads a string. Missing and required, or not a string: recorded; returns nil.
-    func string(_ name: String, required: Bool = false) -> String? {
+    package func string(_ name: String, required: Bool = false) -> String? {
         guard let v = value(name) else {
             if required { record(.missing(path(name), "a string")) }
             return nil
@@ -92,7 +92,7 @@ final class JSONBodyReader {
     }
 
     /// Reads an integer (a JSON number with no fractional part that fits in 64 bits).
-    func int64(_ name: String, required: Bool = false) -> Int64? {
+    package func int64(_ name: String, required: Bool = false) -> Int64? {
         guard let v = value(name) else {
             if required { record(.missing(path(name), "an integer")) }
             return nil
@@ -105,7 +105,7 @@ final class JSONBodyReader {
     }
 
     /// Reads any JSON number as a `Double` (finite by JSON's grammar).
-    func double(_ name: String, required: Bool = false) -> Double? {
+    package func double(_ name: String, required: Bool = false) -> Double? {
         guard let v = value(name) else {
             if required { record(.missing(path(name), "a number")) }
             return nil
@@ -118,7 +118,7 @@ final class JSONBodyReader {
     }
 
     /// Reads `true` or `false`.
-    func bool(_ name: String, required: Bool = false) -> Bool? {
+    package func bool(_ name: String, required: Bool = false) -> Bool? {
         guard let v = value(name) else {
             if required { record(.missing(path(name), "true or false")) }
             return nil
@@ -131,7 +131,7 @@ final class JSONBodyReader {
     }
 
     /// Reads an array of strings; a non-string element is reported by index (`topics[2]`).
-    func stringArray(_ name: String, required: Bool = false) -> [String]? {
+    package func stringArray(_ name: String, required: Bool = false) -> [String]? {
         guard let v = value(name) else {
             if required { record(.missing(path(name), "an array of strings")) }
             return nil
@@ -152,7 +152,7 @@ final class JSONBodyReader {
     }
 
     /// Reads a nested object as a child reader, whose fields are checked by the same `finish()`.
-    func object(_ name: String, required: Bool = false) -> JSONBodyReader? {
+    package func object(_ name: String, required: Bool = false) -> JSONBodyReader? {
         guard let v = value(name) else {
             if required { record(.missing(path(name), "an object")) }
             return nil
@@ -164,12 +164,61 @@ final class JSONBodyReader {
         return JSONBodyReader(object: o, prefix: path(name) + ".", session: session)
     }
 
+    /// Reads an array of objects as child readers (`categories[1].actions[0].id` in messages).
+    package func objectArray(_ name: String, required: Bool = false) -> [JSONBodyReader]? {
+        guard let v = value(name) else {
+            if required { record(.missing(path(name), "an array of objects")) }
+            return nil
+        }
+        guard let array = v as? [Any] else {
+            record(.invalid(path(name), mustBe: "an array of objects", got: JSONValueKind.describe(v)))
+            return nil
+        }
+        var readers: [JSONBodyReader] = []
+        for (i, element) in array.enumerated() {
+            guard let o = element as? [String: Any] else {
+                record(.invalid("\(path(name))[\(i)]", mustBe: "an object", got: JSONValueKind.describe(element)))
+                return nil
+            }
+            readers.append(JSONBodyReader(object: o, prefix: "\(path(name))[\(i)].", session: session))
+        }
+        return readers
+    }
+
+    /// Reads an array of integers; a non-integer element is reported by index (`options[1]`).
+    package func int64Array(_ name: String, required: Bool = false) -> [Int64]? {
+        guard let v = value(name) else {
+            if required { record(.missing(path(name), "an array of integers")) }
+            return nil
+        }
+        guard let array = v as? [Any] else {
+            record(.invalid(path(name), mustBe: "an array of integers", got: JSONValueKind.describe(v)))
+            return nil
+        }
+        var values: [Int64] = []
+        for (i, element) in array.enumerated() {
+            guard let n = JSONValueKind.integer(element) else {
+                record(.invalid("\(path(name))[\(i)]", mustBe: "an integer", got: JSONValueKind.describe(element)))
+                return nil
+            }
+            values.append(n)
+        }
+        return values
+    }
+
+    /// Whether the field is present with JSON `null` (for calls where null is a programming error the
+    /// emulated API reports, as the plugin's argument-null exception, rather than "absent").
+    package func isNull(_ name: String) -> Bool {
+        if !known.contains(name) { known.append(name) }
+        return object[name] is NSNull
+    }
+
     // MARK: Finishing
 
     /// Throws for the first field no accessor asked for (in this reader or a nested one), else for the
     /// first recorded type or missing-field problem. Call once, on the top-level reader, before using
     /// any value read.
-    func finish() throws(ControlAPIError) {
+    package func finish() throws(ControlAPIError) {
         for reader in session.readers {
             let unknown = reader.object.keys.filter { !reader.known.contains($0) }.sorted()
             if let name = unknown.first {
@@ -181,14 +230,14 @@ final class JSONBodyReader {
 }
 
 /// Helpers for what `JSONSerialization` hands back: booleans and numbers share `NSNumber` on Linux.
-enum JSONValueKind {
+package enum JSONValueKind {
     /// Whether an `NSNumber` came from JSON `true`/`false` (its Objective-C type code is `c`, char).
-    static func isBoolean(_ n: NSNumber) -> Bool {
+    package static func isBoolean(_ n: NSNumber) -> Bool {
         String(cString: n.objCType) == "c"
     }
 
     /// The value as a 64-bit integer if it is a JSON number without a fractional part (`1e3` counts).
-    static func integer(_ v: Any) -> Int64? {
+    package static func integer(_ v: Any) -> Int64? {
         guard let n = v as? NSNumber, !isBoolean(n) else { return nil }
         switch String(cString: n.objCType) {
         case "d", "f":
@@ -204,7 +253,7 @@ enum JSONValueKind {
     }
 
     /// A short description of a JSON value for error messages: `"abc"`, `12`, `true`, `an object`.
-    static func describe(_ v: Any) -> String {
+    package static func describe(_ v: Any) -> String {
         switch v {
         case is NSNull: return "null"
         case let s as String:

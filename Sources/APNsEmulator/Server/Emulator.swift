@@ -11,10 +11,18 @@ public final class Emulator: Sendable {
     private let server: H2Server
     private let control: HTTP1Server
     private let caPath: String
+    /// Higher layers plugged in (virtual devices): they see accepted pushes and add control endpoints.
+    package let extensions: [any EmulatorExtension]
 
     /// Loads certificates and stored state and prepares the loops; nothing listens until `start`.
     /// - Parameter clock: the time every APNs rule reads; a `ManualClock` makes time controllable.
-    public init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemClock()) throws {
+    public convenience init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemClock()) throws {
+        try self.init(configuration: configuration, clock: clock, extensions: { _ in [] })
+    }
+
+    /// The same, with higher layers built over the emulator's services (see `EmulatorExtension`).
+    package init(configuration: EmulatorConfiguration, clock: any EmulatorClock,
+                 extensions makeExtensions: (EmulatorServices) throws -> [any EmulatorExtension]) throws {
         self.configuration = configuration
         if !NetworkAddress.isLoopback(configuration.host) && (configuration.controlToken ?? "").isEmpty {
             throw EmulatorError.controlTokenRequired(configuration.host)
@@ -41,10 +49,13 @@ public final class Emulator: Sendable {
         config.eventLoops = configuration.eventLoops
         self.services = try EmulatorServices(
             configuration: configuration, clock: clock, persistence: try makeStatePersistence(for: configuration))
+        let extensions = try makeExtensions(services)
+        self.extensions = extensions
         let handler: any H2ServerHandler = configuration.transportOnly
-            ? StaticResponseHandler() : APNsHandler(services: services)
+            ? StaticResponseHandler() : APNsHandler(services: services, extensions: extensions)
         self.server = try H2Server(configuration: config, handler: handler)
-        self.control = HTTP1Server(handler: ControlAPI(services: services, controlToken: configuration.controlToken))
+        self.control = HTTP1Server(handler: ControlAPI(
+            services: services, controlToken: configuration.controlToken, extensions: extensions))
     }
 
     /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.
@@ -80,6 +91,7 @@ public final class Emulator: Sendable {
     public func shutdown() {
         control.stop()
         server.shutdown()
+        for ext in extensions { ext.shutdown() }
     }
 
     /// A wildcard bind is reached through loopback; IPv6 literals need brackets in URLs.

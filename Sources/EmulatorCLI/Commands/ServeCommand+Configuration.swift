@@ -29,6 +29,10 @@ extension ServeCommand {
         if let capacity = try options.integer(Option.journalCapacity, in: 1...Int(Int32.max)) {
             configuration.journalCapacity = capacity
         }
+        if options.flag(Option.manualClock) { configuration.manualClock = true }
+        if let seconds = try options.seconds(Option.lowPriorityDelay, allowingZero: true) {
+            configuration.lowPriorityDelaySeconds = seconds
+        }
         if let limit = try options.integer(Option.tokenRateLimit, in: 0...Int(Int32.max)) {
             configuration.tokenRateLimit = limit
         }

@@ -122,6 +122,16 @@ extension ServeCommand {
             help: "Journal entries kept; the oldest are dropped beyond this.",
             default: String(defaults.journalCapacity)
         )
+        static let manualClock = OptionDeclaration.flag(
+            "manual-clock",
+            help: "Start the clock at the real time and move it only through POST /_emulator/clock/advance."
+        )
+        static let lowPriorityDelay = OptionDeclaration.value(
+            "low-priority-delay",
+            valueName: "seconds",
+            help: "Hold priority 5 and 1 pushes this long before delivering them to online virtual devices.",
+            default: formatSeconds(defaults.lowPriorityDelaySeconds)
+        )
         static let tokenRateLimit = OptionDeclaration.value(
             "token-rate-limit",
             valueName: "n",
@@ -220,7 +230,8 @@ extension ServeCommand {
         static let all = [
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
-            stateDirectory, ephemeral, controlToken, realism, noJournal, journalCapacity, tokenRateLimit,
+            stateDirectory, ephemeral, controlToken, realism, noJournal, journalCapacity, manualClock, lowPriorityDelay,
+            tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,
             topicKeyOutsideTopicsReason, maxCollapseIdBytes, broadcastPayloadLimit, rejectDERSignatures,

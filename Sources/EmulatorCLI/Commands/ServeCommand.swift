@@ -1,6 +1,7 @@
 import APNsEmulator
 import APNsProtocol
 import Foundation
+import VirtualDevices
 
 /// `apns-emulator serve`: starts the production, sandbox and control listeners and runs until SIGINT/SIGTERM.
 ///
@@ -141,7 +142,7 @@ public struct ServeCommand: Command {
 
     /// - Parameter context: Output for the banner, and the stop signal to wait for.
     public func run(context: CommandContext) async throws -> ExitCode {
-        let emulator = try Emulator(configuration: emulatorConfiguration)
+        let emulator = try Emulator.withDevices(configuration: emulatorConfiguration).emulator
         let endpoints = try emulator.start()
         let banner = ServeBanner(
             version: EmulatorVersion.current,

@@ -1,0 +1,140 @@
+import APNsProtocol
+
+/// APNs' store-and-forward between an accepted push and the device: what is delivered now, later, or never.
+///
+/// ### Overview
+/// ```
+///   accept ──online──► priority 10 ─────────────────────────► deliver
+///      │               priority 5/1 ──► deferred(until) ─tick─► deliver (or store, if now offline)
+///      └──offline──► expiration 0 ─────────────────────────► expire ("offline, expiration 0")
+///                    expired already ──────────────────────► expire
+///                    else ──► stored (newest per token; the older one is coalesced)
+///   device online ──► stored ──► deliver (or expire, if its time passed)
+///   tick(now) ──► stored pushes past their expiration ──► expire
+/// ```
+/// A token is one app on one device, so "newest per token" is Apple's "only the latest notification per
+/// app for an offline device". Pushes without `apns-expiration` are kept for `maximumStorageMillis`
+/// (Apple: up to 30 days).
+///
+/// ### Implementation
+/// A value type with no I/O and no clock of its own: the owner (the device farm) holds it under its lock,
+/// passes `now` and whether the device is online, and carries out the returned actions in order.
+public struct DeliveryQueue: Sendable {
+    /// What happens to a push; the owner records each as the push's fate on the device.
+    public enum Action: Sendable, Equatable {
+        /// Hand it to the device now.
+        case deliver(QueuedPush)
+        /// The device is offline: held until it comes back (or the push expires).
+        case store(QueuedPush)
+        /// Held for later (priority 5 or 1 on an online device).
+        case `defer`(QueuedPush, until: Millis)
+        /// Dropped while stored: a newer push for the same app arrived (its `apns-id` given).
+        case coalesce(QueuedPush, replacedBy: String)
+        /// Dropped: its expiration passed before the device could get it.
+        case expire(QueuedPush, reason: String)
+    }
+
+    /// Priority 5 and 1 pushes to online devices wait this long (0: delivered at once).
+    public var lowPriorityDelayMillis: Millis
+    /// How long a push without `apns-expiration` is kept for an offline device.
+    public var maximumStorageMillis: Millis
+
+    /// Newest held push per token (offline devices).
+    private var stored: [String: QueuedPush] = [:]
+    /// Deferred pushes, in the order they became due.
+    private var deferred: [(due: Millis, push: QueuedPush)] = []
+
+    public init(lowPriorityDelayMillis: Millis = 0, maximumStorageMillis: Millis = 30 * 24 * 3600 * 1000) {
+        self.lowPriorityDelayMillis = lowPriorityDelayMillis
+        self.maximumStorageMillis = maximumStorageMillis
+    }
+
+    /// Pushes held for offline devices or deferred.
+    public var pendingCount: Int { stored.count + deferred.count }
+
+    /// The earliest time `tick` has something to do (a deferred push or a stored one expiring), if any.
+    public var nextDue: Millis? {
+        let storedDue = stored.values.map { expiry(of: $0) }.min()
+        let deferredDue = deferred.first?.due
+        switch (storedDue, deferredDue) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b?): return b
+        default: return nil
+        }
+    }
+
+    /// A push APNs accepted for a device that is `online` or not.
+    public mutating func accept(_ push: QueuedPush, online: Bool, now: Millis) -> [Action] {
+        if online {
+            if push.priority < 10 && lowPriorityDelayMillis > 0 {
+                let due = now + lowPriorityDelayMillis
+                let index = deferred.firstIndex { $0.due > due } ?? deferred.endIndex
+                deferred.insert((due, push), at: index)
+                return [.defer(push, until: due)]
+            }
+            return [.deliver(push)]
+        }
+        return store(push, now: now)
+    }
+
+    /// The device owning `tokens` came online: hand over what was kept for it.
+    public mutating func deviceOnline(tokens: [String], now: Millis) -> [Action] {
+        var actions: [Action] = []
+        for token in tokens {
+            guard let push = stored.removeValue(forKey: token) else { continue }
+            actions.append(expiry(of: push) <= now
+                ? .expire(push, reason: "expired while the device was offline") : .deliver(push))
+        }
+        return actions
+    }
+
+    /// Time moved to `now`: deferred pushes that are due go out (or are stored if their device went
+    /// offline meanwhile), stored pushes past their expiration are dropped.
+    public mutating func tick(now: Millis, isOnline: (String) -> Bool) -> [Action] {
+        var actions: [Action] = []
+        while let first = deferred.first, first.due <= now {
+            deferred.removeFirst()
+            actions += isOnline(first.push.token) ? [.deliver(first.push)] : store(first.push, now: now)
+        }
+        for (token, push) in stored where expiry(of: push) <= now {
+            stored[token] = nil
+            actions.append(.expire(push, reason: "expired while the device was offline"))
+        }
+        return actions
+    }
+
+    /// The token is gone (app uninstalled, device removed): drop what was held for it, silently.
+    public mutating func forget(token: String) {
+        stored[token] = nil
+        deferred.removeAll { $0.push.token == token }
+    }
+
+    /// Forgets everything (reset).
+    public mutating func removeAll() {
+        stored.removeAll()
+        deferred.removeAll()
+    }
+
+    private mutating func store(_ push: QueuedPush, now: Millis) -> [Action] {
+        if push.expiration == 0 {
+            return [.expire(push, reason: "the device was offline and apns-expiration is 0 (deliver now or never)")]
+        }
+        if expiry(of: push) <= now {
+            return [.expire(push, reason: "apns-expiration had passed")]
+        }
+        var actions: [Action] = []
+        if let older = stored[push.token] {
+            actions.append(.coalesce(older, replacedBy: push.apnsId))
+        }
+        stored[push.token] = push
+        actions.append(.store(push))
+        return actions
+    }
+
+    /// When a held push stops being deliverable.
+    private func expiry(of push: QueuedPush) -> Millis {
+        if let expiration = push.expiration, expiration > 0 { return expiration * 1000 }
+        return push.acceptedAt + maximumStorageMillis
+    }
+}

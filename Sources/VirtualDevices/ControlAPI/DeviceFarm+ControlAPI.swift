@@ -1,0 +1,247 @@
+import APNsEmulator
+import APNsProtocol
+import H2Transport
+
+/// The devices endpoints under `/_emulator/devices` and `/_emulator/deliveries`, added to the control API.
+extension DeviceFarm: EmulatorExtension {
+    package var routes: [(method: String, pattern: String, operation: String)] {
+        let d = "/_emulator/devices"
+        let app = d + "/{deviceId}/apps/{bundleId}"
+        return [
+            ("GET", d, "listDevices"),
+            ("POST", d, "createDevice"),
+            ("GET", d + "/{deviceId}", "getDevice"),
+            ("DELETE", d + "/{deviceId}", "deleteDevice"),
+            ("POST", d + "/{deviceId}/actions", "deviceAction"),
+            ("GET", d + "/{deviceId}/apps", "listApps"),
+            ("POST", d + "/{deviceId}/apps", "installApp"),
+            ("GET", app, "getApp"),
+            ("DELETE", app, "uninstallApp"),
+            ("POST", app + "/calls", "callPlugin"),
+            ("GET", app + "/calls", "listCalls"),
+            ("POST", app + "/actions", "appAction"),
+            ("GET", app + "/events", "listEvents"),
+            ("GET", app + "/notifications", "getNotificationCentre"),
+            ("GET", "/_emulator/deliveries", "listDeliveries"),
+        ]
+    }
+
+    package var operationsWithQuery: Set<String> { ["listEvents", "listDeliveries"] }
+
+    package func pushAccepted(_ push: AcceptedPush, now: Millis) {
+        deliver(push, now: now)
+    }
+
+    package func clockAdvanced(to now: Millis) {
+        tick()
+    }
+
+    package func reset() {
+        removeAll()
+    }
+
+    package func shutdown() {
+        stop()
+    }
+
+    package func perform(_ operation: String, _ request: ControlRequest) throws -> HTTP1Response {
+        do {
+            return try route(operation, request)
+        } catch let error as DeviceError {
+            throw error.isNotFound ? ControlAPIError.notFound(error.description) : ControlAPIError.conflict(error.description)
+        }
+    }
+
+    private func route(_ operation: String, _ request: ControlRequest) throws -> HTTP1Response {
+        let deviceId = request.parameter("deviceId")
+        let bundleId = request.parameter("bundleId")
+        switch operation {
+        case "listDevices":
+            return try ControlAPIResponse.json("devices", devices().map(DeviceView.init))
+        case "createDevice":
+            return try createDevice(request)
+        case "getDevice":
+            return try ControlAPIResponse.json(DeviceView(device(deviceId)))
+        case "deleteDevice":
+            try request.expectEmptyBody()
+            try removeDevice(deviceId)
+            return ControlAPIResponse.noContent()
+        case "deviceAction":
+            return try deviceAction(request, deviceId)
+        case "listApps":
+            return try ControlAPIResponse.json("apps", device(deviceId).installedApps.map(AppView.init))
+        case "installApp":
+            let body = try request.body()
+            let fields = DeviceRequestReaders.readApp(body)
+            try body.finish()
+            let config = try DeviceRequestReaders.app(fields)
+            _ = try device(deviceId)
+            let app = try install(config, on: deviceId)
+            return try ControlAPIResponse.json(AppView(app), status: 201, headers: [
+                H2Header("location", "/_emulator/devices/\(deviceId)/apps/\(app.bundleId)")])
+        case "getApp":
+            return try ControlAPIResponse.json(AppView(app(bundleId, on: deviceId)))
+        case "uninstallApp":
+            try request.expectEmptyBody()
+            try uninstall(bundleId, from: deviceId)
+            return ControlAPIResponse.noContent()
+        case "callPlugin":
+            return try callPlugin(request, deviceId, bundleId)
+        case "listCalls":
+            return try ControlAPIResponse.json("calls", app(bundleId, on: deviceId).calls.map(CallView.init))
+        case "appAction":
+            return try appAction(request, deviceId, bundleId)
+        case "listEvents":
+            var query = request.query
+            let after = try query.integer("after", in: 0...Int64(Int32.max))
+            try query.finish()
+            let events = try app(bundleId, on: deviceId).events.filter { $0.seq > Int(after ?? 0) }
+            return try ControlAPIResponse.json("events", events.map(EventView.init))
+        case "getNotificationCentre":
+            let a = try app(bundleId, on: deviceId)
+            return try ControlAPIResponse.json(CentreView(badge: a.badge, notifications: a.notifications, groups: a.groups))
+        case "listDeliveries":
+            var query = request.query
+            let apnsId = query.string("apnsId")
+            let device = query.string("deviceId")
+            let bundle = query.string("bundleId")
+            try query.finish()
+            return try ControlAPIResponse.json("deliveries", fates(apnsId: apnsId?.lowercased(), deviceId: device,
+                                                                   bundleId: bundle))
+        default:
+            throw ControlAPIError.internalFailure("unrouted devices operation \(operation)")
+        }
+    }
+
+    /// `POST /devices`: the device and the apps listed with it, all checked before anything is created.
+    private func createDevice(_ request: ControlRequest) throws -> HTTP1Response {
+        let body = try request.body()
+        let fields = DeviceRequestReaders.readDevice(body)
+        try body.finish()
+        let (config, apps) = try DeviceRequestReaders.device(fields)
+        let device = try createDevice(config)
+        for app in apps { _ = try install(app, on: device.id) }
+        return try ControlAPIResponse.json(DeviceView(self.device(device.id)), status: 201, headers: [
+            H2Header("location", "/_emulator/devices/\(device.id)")])
+    }
+
+    /// `POST /devices/{id}/actions {"action": "online"|"offline"|"restore"}`.
+    private func deviceAction(_ request: ControlRequest, _ deviceId: String) throws -> HTTP1Response {
+        let body = try request.body()
+        let action = body.string("action", required: true)
+        try body.finish()
+        switch action ?? "" {
+        case "online": try setOnline(deviceId, true)
+        case "offline": try setOnline(deviceId, false)
+        case "restore": try restore(deviceId)
+        default:
+            throw ControlAPIError.invalid("action", mustBe: #"one of "online", "offline", "restore""#,
+                                          got: "\"\(action ?? "")\"")
+        }
+        return try ControlAPIResponse.json(DeviceView(device(deviceId)))
+    }
+
+    /// `POST …/calls {"call": "<plugin method>", arguments…}` → the call's record.
+    private func callPlugin(_ request: ControlRequest, _ deviceId: String, _ bundleId: String) throws -> HTTP1Response {
+        let body = try request.body()
+        let name = body.string("call", required: true)
+        let optionsNull = body.isNull("options")
+        let options = body.int64Array("options")
+        let countNull = body.isNull("count")
+        let count = body.int64("count")
+        let callId = body.int64("callId")
+        try body.finish()
+        let present = Set([options != nil || optionsNull ? "options" : nil, count != nil || countNull ? "count" : nil,
+                           callId != nil ? "callId" : nil].compactMap { $0 })
+        func only(_ allowed: Set<String>) throws(ControlAPIError) {
+            if let extra = present.subtracting(allowed).sorted().first {
+                throw ControlAPIError.invalidField(extra, message: "'\(extra)' does not apply to \(name ?? "")")
+            }
+            if let missing = allowed.subtracting(present).sorted().first {
+                throw ControlAPIError.missing(missing, "the argument of \(name ?? "") (null makes the plugin throw)")
+            }
+        }
+        let call: PluginCall
+        switch name ?? "" {
+        case "RequestAuthorization":
+            try only(["options"])
+            call = .requestAuthorization(options: try DeviceRequestReaders.intEnums(
+                AuthorizationOption.self, options, field: "options"))
+        case "GetNotificationSettings": try only([]); call = .getNotificationSettings
+        case "GetToken": try only([]); call = .getToken
+        case "CancelGetToken":
+            try only(["callId"])
+            call = .cancelGetToken(callId: Int(clamping: callId ?? 0))
+        case "GetProviderEnvironment": try only([]); call = .getProviderEnvironment
+        case "GetColdStartNotification": try only([]); call = .getColdStartNotification
+        case "SetBadgeCount":
+            try only(["count"])
+            if let count, !(Int64(Int32.min)...Int64(Int32.max)).contains(count) {
+                throw ControlAPIError.invalid("count", mustBe: "a 32-bit integer", got: "\(count)")
+            }
+            call = .setBadgeCount(count.map { Int($0) })
+        default:
+            let names = CallRecord.Call.allCases.map(\.rawValue) + ["CancelGetToken"]
+            throw ControlAPIError.invalid("call", mustBe: "one of " + names.map { "\"\($0)\"" }.joined(separator: ", "),
+                                          got: "\"\(name ?? "")\"")
+        }
+        guard let record = try self.call(call, bundleId: bundleId, deviceId: deviceId) else {
+            throw ControlAPIError.notFound("no call \(callId ?? 0) in '\(bundleId)' on '\(deviceId)'")
+        }
+        return try ControlAPIResponse.json(CallView(record))
+    }
+
+    /// `POST …/actions {"action": …}`: a user action on the app or one of its notifications.
+    private func appAction(_ request: ControlRequest, _ deviceId: String, _ bundleId: String) throws -> HTTP1Response {
+        let body = try request.body()
+        let name = body.string("action", required: true)
+        let fields: [String: Any?] = [
+            "notificationId": body.string("notificationId"), "actionId": body.string("actionId"),
+            "text": body.string("text"), "enabled": body.bool("enabled"), "allow": body.bool("allow"),
+            "title": body.string("title"), "body": body.string("body"), "category": body.string("category"),
+            "threadId": body.string("threadId"),
+        ]
+        try body.finish()
+        let present = Set(fields.filter { $0.value != nil }.keys)
+        func only(_ required: Set<String>, optional: Set<String> = []) throws(ControlAPIError) {
+            if let extra = present.subtracting(required).subtracting(optional).sorted().first {
+                throw ControlAPIError.invalidField(extra, message: "'\(extra)' does not apply to action '\(name ?? "")'")
+            }
+            if let missing = required.subtracting(present).sorted().first {
+                throw ControlAPIError.missing(missing, "required by action '\(name ?? "")'")
+            }
+        }
+        func string(_ k: String) -> String { (fields[k] ?? nil) as? String ?? "" }
+        func bool(_ k: String) -> Bool { (fields[k] ?? nil) as? Bool ?? false }
+        let action: UserAction
+        switch name ?? "" {
+        case "launch": try only([]); action = .launch
+        case "foreground": try only([]); action = .foreground
+        case "background": try only([]); action = .background
+        case "forceQuit": try only([]); action = .forceQuit
+        case "terminate": try only([]); action = .terminate
+        case "tap": try only(["notificationId"]); action = .tap(notificationId: string("notificationId"))
+        case "action":
+            try only(["notificationId", "actionId"], optional: ["text"])
+            action = .action(notificationId: string("notificationId"), actionId: string("actionId"),
+                             text: present.contains("text") ? string("text") : nil)
+        case "dismiss": try only(["notificationId"]); action = .dismiss(notificationId: string("notificationId"))
+        case "setNotificationsEnabled": try only(["enabled"]); action = .setNotificationsEnabled(bool("enabled"))
+        case "answerPrompt": try only(["allow"]); action = .answerPrompt(allow: bool("allow"))
+        case "reattachDelegate": try only([]); action = .reattachDelegate
+        case "postLocalNotification":
+            try only(["title"], optional: ["body", "category", "threadId"])
+            action = .postLocalNotification(title: string("title"), body: string("body"), category: string("category"),
+                                            threadId: string("threadId"))
+        default:
+            throw ControlAPIError.invalid("action", mustBe: "one of " + Self.appActionNames.map { "\"\($0)\"" }
+                .joined(separator: ", "), got: "\"\(name ?? "")\"")
+        }
+        try perform(action, bundleId: bundleId, deviceId: deviceId)
+        return try ControlAPIResponse.json(AppView(app(bundleId, on: deviceId)))
+    }
+
+    static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",
+                                 "dismiss", "setNotificationsEnabled", "answerPrompt", "reattachDelegate",
+                                 "postLocalNotification"]
+}

@@ -1,0 +1,240 @@
+import APNsEmulator
+
+/// The devices endpoints in the control API's OpenAPI document (served at `/_emulator/openapi.json`).
+extension DeviceFarm {
+    typealias JSON = ControlAPIDocument.JSON
+    typealias Doc = ControlAPIDocument
+
+    package var document: ControlAPIDocument.Fragment {
+        ControlAPIDocument.Fragment(
+            tags: [
+                ["name": "devices", "description": "Virtual iPhones and Macs, their apps, plugin calls and user actions."],
+                ["name": "deliveries", "description": "What happened to each accepted push on the devices."],
+            ],
+            operations: Self.operations, schemas: Self.schemas)
+    }
+
+    static var operations: [ControlAPIDocument.Operation] {
+        typealias Op = ControlAPIDocument.Operation
+        let d = "/_emulator/devices"
+        let app = d + "/{deviceId}/apps/{bundleId}"
+        let missing = [404: "No such device (or app)."]
+        return [
+            Op(id: "listDevices", method: "GET", path: d, tag: "devices", summary: "List devices",
+               success: (200, "`{\"devices\": [...]}` in creation order.", "DeviceList")),
+            Op(id: "createDevice", method: "POST", path: d, tag: "devices", summary: "Create a device (and install apps)",
+               description: "Everything is checked before anything is created.",
+               body: ("DeviceCreateRequest", false), success: (201, "The device.", "Device"),
+               errors: [409: "A device with this id exists."]),
+            Op(id: "getDevice", method: "GET", path: d + "/{deviceId}", tag: "devices", summary: "One device",
+               success: (200, "The device.", "Device"), errors: missing),
+            Op(id: "deleteDevice", method: "DELETE", path: d + "/{deviceId}", tag: "devices", summary: "Remove a device",
+               description: "Its apps' tokens become Unregistered (410) from now.",
+               success: (204, "Removed.", nil), errors: missing),
+            Op(id: "deviceAction", method: "POST", path: d + "/{deviceId}/actions", tag: "devices",
+               summary: "Go online or offline, or restore from a backup",
+               description: "Online delivers what APNs held; restore gives every app a new token on its next GetToken.",
+               body: ("DeviceActionRequest", true), success: (200, "The device after the action.", "Device"),
+               errors: missing),
+            Op(id: "listApps", method: "GET", path: d + "/{deviceId}/apps", tag: "devices", summary: "Installed apps",
+               success: (200, "`{\"apps\": [...]}` in install order.", "AppList"), errors: missing),
+            Op(id: "installApp", method: "POST", path: d + "/{deviceId}/apps", tag: "devices", summary: "Install an app",
+               description: "A reinstall after an uninstall is a new install: a new token.",
+               body: ("AppInstallRequest", true), success: (201, "The app.", "App"),
+               errors: [404: "No such device.", 409: "Already installed."]),
+            Op(id: "getApp", method: "GET", path: app, tag: "devices", summary: "One installed app",
+               success: (200, "The app: state, badge, authorization, token.", "App"), errors: missing),
+            Op(id: "uninstallApp", method: "DELETE", path: app, tag: "devices", summary: "Uninstall",
+               description: "The token becomes Unregistered: pushes get 410 with this moment as `timestamp`.",
+               success: (204, "Uninstalled.", nil), errors: missing),
+            Op(id: "callPlugin", method: "POST", path: app + "/calls", tag: "devices", summary: "Call the push plugin",
+               description: "Returns the call's record; GetToken stays `pending` until the delegate forwards a result.",
+               body: ("PluginCallRequest", true), success: (200, "The call.", "PluginCall"), errors: missing),
+            Op(id: "listCalls", method: "GET", path: app + "/calls", tag: "devices", summary: "Plugin calls and results",
+               success: (200, "`{\"calls\": [...]}` in call order.", "PluginCallList"), errors: missing),
+            Op(id: "appAction", method: "POST", path: app + "/actions", tag: "devices", summary: "A user action",
+               body: ("AppActionRequest", true), success: (200, "The app after the action.", "App"),
+               errors: [404: "No such device, app or notification.",
+                        409: "The action does not fit the state (unknown category action, no prompt showing)."]),
+            Op(id: "listEvents", method: "GET", path: app + "/events", tag: "devices", summary: "Plugin events, in order",
+               query: [Doc.queryParameter("after", Doc.integer("Only events with a greater `seq` (polling).", minimum: 0))],
+               success: (200, "`{\"events\": [...]}`.", "PluginEventList"), errors: missing),
+            Op(id: "getNotificationCentre", method: "GET", path: app + "/notifications", tag: "devices",
+               summary: "Notification centre and badge",
+               success: (200, "Delivered notifications (newest first), thread groups, badge.", "NotificationCentre"),
+               errors: missing),
+            Op(id: "listDeliveries", method: "GET", path: "/_emulator/deliveries", tag: "deliveries",
+               summary: "Fates of pushes on devices",
+               query: [Doc.queryParameter("apnsId", Doc.string("apns-id (either case).")),
+                       Doc.queryParameter("deviceId", Doc.string("Device id.")),
+                       Doc.queryParameter("bundleId", Doc.string("App bundle id."))],
+               success: (200, "`{\"deliveries\": [...]}` oldest first; a push's last step is its fate.", "DeliveryList")),
+        ]
+    }
+
+    static var schemas: JSON {
+        let platforms = Platform.allCases.map(\.rawValue)
+        let builds = BuildKind.allCases.map(\.rawValue)
+        let notification = Doc.object("The plugin's `ApnsNotification`.", [
+            ("identifier", Doc.string("Request identifier (`apns-collapse-id`, else `apns-id`).")),
+            ("title", Doc.string("aps.alert.title")), ("subtitle", Doc.string("aps.alert.subtitle")),
+            ("body", Doc.string("aps.alert.body (or the alert string)")),
+            ("badge", Doc.integer("aps.badge; 0 when absent")),
+            ("sound", Doc.string("Empty when delivered through the delegate; aps.sound for cold start.")),
+            ("categoryIdentifier", Doc.string("aps.category")), ("threadIdentifier", Doc.string("aps.thread-id")),
+            ("launchImageName", Doc.string("iOS only")), ("targetContentIdentifier", Doc.string("aps.target-content-id")),
+            ("interruptionLevel", Doc.integer("0 default (cold start), Passive 1, Active 2, TimeSensitive 3, Critical 4")),
+            ("relevanceScore", ["type": "number", "description": "0.0–1.0"] as JSON),
+            ("userInfoJson", Doc.string("The whole payload.")),
+            ("isRemote", Doc.boolean("False for a local notification.")),
+        ])
+        let action = Doc.object("A category action.", [
+            ("identifier", Doc.string("Action id.")), ("title", Doc.string("Button title.")),
+            ("foreground", Doc.boolean("Opens the app.")), ("destructive", Doc.boolean("Shown in red.")),
+            ("authenticationRequired", Doc.boolean("Needs an unlocked device.")),
+            ("textInput", Doc.boolean("Text-input action.")),
+        ], required: ["identifier"])
+        let category = Doc.object("A registered category.", [
+            ("identifier", Doc.string("Category id (aps.category).")),
+            ("actions", Doc.array(Doc.ref("NotificationAction"), "Buttons.")),
+            ("customDismissAction", Doc.boolean("Report dismissals to the app.")),
+        ], required: ["identifier"])
+        let appFields: [(String, JSON)] = [
+            ("bundleId", Doc.string("Bundle id.", example: "com.example.app")),
+            ("build", Doc.string("How it was built and signed (decides the token's environment).", choices: builds)),
+            ("entitlements", Doc.object("Signed entitlements.", [
+                ("push", Doc.boolean("aps-environment present (default true).")),
+                ("timeSensitive", Doc.boolean("Time-sensitive notifications.")),
+                ("criticalAlerts", Doc.boolean("Critical alerts.")),
+            ])),
+            ("delegate", Doc.object("What the app's delegates do.", [
+                ("forwarding", Doc.string("Which callbacks reach the plugin.",
+                                          choices: DelegateForwardingMode.allCases.map(\.rawValue))),
+                ("setLate", Doc.boolean("Notification-centre delegate set after launch (the launch tap is missed).")),
+                ("thirdParty", Doc.string("A package replacing the delegate at the first prompt.",
+                                          choices: ThirdPartyDelegate.allCases.map(\.rawValue))),
+                ("presentation", Doc.array(Doc.integer("Badge 1, Sound 2, List 3, Banner 4", minimum: 1, maximum: 4),
+                                           "What willPresent returns.")),
+                ("suppressWhenPayloadHas", Doc.string("willPresent returns nothing when the payload has this key.")),
+            ])),
+            ("promptAnswer", Doc.string("The user's answer to the permission prompt.",
+                                        choices: PromptAnswer.allCases.map(\.rawValue))),
+            ("categories", Doc.array(Doc.ref("NotificationCategory"), "Registered categories.")),
+            ("registrationError", Doc.string("Registration fails with this description.")),
+        ]
+        return [
+            "ApnsNotification": notification,
+            "NotificationAction": action,
+            "NotificationCategory": category,
+            "AppInstallRequest": Doc.object("An app to install.", appFields, required: ["bundleId"], closed: true),
+            "App": Doc.object("An installed app and its state.", appFields + [
+                ("lifecycle", Doc.string("Process state.", choices: AppLifecycle.allCases.map(\.rawValue))),
+                ("forceQuit", Doc.boolean("Swiped away by the user (until the next launch).")),
+                ("badge", Doc.integer("Icon badge.")),
+                ("authorizationStatus", Doc.integer("NotDetermined 1, Denied 2, Authorized 3, Provisional 4")),
+                ("token", Doc.string("This install's token (after the first registration).")),
+                ("tokenEnvironment", Doc.string("Where the token is valid.", choices: ["production", "sandbox"])),
+                ("previousTokens", Doc.array(Doc.string("token"), "Tokens of earlier installs (Unregistered).")),
+                ("delegateAttachment", Doc.string("Whether the app's delegate is in place.",
+                                                  choices: ["attached", "replacedByThirdParty"])),
+                ("pendingTokenCall", Doc.integer("The GetToken call waiting for the delegate.")),
+                ("promptShowing", Doc.boolean("A permission prompt waits for `answerPrompt`.")),
+                ("notificationCount", Doc.integer("Notifications in the centre.")),
+            ]),
+            "AppList": Doc.object("Installed apps.", [("apps", Doc.array(Doc.ref("App"), "Apps"))], required: ["apps"]),
+            "DeviceCreateRequest": Doc.object("A device; every field is optional.", [
+                ("id", Doc.string("Unique id (default `device-N`).", pattern: "^[A-Za-z0-9._-]{1,64}$")),
+                ("name", Doc.string("Display name.")),
+                ("platform", Doc.string("Operating system.", choices: platforms)),
+                ("osVersion", Doc.string("OS version.", example: "18.0")),
+                ("online", Doc.boolean("Reachable by APNs (default true).")),
+                ("backgroundBudgetPerHour", Doc.integer("Background pushes per hour for a suspended app; 0 = unlimited.",
+                                                        minimum: 0, maximum: 1000)),
+                ("apps", Doc.array(Doc.ref("AppInstallRequest"), "Apps to install.")),
+            ], closed: true),
+            "Device": Doc.object("A virtual device.", [
+                ("id", Doc.string("Id.")), ("name", Doc.string("Name.")),
+                ("platform", Doc.string("Operating system.", choices: platforms)),
+                ("osVersion", Doc.string("OS version.")), ("online", Doc.boolean("Reachable by APNs.")),
+                ("backgroundBudgetPerHour", Doc.integer("Background push budget.")),
+                ("apps", Doc.array(Doc.ref("App"), "Installed apps.")),
+            ]),
+            "DeviceList": Doc.object("Devices.", [("devices", Doc.array(Doc.ref("Device"), "Devices"))],
+                                     required: ["devices"]),
+            "DeviceActionRequest": Doc.object("A device action.", [
+                ("action", Doc.string("What happens.", choices: ["online", "offline", "restore"])),
+            ], required: ["action"], closed: true),
+            "PluginCallRequest": Doc.object("A plugin call; `options` and `count` given as null make the plugin throw"
+                                            + " ArgumentNullException.", [
+                ("call", Doc.string("The plugin method.", choices: CallRecord.Call.allCases.map(\.rawValue)
+                                    + ["CancelGetToken"])),
+                ("options", Doc.array(Doc.integer("UNAuthorizationOption: Badge 1 … Provisional 7", minimum: 1, maximum: 7),
+                                      "RequestAuthorization's options.")),
+                ("count", Doc.integer("SetBadgeCount's value (negative clears the badge).")),
+                ("callId", Doc.integer("CancelGetToken: the GetToken call to cancel.")),
+            ], required: ["call"], closed: true),
+            "PluginResult": Doc.object("Success (with data), Failure (problem and message) or UnknownOutcome.", [
+                ("case", Doc.string("Result case.", choices: ["Success", "Failure", "UnknownOutcome"])),
+                ("problem", Doc.string("Failure's problem code.", choices: PluginProblem.allCases.map(\.rawValue))),
+                ("message", Doc.string("Failure's message.")),
+                ("granted", Doc.boolean("RequestAuthorization.")),
+                ("authorizationStatus", Doc.integer("GetNotificationSettings.")),
+                ("token", Doc.string("GetToken: lowercase hex.")),
+                ("environment", Doc.integer("GetProviderEnvironment: Apns 1, ApnsSandbox 2.")),
+                ("notification", Doc.ref("ApnsNotification")),
+            ], required: ["case"]),
+            "PluginCall": Doc.object("A plugin call and its result.", [
+                ("callId", Doc.integer("Id within the app.")), ("call", Doc.string("Method.")),
+                ("state", Doc.string("Progress.", choices: ["pending", "completed", "threw"])),
+                ("calledAt", Doc.millis("Called")), ("completedAt", Doc.millis("Ended")),
+                ("seq", Doc.integer("Place in the app's ordered log (shared with events).")),
+                ("result", Doc.ref("PluginResult")),
+                ("exception", Doc.string("`ArgumentNullException` when state is `threw`.")),
+                ("parameter", Doc.string("The null parameter.")),
+            ], required: ["callId", "call", "state", "calledAt"]),
+            "PluginCallList": Doc.object("Calls.", [("calls", Doc.array(Doc.ref("PluginCall"), "Calls"))],
+                                         required: ["calls"]),
+            "PluginEvent": Doc.object("A plugin event.", [
+                ("seq", Doc.integer("Order (shared with call completions).")), ("at", Doc.millis("Fired")),
+                ("type", Doc.string("Event.", choices: ["TokenRefreshed", "NotificationPresented", "NotificationOpened"])),
+                ("token", Doc.string("TokenRefreshed.")), ("notification", Doc.ref("ApnsNotification")),
+                ("actionIdentifier", Doc.string("NotificationOpened.")),
+                ("userText", Doc.string("NotificationOpened from a text-input action.")),
+            ], required: ["seq", "at", "type"]),
+            "PluginEventList": Doc.object("Events.", [("events", Doc.array(Doc.ref("PluginEvent"), "Events"))],
+                                          required: ["events"]),
+            "AppActionRequest": Doc.object("A user action; fields that do not apply to the action are refused.", [
+                ("action", Doc.string("What the user does.", choices: appActionNames)),
+                ("notificationId", Doc.string("tap, action, dismiss: the notification.")),
+                ("actionId", Doc.string("action: the category action.")),
+                ("text", Doc.string("action: typed text (text-input actions).")),
+                ("enabled", Doc.boolean("setNotificationsEnabled.")), ("allow", Doc.boolean("answerPrompt.")),
+                ("title", Doc.string("postLocalNotification.")), ("body", Doc.string("postLocalNotification.")),
+                ("category", Doc.string("postLocalNotification.")), ("threadId", Doc.string("postLocalNotification.")),
+            ], required: ["action"], closed: true),
+            "DeliveredNotification": Doc.object("A notification on display.", [
+                ("identifier", Doc.string("Request identifier.")), ("apnsId", Doc.string("The push's apns-id.")),
+                ("notification", Doc.ref("ApnsNotification")), ("deliveredAt", Doc.millis("Delivered")),
+                ("presentation", Doc.array(Doc.string("banner or list"), "How it was presented.")),
+                ("soundPlayed", Doc.string("Sound played on arrival.")),
+            ]),
+            "NotificationCentre": Doc.object("The notification centre.", [
+                ("badge", Doc.integer("Icon badge.")),
+                ("notifications", Doc.array(Doc.ref("DeliveredNotification"), "Newest first.")),
+                ("groups", Doc.array(Doc.object("A thread group.", [
+                    ("threadIdentifier", Doc.string("Thread id (empty: the app's default group).")),
+                    ("notificationIds", Doc.array(Doc.string("id"), "Members, newest first.")),
+                ]), "Groups by thread id.")),
+            ]),
+            "PushFate": Doc.object("One step of a push on a device.", [
+                ("apnsId", Doc.string("The push's apns-id.")), ("deviceId", Doc.string("Device.")),
+                ("bundleId", Doc.string("App.")), ("token", Doc.string("Device token.")),
+                ("fate", Doc.string("What happened.", choices: PushFate.Kind.allCases.map(\.rawValue))),
+                ("reason", Doc.string("Why.")), ("at", Doc.millis("When")),
+                ("notificationId", Doc.string("Its identifier in the notification centre.")),
+            ]),
+            "DeliveryList": Doc.object("Fates.", [("deliveries", Doc.array(Doc.ref("PushFate"), "Steps"))],
+                                       required: ["deliveries"]),
+        ]
+    }
+}

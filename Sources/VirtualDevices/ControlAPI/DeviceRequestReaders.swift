@@ -1,0 +1,166 @@
+import APNsEmulator
+
+/// Strict readers of the devices endpoints' bodies. As everywhere in the control API: every field is read,
+/// `finish()` refuses unknown ones, and only then are values checked and used.
+enum DeviceRequestReaders {
+    /// A string field that must be one of an enum's raw values.
+    static func enumValue<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String?, field: String)
+        throws(ControlAPIError) -> E? where E.RawValue == String
+    {
+        guard let text else { return nil }
+        guard let value = E(rawValue: text) else {
+            let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw ControlAPIError.invalid(field, mustBe: "one of \(choices)", got: "\"\(text)\"")
+        }
+        return value
+    }
+
+    /// Integers that must be raw values of an integer enum (`options[1]`).
+    static func intEnums<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ values: [Int64]?, field: String)
+        throws(ControlAPIError) -> [E]? where E.RawValue == Int
+    {
+        guard let values else { return nil }
+        var out: [E] = []
+        for (i, v) in values.enumerated() {
+            guard let e = E(rawValue: Int(clamping: v)) else {
+                let choices = E.allCases.map { "\($0.rawValue)" }.joined(separator: ", ")
+                throw ControlAPIError.invalid("\(field)[\(i)]", mustBe: "one of \(choices)", got: "\(v)")
+            }
+            out.append(e)
+        }
+        return out
+    }
+
+    // MARK: Device
+
+    /// The raw fields of a device body, read (not yet checked).
+    struct DeviceFields {
+        var id, name, platform, osVersion: String?
+        var online: Bool?
+        var budget: Int64?
+        var apps: [AppFields]?
+    }
+
+    static func readDevice(_ body: JSONBodyReader) -> DeviceFields {
+        DeviceFields(id: body.string("id"), name: body.string("name"), platform: body.string("platform"),
+                     osVersion: body.string("osVersion"), online: body.bool("online"),
+                     budget: body.int64("backgroundBudgetPerHour"),
+                     apps: body.objectArray("apps")?.map(readApp))
+    }
+
+    static func device(_ f: DeviceFields) throws(ControlAPIError) -> (DeviceConfiguration, [AppConfiguration]) {
+        if let id = f.id {
+            guard !id.isEmpty, id.count <= 64, id.utf8.allSatisfy(isIdByte) else {
+                throw ControlAPIError.invalid("id", mustBe: "1–64 characters of A–Z a–z 0–9 . _ -", got: "\"\(id)\"")
+            }
+        }
+        let platform = try enumValue(Platform.self, f.platform, field: "platform") ?? .iOS
+        if let b = f.budget, !(0...1000).contains(b) {
+            throw ControlAPIError.invalid("backgroundBudgetPerHour", mustBe: "an integer from 0 (unlimited) to 1000",
+                                          got: "\(b)")
+        }
+        var apps: [AppConfiguration] = []
+        for (i, a) in (f.apps ?? []).enumerated() {
+            let app = try self.app(a, prefix: "apps[\(i)].")
+            if apps.contains(where: { $0.bundleId == app.bundleId }) {
+                throw ControlAPIError.invalidField("apps[\(i)].bundleId", message: "'\(app.bundleId)' is listed twice")
+            }
+            apps.append(app)
+        }
+        let config = DeviceConfiguration(id: f.id ?? "", name: f.name ?? "", platform: platform,
+                                         osVersion: f.osVersion, online: f.online ?? true,
+                                         backgroundBudgetPerHour: Int(f.budget ?? 3))
+        return (config, apps)
+    }
+
+    private static func isIdByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F
+            || b == 0x2D
+    }
+
+    // MARK: App
+
+    struct AppFields {
+        var bundleId, build, promptAnswer, registrationError: String?
+        var push, timeSensitive, criticalAlerts: Bool?
+        var forwarding, thirdParty, suppressKey: String?
+        var setLate: Bool?
+        var presentation: [Int64]?
+        var categories: [CategoryFields]?
+    }
+
+    struct CategoryFields {
+        var identifier: String?
+        var customDismissAction: Bool?
+        var actions: [(identifier: String?, title: String?, foreground: Bool?, destructive: Bool?,
+                       authenticationRequired: Bool?, textInput: Bool?)]?
+    }
+
+    static func readApp(_ r: JSONBodyReader) -> AppFields {
+        let entitlements = r.object("entitlements")
+        let delegate = r.object("delegate")
+        return AppFields(
+            bundleId: r.string("bundleId", required: true), build: r.string("build"),
+            promptAnswer: r.string("promptAnswer"), registrationError: r.string("registrationError"),
+            push: entitlements?.bool("push"), timeSensitive: entitlements?.bool("timeSensitive"),
+            criticalAlerts: entitlements?.bool("criticalAlerts"),
+            forwarding: delegate?.string("forwarding"), thirdParty: delegate?.string("thirdParty"),
+            suppressKey: delegate?.string("suppressWhenPayloadHas"), setLate: delegate?.bool("setLate"),
+            presentation: delegate?.int64Array("presentation"),
+            categories: r.objectArray("categories")?.map { c in
+                CategoryFields(
+                    identifier: c.string("identifier", required: true),
+                    customDismissAction: c.bool("customDismissAction"),
+                    actions: c.objectArray("actions")?.map { a in
+                        (a.string("identifier", required: true), a.string("title"), a.bool("foreground"),
+                         a.bool("destructive"), a.bool("authenticationRequired"), a.bool("textInput"))
+                    })
+            })
+    }
+
+    static func app(_ f: AppFields, prefix: String = "") throws(ControlAPIError) -> AppConfiguration {
+        let bundleId = f.bundleId ?? ""
+        try ControlAPIValidation.topic(bundleId, field: prefix + "bundleId")
+        let build = try enumValue(BuildKind.self, f.build, field: prefix + "build") ?? .development
+        let answer = try enumValue(PromptAnswer.self, f.promptAnswer, field: prefix + "promptAnswer") ?? .allow
+        let forwarding = try enumValue(DelegateForwardingMode.self, f.forwarding, field: prefix + "delegate.forwarding")
+            ?? .correct
+        let thirdParty = try enumValue(ThirdPartyDelegate.self, f.thirdParty, field: prefix + "delegate.thirdParty")
+            ?? ThirdPartyDelegate.none
+        let presentation = try intEnums(PresentationOption.self, f.presentation, field: prefix + "delegate.presentation")
+            ?? [.banner, .list, .sound, .badge]
+        var categories: [NotificationCategory] = []
+        for (i, c) in (f.categories ?? []).enumerated() {
+            let field = "\(prefix)categories[\(i)]"
+            let id = c.identifier ?? ""
+            guard !id.isEmpty else { throw ControlAPIError.invalid(field + ".identifier", mustBe: "a non-empty string") }
+            if categories.contains(where: { $0.identifier == id }) {
+                throw ControlAPIError.invalidField(field + ".identifier", message: "category '\(id)' is registered twice")
+            }
+            var actions: [NotificationAction] = []
+            for (j, a) in (c.actions ?? []).enumerated() {
+                let aid = a.identifier ?? ""
+                guard !aid.isEmpty else {
+                    throw ControlAPIError.invalid("\(field).actions[\(j)].identifier", mustBe: "a non-empty string")
+                }
+                if actions.contains(where: { $0.identifier == aid }) {
+                    throw ControlAPIError.invalidField("\(field).actions[\(j)].identifier",
+                                                       message: "action '\(aid)' appears twice in the category")
+                }
+                actions.append(NotificationAction(
+                    identifier: aid, title: a.title ?? "", foreground: a.foreground ?? false,
+                    destructive: a.destructive ?? false, authenticationRequired: a.authenticationRequired ?? false,
+                    textInput: a.textInput ?? false))
+            }
+            categories.append(NotificationCategory(identifier: id, actions: actions,
+                                                   customDismissAction: c.customDismissAction ?? false))
+        }
+        return AppConfiguration(
+            bundleId: bundleId, build: build,
+            entitlements: Entitlements(push: f.push ?? true, timeSensitive: f.timeSensitive ?? false,
+                                       criticalAlerts: f.criticalAlerts ?? false),
+            delegate: DelegateConfiguration(forwarding: forwarding, setLate: f.setLate ?? false, thirdParty: thirdParty,
+                                            presentation: presentation, suppressWhenPayloadHas: f.suppressKey),
+            promptAnswer: answer, categories: categories, registrationError: f.registrationError)
+    }
+}

@@ -1,0 +1,168 @@
+import APNsEmulator
+
+/// The JSON shapes of the devices endpoints. Enums the plugin defines as integers (authorization status,
+/// presentation options, interruption level, provider environment) are written as those integers.
+struct DeviceView: Encodable {
+    var id: String
+    var name: String
+    var platform: Platform
+    var osVersion: String
+    var online: Bool
+    var backgroundBudgetPerHour: Int
+    var apps: [AppView]
+
+    init(_ d: VirtualDevice) {
+        id = d.id
+        name = d.configuration.name
+        platform = d.configuration.platform
+        osVersion = d.configuration.osVersion
+        online = d.configuration.online
+        backgroundBudgetPerHour = d.configuration.backgroundBudgetPerHour
+        apps = d.installedApps.map(AppView.init)
+    }
+}
+
+struct AppView: Encodable {
+    var bundleId: String
+    var build: BuildKind
+    var entitlements: Entitlements
+    var delegate: DelegateConfiguration
+    var promptAnswer: PromptAnswer
+    var categories: [NotificationCategory]
+    var registrationError: String?
+    var lifecycle: AppLifecycle
+    var forceQuit: Bool
+    var badge: Int
+    var authorizationStatus: Int
+    var token: String?
+    /// Where the token is valid (what the sender must register it as).
+    var tokenEnvironment: String
+    var previousTokens: [String]
+    var delegateAttachment: String
+    var pendingTokenCall: Int?
+    var promptShowing: Bool
+    var notificationCount: Int
+
+    init(_ a: VirtualApp) {
+        bundleId = a.bundleId
+        build = a.configuration.build
+        entitlements = a.configuration.entitlements
+        delegate = a.configuration.delegate
+        promptAnswer = a.configuration.promptAnswer
+        categories = a.configuration.categories
+        registrationError = a.configuration.registrationError
+        lifecycle = a.lifecycle
+        forceQuit = a.forceQuit
+        badge = a.badge
+        authorizationStatus = a.authorizationStatus.rawValue
+        token = a.token
+        tokenEnvironment = a.configuration.build.tokenEnvironment.rawValue
+        previousTokens = a.previousTokens
+        delegateAttachment = a.delegateAttachment
+        pendingTokenCall = a.pendingTokenCall
+        promptShowing = a.promptPending != nil
+        notificationCount = a.notifications.count
+    }
+}
+
+/// A plugin event: `{"seq","at","type","token"|"notification","actionIdentifier","userText"}`.
+struct EventView: Encodable {
+    var seq: Int
+    var at: Millis
+    var type: String
+    var token: String?
+    var notification: ApnsNotification?
+    var actionIdentifier: String?
+    var userText: String?
+
+    init(_ e: RecordedEvent) {
+        seq = e.seq
+        at = e.at
+        switch e.event {
+        case .tokenRefreshed(let t):
+            type = "TokenRefreshed"
+            token = t
+        case .notificationPresented(let n):
+            type = "NotificationPresented"
+            notification = n
+        case .notificationOpened(let n, let action, let text):
+            type = "NotificationOpened"
+            notification = n
+            actionIdentifier = action
+            userText = text
+        }
+    }
+}
+
+/// A call and its result: `{"callId","call","state":"pending"|"completed"|"threw","result":{...}}`.
+struct CallView: Encodable {
+    var callId: Int
+    var call: String
+    var state: String
+    var calledAt: Millis
+    var completedAt: Millis?
+    var seq: Int?
+    var result: ResultView?
+    /// `ArgumentNullException` when a null argument made the plugin throw.
+    var exception: String?
+    var parameter: String?
+
+    init(_ c: CallRecord) {
+        callId = c.callId
+        call = c.call.rawValue
+        calledAt = c.calledAt
+        completedAt = c.completedAt
+        seq = c.seq
+        switch c.state {
+        case .pending:
+            state = "pending"
+        case .completed(let r):
+            state = "completed"
+            result = ResultView(r)
+        case .threwArgumentNull(let p):
+            state = "threw"
+            exception = "ArgumentNullException"
+            parameter = p
+        }
+    }
+}
+
+/// `{"case":"Success"|"Failure"|"UnknownOutcome", …data or problem}`.
+struct ResultView: Encodable {
+    var `case`: String
+    var problem: String?
+    var message: String?
+    var granted: Bool?
+    var authorizationStatus: Int?
+    var token: String?
+    var environment: Int?
+    var notification: ApnsNotification?
+
+    init(_ r: PluginResult) {
+        switch r {
+        case .unknownOutcome:
+            self.case = "UnknownOutcome"
+        case .failure(let p, let m):
+            self.case = "Failure"
+            problem = p.rawValue
+            message = m
+        case .success(let v):
+            self.case = "Success"
+            switch v {
+            case .none: break
+            case .granted(let g): granted = g
+            case .settings(let s): authorizationStatus = s.rawValue
+            case .token(let t): token = t
+            case .environment(let e): environment = e.rawValue
+            case .notification(let n): notification = n
+            }
+        }
+    }
+}
+
+/// `GET …/notifications`: what the notification centre shows, its groups and the badge.
+struct CentreView: Encodable {
+    var badge: Int
+    var notifications: [DeliveredNotification]
+    var groups: [NotificationGroup]
+}

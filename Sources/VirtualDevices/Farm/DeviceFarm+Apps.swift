@@ -1,0 +1,55 @@
+import APNsEmulator
+
+/// Plugin calls and user actions on an installed app.
+extension DeviceFarm {
+    /// Makes a plugin call in the app; returns its record (pending while it waits).
+    public func call(_ call: PluginCall, bundleId: String, deviceId: String) throws(DeviceError) -> CallRecord? {
+        let now = services.clock.now()
+        return try state.withLock { s throws(DeviceError) in
+            try withApp(&s, deviceId, bundleId, now: now) { app, ctx in app.call(call, ctx) }
+        }
+    }
+
+    /// A user action on an app or one of its notifications.
+    public func perform(_ action: UserAction, bundleId: String, deviceId: String) throws(DeviceError) {
+        let now = services.clock.now()
+        try state.withLock { s throws(DeviceError) in
+            let fates: [PushFate] = try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
+                switch action {
+                case .launch, .foreground: return app.bringToForeground(ctx)
+                case .background: app.moveToBackground()
+                case .forceQuit: app.forceQuitApp()
+                case .terminate: app.terminate()
+                case .tap(let id): return try app.tap(id, ctx)
+                case .action(let id, let actionId, let text): return try app.performAction(id, action: actionId, text: text, ctx)
+                case .dismiss(let id): try app.dismiss(id, ctx)
+                case .setNotificationsEnabled(let on): app.setNotificationsEnabled(on)
+                case .answerPrompt(let allow): try app.answerPrompt(allow: allow, ctx)
+                case .reattachDelegate: app.reattachDelegate()
+                case .postLocalNotification(let title, let body, let category, let thread):
+                    _ = app.postLocalNotification(title: title, body: body, category: category, threadId: thread, ctx)
+                }
+                return []
+            }
+            record(fates, in: &s.fates)
+        }
+    }
+}
+
+/// What a user does to an app (`device-model.md` §2 and the list of user actions).
+public enum UserAction: Sendable, Equatable {
+    /// Open from the home screen (a normal launch: no cold-start notification).
+    case launch
+    case foreground
+    case background
+    case forceQuit
+    /// The system ends the process (not the user): background pushes still relaunch it.
+    case terminate
+    case tap(notificationId: String)
+    case action(notificationId: String, actionId: String, text: String?)
+    case dismiss(notificationId: String)
+    case setNotificationsEnabled(Bool)
+    case answerPrompt(allow: Bool)
+    case reattachDelegate
+    case postLocalNotification(title: String, body: String, category: String, threadId: String)
+}

@@ -1,0 +1,122 @@
+import APNsEmulator
+
+/// Devices and apps: create, install, connect, restore, remove.
+extension DeviceFarm {
+    /// Adds a device; an empty id gets the next `device-N`.
+    public func createDevice(_ configuration: DeviceConfiguration) throws(DeviceError) -> VirtualDevice {
+        try state.withLock { s throws(DeviceError) in
+            var c = configuration
+            if c.id.isEmpty {
+                repeat {
+                    c.id = "device-\(s.nextDeviceNumber)"
+                    s.nextDeviceNumber += 1
+                } while s.devices[c.id] != nil
+                if configuration.name.isEmpty { c.name = c.id }
+            }
+            guard s.devices[c.id] == nil else { throw .deviceExists(c.id) }
+            let device = VirtualDevice(configuration: c)
+            s.devices[c.id] = device
+            s.order.append(c.id)
+            return device
+        }
+    }
+
+    /// Removes a device; its apps' tokens become Unregistered (as a wiped or lost phone's do).
+    public func removeDevice(_ id: String) throws(DeviceError) {
+        let now = services.clock.now()
+        try state.withLock { s throws(DeviceError) in
+            guard let device = s.devices[id] else { throw .deviceNotFound(id) }
+            for bundle in device.installOrder { try removeApp(&s, id, bundle, now: now) }
+            s.devices[id] = nil
+            s.order.removeAll { $0 == id }
+        }
+    }
+
+    public func devices() -> [VirtualDevice] {
+        state.withLock { s in s.order.compactMap { s.devices[$0] } }
+    }
+
+    public func device(_ id: String) throws(DeviceError) -> VirtualDevice {
+        try state.withLock { s throws(DeviceError) in
+            guard let d = s.devices[id] else { throw .deviceNotFound(id) }
+            return d
+        }
+    }
+
+    /// Network on or off. Coming online delivers what APNs held and completes waiting registrations.
+    public func setOnline(_ id: String, _ online: Bool) throws(DeviceError) {
+        let now = services.clock.now()
+        try state.withLock { s throws(DeviceError) in
+            guard let device = s.devices[id] else { throw .deviceNotFound(id) }
+            s.devices[id]?.configuration.online = online
+            guard online, !device.configuration.online else { return }
+            let tokens = device.installOrder.compactMap { device.apps[$0]?.token }
+            apply(s.queue.deviceOnline(tokens: tokens, now: now), to: &s, now: now)
+            for bundle in device.installOrder {
+                try withApp(&s, id, bundle, now: now) { app, ctx in app.deviceOnline(ctx) }
+            }
+        }
+    }
+
+    /// Restore from a backup: every app keeps its settings but loses its token (the old ones become
+    /// Unregistered), its notifications and its running process.
+    public func restore(_ id: String) throws(DeviceError) {
+        let now = services.clock.now()
+        try state.withLock { s throws(DeviceError) in
+            guard let device = s.devices[id] else { throw .deviceNotFound(id) }
+            for bundle in device.installOrder {
+                try withApp(&s, id, bundle, now: now) { app, ctx in
+                    app.invalidateToken(ctx)
+                    app.centre.removeAll()
+                    app.terminate()
+                }
+            }
+        }
+    }
+
+    /// Installs an app (a reinstall after `uninstall` is a new install: it will get a new token).
+    public func install(_ configuration: AppConfiguration, on deviceId: String) throws(DeviceError) -> VirtualApp {
+        try state.withLock { s throws(DeviceError) in
+            guard let device = s.devices[deviceId] else { throw .deviceNotFound(deviceId) }
+            guard device.apps[configuration.bundleId] == nil else {
+                throw .appAlreadyInstalled(device: deviceId, bundleId: configuration.bundleId)
+            }
+            let app = VirtualApp(configuration: configuration, platform: device.configuration.platform)
+            s.devices[deviceId]?.apps[configuration.bundleId] = app
+            s.devices[deviceId]?.installOrder.append(configuration.bundleId)
+            return app
+        }
+    }
+
+    /// Uninstalls: the token becomes Unregistered now (pushes get 410 with this time).
+    public func uninstall(_ bundleId: String, from deviceId: String) throws(DeviceError) {
+        let now = services.clock.now()
+        try state.withLock { s throws(DeviceError) in try removeApp(&s, deviceId, bundleId, now: now) }
+    }
+
+    private func removeApp(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis)
+        throws(DeviceError)
+    {
+        try withApp(&s, deviceId, bundleId, now: now) { app, ctx in app.invalidateToken(ctx) }
+        s.devices[deviceId]?.apps[bundleId] = nil
+        s.devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
+    }
+
+    public func app(_ bundleId: String, on deviceId: String) throws(DeviceError) -> VirtualApp {
+        try state.withLock { s throws(DeviceError) in
+            guard let device = s.devices[deviceId] else { throw .deviceNotFound(deviceId) }
+            guard let app = device.apps[bundleId] else { throw .appNotInstalled(device: deviceId, bundleId: bundleId) }
+            return app
+        }
+    }
+
+    /// Fates recorded for pushes, oldest first, filtered.
+    public func fates(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
+        state.withLock { s in
+            s.fates.filter { f in
+                (apnsId == nil || f.apnsId == apnsId) && (deviceId == nil || f.deviceId == deviceId)
+                    && (bundleId == nil || f.bundleId == bundleId)
+            }
+        }
+    }
+}

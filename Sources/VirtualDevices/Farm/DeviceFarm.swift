@@ -1,0 +1,185 @@
+import APNsEmulator
+import APNsProtocol
+import Dispatch
+import Synchronization
+
+/// Every virtual device of a running emulator, the delivery queue between APNs and them, and the record
+/// of each push's fate.
+///
+/// ### Overview
+/// Accepted pushes arrive from the APNs handler (`pushAccepted`, on an event loop); if the token
+/// belongs to a device's app they go through the `DeliveryQueue` (online/offline, deferral, expiry) and
+/// the app's OS model. The control API (`+ControlAPI`) drives devices, apps, plugin calls and user
+/// actions. Time is the emulator's clock: a manual clock's advances arrive through `clockAdvanced`, and a
+/// timer ticks every 250 ms for real time.
+///
+/// ### Threading
+/// One `Mutex` guards all device state, the queue and the fates: operations are short (no I/O under
+/// the lock except the token registry's own lock, always taken inside this one, never around it).
+/// Pushes for tokens no device owns cost one atomic load (`ownedTokenCount`), so load tests against
+/// registry-only tokens do not touch the lock.
+public final class DeviceFarm: Sendable {
+    let services: EmulatorServices
+    let registrar: any TokenRegistrar
+    let state: Mutex<FarmState>
+    /// How many tokens map to an installed app (the hot path's "any device at all?" check).
+    private let ownedTokenCount = Atomic<Int>(0)
+    private let timer: Mutex<DispatchSourceTimer?> = Mutex(nil)
+    /// Fates kept (oldest dropped first).
+    static let fateCapacity = 100_000
+
+    struct FarmState: Sendable {
+        var devices: [String: VirtualDevice] = [:]
+        var order: [String] = []
+        /// token → (device, bundle id) of the install that owns it.
+        var owners: [String: Owner] = [:]
+        var queue: DeliveryQueue
+        var fates: [PushFate] = []
+        var nextDeviceNumber = 1
+    }
+
+    struct Owner: Sendable, Equatable {
+        var deviceId: String
+        var bundleId: String
+    }
+
+    /// - Parameter lowPriorityDelayMillis: how long APNs holds priority 5 and 1 pushes to online devices.
+    public init(services: EmulatorServices, lowPriorityDelayMillis: Millis = 0) {
+        self.services = services
+        self.registrar = RegistryTokenRegistrar(tokens: services.tokens)
+        self.state = Mutex(FarmState(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis)))
+    }
+
+    /// Starts the real-time tick (deferred pushes, expirations, background budget).
+    public func startTimer() {
+        timer.withLock { slot in
+            guard slot == nil else { return }
+            let t = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "apns-emulator.devices.tick"))
+            t.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+            t.setEventHandler { [weak self] in self?.tick() }
+            t.resume()
+            slot = t
+        }
+    }
+
+    // MARK: Pushes
+
+    /// An accepted push: delivered, held or dropped per APNs semantics if a device owns its token.
+    public func deliver(_ push: AcceptedPush, now: Millis) {
+        guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
+        state.withLock { s in
+            guard let owner = s.owners[push.token], let device = s.devices[owner.deviceId] else { return }
+            let queued = QueuedPush(push, acceptedAt: now)
+            let actions = s.queue.accept(queued, online: device.configuration.online, now: now)
+            apply(actions, to: &s, now: now)
+        }
+    }
+
+    /// Runs due timers: deferred pushes, stored pushes expiring, background pushes held by the budget.
+    public func tick() {
+        let now = services.clock.now()
+        state.withLock { s in
+            let online = { (token: String) -> Bool in
+                guard let owner = s.owners[token] else { return false }
+                return s.devices[owner.deviceId]?.configuration.online ?? false
+            }
+            let actions = s.queue.tick(now: now, isOnline: online)
+            apply(actions, to: &s, now: now)
+            for id in s.order {
+                for bundle in s.devices[id]?.installOrder ?? [] where s.devices[id]?.apps[bundle]?.heldBackgroundPush != nil {
+                    // The app exists (just checked under the same lock).
+                    let fates = try? withApp(&s, id, bundle, now: now) { app, ctx in app.releaseHeldBackgroundPush(ctx) }
+                    record(fates ?? [], in: &s.fates)
+                }
+            }
+        }
+    }
+
+    /// Carries out the queue's decisions, recording each as a fate.
+    func apply(_ actions: [DeliveryQueue.Action], to s: inout FarmState, now: Millis) {
+        for action in actions {
+            switch action {
+            case .deliver(let push):
+                guard let owner = s.owners[push.token], s.devices[owner.deviceId]?.apps[owner.bundleId] != nil else {
+                    record([fate(push, .dropped, "the app is no longer installed", s, now)], in: &s.fates)
+                    continue
+                }
+                // The app exists (just checked under the same lock).
+                let fates = try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in app.receive(push, ctx) }
+                record(fates ?? [], in: &s.fates)
+            case .store(let push):
+                record([fate(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)],
+                       in: &s.fates)
+            case .defer(let push, let until):
+                record([fate(push, .deferred, "priority \(push.priority): APNs delays delivery until \(until)", s, now)],
+                       in: &s.fates)
+            case .coalesce(let push, let newer):
+                record([fate(push, .coalesced, "replaced by the newer push \(newer) while the device was offline", s,
+                             now)], in: &s.fates)
+            case .expire(let push, let reason):
+                record([fate(push, .expired, reason, s, now)], in: &s.fates)
+            }
+        }
+    }
+
+    private func fate(_ push: QueuedPush, _ kind: PushFate.Kind, _ reason: String, _ s: FarmState, _ now: Millis)
+        -> PushFate
+    {
+        let owner = s.owners[push.token]
+        return PushFate(apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId,
+                        token: push.token, fate: kind, reason: reason, at: now)
+    }
+
+    func record(_ new: [PushFate], in fates: inout [PushFate]) {
+        fates += new
+        if fates.count > Self.fateCapacity { fates.removeFirst(fates.count - Self.fateCapacity) }
+    }
+
+    // MARK: Running app operations
+
+    /// Runs `body` on an installed app with its OS context, then keeps the token→owner map in step with
+    /// the app's token (registration may have issued one, uninstall or restore may have ended one).
+    @discardableResult
+    func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis,
+                    _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
+        guard let device = s.devices[deviceId] else { throw .deviceNotFound(deviceId) }
+        guard var app = device.apps[bundleId] else { throw .appNotInstalled(device: deviceId, bundleId: bundleId) }
+        let ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
+                            online: device.configuration.online, now: now,
+                            backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour, registrar: registrar)
+        let before = app.token
+        defer {
+            if app.token != before {
+                if let before { unown(before, in: &s) }
+                if let after = app.token { own(after, Owner(deviceId: deviceId, bundleId: bundleId), in: &s) }
+            }
+            s.devices[deviceId]?.apps[bundleId] = app
+        }
+        return try body(&app, ctx)
+    }
+
+    func own(_ token: String, _ owner: Owner, in s: inout FarmState) {
+        if s.owners.updateValue(owner, forKey: token) == nil { ownedTokenCount.add(1, ordering: .relaxed) }
+    }
+
+    func unown(_ token: String, in s: inout FarmState) {
+        if s.owners.removeValue(forKey: token) != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
+        s.queue.forget(token: token)
+    }
+
+    /// Stops the timer.
+    public func stop() {
+        timer.withLock { t in
+            t?.cancel()
+            t = nil
+        }
+    }
+
+    /// Forgets every device, held push and fate.
+    public func removeAll() {
+        state.withLock { s in
+            for token in s.owners.keys { unown(token, in: &s) }
+            s = FarmState(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis))
+        }
+    }
+}

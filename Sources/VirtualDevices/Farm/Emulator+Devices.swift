@@ -1,0 +1,25 @@
+import APNsEmulator
+
+extension Emulator {
+    /// The emulator with virtual devices attached: accepted pushes reach devices, the control API gains
+    /// `/_emulator/devices` and `/_emulator/deliveries`. With `configuration.manualClock` (or a
+    /// `ManualClock` given), time moves only when told to.
+    ///
+    /// - Parameter clock: Overrides the clock the configuration implies.
+    public static func withDevices(configuration: EmulatorConfiguration, clock: (any EmulatorClock)? = nil) throws
+        -> (emulator: Emulator, devices: DeviceFarm)
+    {
+        let clock = clock ?? (configuration.manualClock ? ManualClock() : SystemClock())
+        var farm: DeviceFarm?
+        let emulator = try Emulator(configuration: configuration, clock: clock) { services in
+            let devices = DeviceFarm(
+                services: services,
+                lowPriorityDelayMillis: Millis((configuration.lowPriorityDelaySeconds * 1000).rounded()))
+            farm = devices
+            return [devices]
+        }
+        // Started once the emulator exists, so a failed start leaves no timer behind.
+        farm!.startTimer()
+        return (emulator, farm!)
+    }
+}

@@ -1,0 +1,33 @@
+/// How an app is installed on a virtual device: its build, entitlements, delegates and what its user does
+/// when asked.
+public struct AppConfiguration: Sendable, Codable, Equatable {
+    public var bundleId: String
+    public var build: BuildKind
+    public var entitlements: Entitlements
+    public var delegate: DelegateConfiguration
+    /// What the user answers to the permission prompt (`wait`: nothing until the `answerPrompt` action).
+    public var promptAnswer: PromptAnswer
+    public var categories: [NotificationCategory]
+    /// When set, the OS reports this registration failure (didFailToRegister) instead of a token.
+    public var registrationError: String?
+
+    public init(bundleId: String, build: BuildKind = .development, entitlements: Entitlements = Entitlements(),
+                delegate: DelegateConfiguration = DelegateConfiguration(), promptAnswer: PromptAnswer = .allow,
+                categories: [NotificationCategory] = [], registrationError: String? = nil) {
+        self.bundleId = bundleId
+        self.build = build
+        self.entitlements = entitlements
+        self.delegate = delegate
+        self.promptAnswer = promptAnswer
+        self.categories = categories
+        self.registrationError = registrationError
+    }
+}
+
+/// The user's answer to the notification permission prompt.
+public enum PromptAnswer: String, Sendable, Codable, CaseIterable {
+    case allow
+    case deny
+    /// The prompt stays up until the `answerPrompt` user action.
+    case wait
+}

@@ -1,0 +1,23 @@
+/// A virtual device as created: what kind of machine it is and how it is connected.
+public struct DeviceConfiguration: Sendable, Codable, Equatable {
+    /// Unique id (chosen by the caller, or `device-N`).
+    public var id: String
+    public var name: String
+    public var platform: Platform
+    public var osVersion: String
+    /// Reachable by APNs: offline devices get pushes held by the delivery queue.
+    public var online: Bool
+    /// Background pushes a suspended app may receive per rolling hour; 0 = unlimited. Apple: "two or three
+    /// an hour"; the default is 3.
+    public var backgroundBudgetPerHour: Int
+
+    public init(id: String, name: String = "", platform: Platform = .iOS, osVersion: String? = nil,
+                online: Bool = true, backgroundBudgetPerHour: Int = 3) {
+        self.id = id
+        self.name = name.isEmpty ? id : name
+        self.platform = platform
+        self.osVersion = osVersion ?? (platform == .iOS ? "18.0" : "15.0")
+        self.online = online
+        self.backgroundBudgetPerHour = backgroundBudgetPerHour
+    }
+}

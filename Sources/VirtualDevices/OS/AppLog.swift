@@ -1,0 +1,36 @@
+import APNsEmulator
+
+/// A plugin event as journaled: in order (`seq` is shared with call completions), with the time it fired.
+public struct RecordedEvent: Sendable, Equatable {
+    public var seq: Int
+    public var at: Millis
+    public var event: PluginEvent
+}
+
+/// One plugin call and, once it ended, its result.
+public struct CallRecord: Sendable, Equatable {
+    public enum Call: String, Sendable, Codable, CaseIterable {
+        case requestAuthorization = "RequestAuthorization"
+        case getNotificationSettings = "GetNotificationSettings"
+        case getToken = "GetToken"
+        case getProviderEnvironment = "GetProviderEnvironment"
+        case getColdStartNotification = "GetColdStartNotification"
+        case setBadgeCount = "SetBadgeCount"
+    }
+
+    public enum State: Sendable, Equatable {
+        /// Waiting for the OS or the delegate (GetToken, an unanswered prompt).
+        case pending
+        case completed(PluginResult)
+        /// A null argument: a programming error the plugin throws (`ArgumentNullException`), not a result.
+        case threwArgumentNull(parameter: String)
+    }
+
+    public var callId: Int
+    public var call: Call
+    public var calledAt: Millis
+    public var state: State
+    /// When it ended, and its place in the app's ordered log.
+    public var completedAt: Millis?
+    public var seq: Int?
+}

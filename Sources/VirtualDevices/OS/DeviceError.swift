@@ -1,0 +1,38 @@
+/// Why a device, app or user action was refused (the control API answers 404 or 409 with the message).
+public enum DeviceError: Error, Equatable, CustomStringConvertible {
+    case deviceNotFound(String)
+    case deviceExists(String)
+    case appNotInstalled(device: String, bundleId: String)
+    case appAlreadyInstalled(device: String, bundleId: String)
+    case notificationNotFound(String)
+    case unknownAction(category: String, action: String)
+    case textInputNotAllowed(String)
+    case noPromptShowing
+    case tokenIssueFailed(String)
+
+    /// 404 for what does not exist, 409 for what the state forbids.
+    public var isNotFound: Bool {
+        switch self {
+        case .deviceNotFound, .appNotInstalled, .notificationNotFound: return true
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .deviceNotFound(let id): return "no virtual device '\(id)'"
+        case .deviceExists(let id): return "a virtual device '\(id)' already exists"
+        case .appNotInstalled(let d, let b): return "'\(b)' is not installed on device '\(d)'"
+        case .appAlreadyInstalled(let d, let b): return "'\(b)' is already installed on device '\(d)'"
+        case .notificationNotFound(let id):
+            return "no notification '\(id)' in the notification centre (tapped or dismissed already, never shown,"
+                + " or shown as a banner only)"
+        case .unknownAction(let c, let a):
+            return a.isEmpty ? "the notification's category '\(c)' is not registered by the app"
+                : "category '\(c)' has no action '\(a)' (register it with the app's categories)"
+        case .textInputNotAllowed(let a): return "action '\(a)' is not a text-input action: it takes no text"
+        case .noPromptShowing: return "no permission prompt is showing (promptAnswer is not 'wait', or it was answered)"
+        case .tokenIssueFailed(let why): return "could not issue a device token: \(why)"
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import APNsEmulator
+import APNsProtocol
+
+/// Issues device tokens the APNs side will accept: the emulator's token registry, behind a protocol so
+/// the OS model stays testable without one.
+public protocol TokenRegistrar: Sendable {
+    /// A new token for `bundleId` in `environment`, registered so pushes to it are valid.
+    func issueToken(bundleId: String, environment: APNsEnvironment, now: Millis) throws -> String
+    /// The app was uninstalled (or the device restored): pushes to `token` get 410 Unregistered from `at`.
+    func unregister(token: String, at: Millis)
+}
+
+/// What an app's OS model needs to know about its device and the moment.
+struct OSContext {
+    let deviceId: String
+    let platform: Platform
+    let online: Bool
+    let now: Millis
+    /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
+    let backgroundBudgetPerHour: Int
+    let registrar: any TokenRegistrar
+}

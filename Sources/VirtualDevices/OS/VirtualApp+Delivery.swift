@@ -1,0 +1,160 @@
+import APNsEmulator
+import APNsProtocol
+
+/// What a push does to the app once it reaches the device (`device-model.md` §2).
+extension VirtualApp {
+    /// Runs the OS model for one delivered push; returns its fate steps.
+    mutating func receive(_ push: QueuedPush, _ ctx: OSContext) -> [PushFate] {
+        var fates: [PushFate] = []
+        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil) {
+            fates.append(PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
+                                  fate: kind, reason: reason, at: ctx.now, notificationId: id))
+        }
+        guard push.pushType == .alert || push.pushType == .background else {
+            fate(.delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension,"
+                 + " not the notification centre")
+            return fates
+        }
+        let content = PushContent(payload: push.payload)
+        if content.contentAvailable || push.pushType == .background {
+            fates += wake(for: push, ctx)
+        }
+        if push.pushType == .alert {
+            present(Self.remoteNotification(push, content, platform: plugin.platform, entitlements: configuration.entitlements),
+                    content: content, apnsId: push.apnsId, token: push.token, ctx, fates: &fates)
+        }
+        return fates
+    }
+
+    /// The record the delegate would see for a remote push.
+    static func remoteNotification(_ push: QueuedPush, _ content: PushContent, platform: Platform,
+                                   entitlements: Entitlements) -> ApnsNotification {
+        ApnsNotification(identifier: push.collapseId ?? push.apnsId, content: content, platform: platform,
+                         level: effectiveLevel(content.interruptionLevel, entitlements), source: .delegate)
+    }
+
+    /// TimeSensitive without its entitlement is delivered as Passive; Critical without the critical-alerts
+    /// entitlement as Active; no level means Active.
+    static func effectiveLevel(_ requested: InterruptionLevel?, _ entitlements: Entitlements) -> InterruptionLevel {
+        switch requested {
+        case .timeSensitive?: return entitlements.timeSensitive ? .timeSensitive : .passive
+        case .critical?: return entitlements.criticalAlerts ? .critical : .active
+        case .passive?: return .passive
+        default: return .active
+        }
+    }
+
+    // MARK: Alerts
+
+    /// Shows (or not) a notification: foreground → the delegate's willPresent decides; otherwise the
+    /// notification centre, if alerts are authorized. Badge and sound follow the same permissions.
+    mutating func present(_ n: ApnsNotification, content: PushContent, apnsId: String?, token: String,
+                          _ ctx: OSContext, fates: inout [PushFate]) {
+        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, apnsId override: String? = nil) {
+            guard let id0 = override ?? apnsId else { return }
+            fates.append(PushFate(apnsId: id0, deviceId: ctx.deviceId, bundleId: bundleId, token: token, fate: kind,
+                                  reason: reason, at: ctx.now, notificationId: id))
+        }
+        guard authorization.isAllowed else {
+            fate(.suppressed, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
+                 + " no badge")
+            return
+        }
+        let allowed = authorization.allowedOptions
+        let provisional = authorization.status == .provisional
+        let alertAllowed = allowed.contains(.alert) || provisional
+        let soundAllowed = allowed.contains(.sound) && !provisional
+        let badgeAllowed = allowed.contains(.badge)
+
+        var options: Set<PresentationOption>
+        if lifecycle == .foreground {
+            deliverCallback(.willPresent(n), ctx)
+            // A third-party delegate answers willPresent itself, with everything on.
+            options = attachment.state == .attached
+                ? Set(configuration.delegate.presentationOptions(for: content))
+                : [.banner, .list, .sound, .badge]
+        } else {
+            options = provisional ? [.list, .badge] : [.banner, .list, .sound, .badge]
+        }
+        if let newBadge = content.badge, badgeAllowed, options.contains(.badge) { badge = newBadge }
+        guard content.hasAlert else {
+            fate(.delivered, content.badge != nil || !content.sound.isEmpty
+                 ? "no alert text: badge and sound only" : "no alert text: nothing to show")
+            return
+        }
+        var presentation: [String] = []
+        if alertAllowed && options.contains(.banner) { presentation.append("banner") }
+        if alertAllowed && options.contains(.list) { presentation.append("list") }
+        guard !presentation.isEmpty else {
+            fate(.suppressed, lifecycle == .foreground
+                 ? "the app was in the foreground and willPresent returned no banner or list option"
+                 : "alerts are not among the authorized options")
+            return
+        }
+        let item = DeliveredNotification(
+            identifier: n.identifier, apnsId: apnsId, notification: n, deliveredAt: ctx.now,
+            presentation: presentation,
+            soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "")
+        guard options.contains(.list) || lifecycle != .foreground else {
+            fate(.shown, "shown as a banner only (willPresent did not ask for the list)", n.identifier)
+            return
+        }
+        if let replaced = centre.add(item) {
+            fate(.coalesced, "replaced on screen by \(apnsId ?? n.identifier) (same identifier / apns-collapse-id)",
+                 replaced.identifier, apnsId: replaced.apnsId)
+        }
+        fate(.shown, lifecycle == .foreground
+             ? "presented in the foreground (\(presentation.joined(separator: ", ")))"
+             : "shown in the notification centre", n.identifier)
+    }
+
+    // MARK: Background
+
+    /// `content-available`: wakes the app unless it was force-quit; a suspended app gets only so many an
+    /// hour, and the device keeps only the newest one held back.
+    mutating func wake(for push: QueuedPush, _ ctx: OSContext) -> [PushFate] {
+        func fate(_ p: QueuedPush, _ kind: PushFate.Kind, _ reason: String) -> PushFate {
+            PushFate(apnsId: p.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: p.token, fate: kind,
+                     reason: reason, at: ctx.now)
+        }
+        if forceQuit {
+            return [fate(push, .dropped, "the user force-quit the app: background pushes are not delivered until"
+                         + " it is launched again")]
+        }
+        if lifecycle == .foreground {
+            return [fate(push, .delivered, "app in the foreground: didReceiveRemoteNotification")]
+        }
+        let budget = ctx.backgroundBudgetPerHour
+        backgroundDeliveries.removeAll { $0 <= ctx.now - 3_600_000 }
+        if budget > 0 && backgroundDeliveries.count >= budget {
+            var fates: [PushFate] = []
+            if let older = heldBackgroundPush {
+                fates.append(fate(older, .coalesced, "a newer background push (\(push.apnsId)) replaced it while the"
+                                  + " budget was used up"))
+            }
+            heldBackgroundPush = push
+            fates.append(fate(push, .deferred, "background budget (\(budget) per hour) used up: held, newest only"))
+            return fates
+        }
+        return [wakeNow(push, ctx)]
+    }
+
+    private mutating func wakeNow(_ push: QueuedPush, _ ctx: OSContext) -> PushFate {
+        let launched = lifecycle == .notRunning
+        if launched { launchProcess(into: .background) }
+        backgroundDeliveries.append(ctx.now)
+        return PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
+                        fate: .delivered, reason: launched ? "launched the app in the background" : "woke the app",
+                        at: ctx.now)
+    }
+
+    /// Time passed or the app came forward: a held background push goes out if the budget allows.
+    mutating func releaseHeldBackgroundPush(_ ctx: OSContext) -> [PushFate] {
+        guard let held = heldBackgroundPush, !forceQuit else { return [] }
+        backgroundDeliveries.removeAll { $0 <= ctx.now - 3_600_000 }
+        let budget = ctx.backgroundBudgetPerHour
+        guard lifecycle == .foreground || budget == 0 || backgroundDeliveries.count < budget else { return [] }
+        heldBackgroundPush = nil
+        return [wakeNow(held, ctx)]
+    }
+}

@@ -1,0 +1,111 @@
+import APNsEmulator
+
+/// What the user does to the app and its notifications (`device-model.md` §1–2).
+extension VirtualApp {
+    /// Opens the app (home screen, app switcher): a new process if it was not running.
+    mutating func bringToForeground(_ ctx: OSContext) -> [PushFate] {
+        if lifecycle == .notRunning { launchProcess(into: .foreground) } else { lifecycle = .foreground }
+        return releaseHeldBackgroundPush(ctx)
+    }
+
+    mutating func moveToBackground() {
+        if lifecycle == .foreground { lifecycle = .background }
+    }
+
+    /// Swiped away in the app switcher: background pushes are dropped until the next launch.
+    mutating func forceQuitApp() {
+        lifecycle = .notRunning
+        forceQuit = true
+    }
+
+    /// The system ended the process (memory pressure): unlike a force-quit, background pushes relaunch it.
+    mutating func terminate() {
+        lifecycle = .notRunning
+    }
+
+    /// Tap on the notification: the default action, opening the app (a cold start if it was not running).
+    /// The notification leaves the centre; the badge stays (a tap does not clear it).
+    mutating func tap(_ identifier: String, _ ctx: OSContext) throws(DeviceError) -> [PushFate] {
+        guard let item = centre.remove(identifier) else { throw .notificationNotFound(identifier) }
+        return respond(to: item, action: ActionIdentifier.defaultAction, text: nil, foreground: true, ctx)
+    }
+
+    /// A button of the notification's category, with the typed text for a text-input action.
+    mutating func performAction(_ identifier: String, action: String, text: String?, _ ctx: OSContext)
+        throws(DeviceError) -> [PushFate]
+    {
+        guard let item = centre.find(identifier) else { throw .notificationNotFound(identifier) }
+        let categoryId = item.notification.categoryIdentifier
+        guard let category = configuration.categories.first(where: { $0.identifier == categoryId }),
+              let button = category.actions.first(where: { $0.identifier == action }) else {
+            throw .unknownAction(category: categoryId, action: action)
+        }
+        if text != nil && !button.textInput { throw .textInputNotAllowed(action) }
+        _ = centre.remove(identifier)
+        return respond(to: item, action: action, text: button.textInput ? (text ?? "") : nil,
+                       foreground: button.foreground, ctx)
+    }
+
+    /// Swipes the notification away. Only a category registered with `customDismissAction` tells the app.
+    mutating func dismiss(_ identifier: String, _ ctx: OSContext) throws(DeviceError) {
+        guard let item = centre.remove(identifier) else { throw .notificationNotFound(identifier) }
+        let category = configuration.categories.first { $0.identifier == item.notification.categoryIdentifier }
+        guard category?.customDismissAction == true else { return }
+        // Dismiss responses are delivered to the running or background-launched app, never a cold start.
+        _ = respond(to: item, action: ActionIdentifier.dismissAction, text: nil, foreground: false, ctx)
+    }
+
+    /// The response path: launch if needed (iOS forwards the launch notification from launchOptions),
+    /// then didReceive through the delegates.
+    private mutating func respond(to item: DeliveredNotification, action: String, text: String?, foreground: Bool,
+                                  _ ctx: OSContext) -> [PushFate] {
+        let wasRunning = lifecycle != .notRunning
+        if !wasRunning {
+            launchProcess(into: foreground ? .foreground : .background)
+            if foreground && plugin.platform == .iOS && item.notification.isRemote {
+                deliverCallback(.launchedWithRemoteNotification(
+                    identifier: item.identifier, userInfoJson: item.notification.userInfoJson), ctx)
+            }
+        } else if foreground {
+            lifecycle = .foreground
+        }
+        deliverCallback(.didReceive(item.notification, actionIdentifier: action, userText: text,
+                                    launchedApp: !wasRunning && foreground), ctx)
+        return foreground ? releaseHeldBackgroundPush(ctx) : []
+    }
+
+    /// Settings → Notifications → Allow Notifications.
+    mutating func setNotificationsEnabled(_ enabled: Bool) {
+        authorization.setEnabledInSettings(enabled)
+    }
+
+    /// The user answers a prompt left up (`promptAnswer: wait`).
+    mutating func answerPrompt(allow: Bool, _ ctx: OSContext) throws(DeviceError) {
+        guard let pending = promptPending else { throw .noPromptShowing }
+        answerPrompt(callIds: pending.callIds, options: pending.options, granted: allow, ctx)
+    }
+
+    /// The app sets its notification-centre delegate again (after a third-party package replaced it).
+    mutating func reattachDelegate() {
+        attachment.reattach()
+    }
+
+    /// The app schedules a local notification that fires now (for the "forwards local notifications
+    /// too" misconfiguration). Returns its identifier.
+    mutating func postLocalNotification(title: String, body: String, category: String, threadId: String,
+                                        _ ctx: OSContext) -> String {
+        var content = PushContent()
+        content.title = title
+        content.body = body
+        content.category = category
+        content.threadId = threadId
+        content.userInfoJson = "{}"
+        let identifier = "local-\(nextLocalId)"
+        nextLocalId += 1
+        let n = ApnsNotification(identifier: identifier, content: content, platform: plugin.platform, level: .active,
+                                 source: .delegate, isRemote: false)
+        var ignored: [PushFate] = []
+        present(n, content: content, apnsId: nil, token: token ?? "", ctx, fates: &ignored)
+        return identifier
+    }
+}

@@ -1,0 +1,165 @@
+import APNsEmulator
+import APNsProtocol
+
+/// One installed app on a virtual device: the OS's view of it (lifecycle, authorization, badge,
+/// notification centre, registration) plus its delegates and the push plugin inside it.
+///
+/// ### Overview
+/// Everything that happens to the app goes through here: plugin calls (`+Calls`), pushes
+/// (`+Delivery`) and user actions (`+UserActions`). Each path runs the OS model, passes the OS
+/// callbacks through the delegate-forwarding table, feeds what arrives to the plugin and journals the
+/// plugin's actions in order (`events`, `calls`, one sequence for both).
+///
+/// ### Implementation
+/// A value type owned by its `VirtualDevice` inside the device farm's lock; no I/O, time comes in the
+/// `OSContext`. Token issuance goes through the context's `TokenRegistrar`.
+public struct VirtualApp: Sendable {
+    public internal(set) var configuration: AppConfiguration
+    public internal(set) var lifecycle = AppLifecycle.notRunning
+    /// The user swiped the app away; cleared by the next launch.
+    public internal(set) var forceQuit = false
+    public internal(set) var badge = 0
+    /// The token the OS issued to this install (nil until the first registration).
+    public internal(set) var token: String?
+    /// Tokens of earlier installs on this device (unregistered).
+    public internal(set) var previousTokens: [String] = []
+    public internal(set) var events: [RecordedEvent] = []
+    public internal(set) var calls: [CallRecord] = []
+    var authorization = AuthorizationMachine()
+    var attachment = DelegateAttachment()
+    var plugin: PushPlugin
+    var centre = NotificationCentre()
+    /// A registration waiting for the device to come online.
+    var registrationPending = false
+    /// RequestAuthorization calls waiting for the user to answer the prompt (`promptAnswer: wait`).
+    var promptPending: (callIds: [Int], options: [AuthorizationOption])?
+    /// When recent background pushes were delivered (the budget's rolling hour).
+    var backgroundDeliveries: [Millis] = []
+    /// The newest background push held back by the budget (the device keeps only the newest).
+    var heldBackgroundPush: QueuedPush?
+    var nextSeq = 1
+    var nextCallId = 1
+    var nextLocalId = 1
+
+    init(configuration: AppConfiguration, platform: Platform) {
+        self.configuration = configuration
+        self.plugin = PushPlugin(platform: platform)
+    }
+
+    public var bundleId: String { configuration.bundleId }
+    public var authorizationStatus: AuthorizationStatus { authorization.status }
+    public var delegateAttachment: String { attachment.state.rawValue }
+    public var notifications: [DeliveredNotification] { centre.items }
+    public var groups: [NotificationGroup] { centre.groups }
+    public var pendingTokenCall: Int? { plugin.pendingTokenCall }
+
+    // MARK: Journaling the plugin's actions
+
+    /// Carries out the plugin's actions in order; OS work they ask for (registration, the prompt) may
+    /// produce more actions, handled depth-first so the journal keeps causal order.
+    mutating func perform(_ actions: [PluginAction], _ ctx: OSContext) {
+        for action in actions {
+            switch action {
+            case .complete(let callId, let result):
+                complete(callId, .completed(result), ctx)
+            case .fire(let event):
+                events.append(RecordedEvent(seq: takeSeq(), at: ctx.now, event: event))
+            case .startRegistration:
+                register(ctx)
+            case .requestAuthorization(let callId, let options):
+                authorize(callId: callId, options: options, ctx)
+            }
+        }
+    }
+
+    mutating func takeSeq() -> Int {
+        defer { nextSeq += 1 }
+        return nextSeq
+    }
+
+    mutating func complete(_ callId: Int, _ state: CallRecord.State, _ ctx: OSContext) {
+        guard let i = calls.firstIndex(where: { $0.callId == callId }), calls[i].state == .pending else { return }
+        calls[i].state = state
+        calls[i].completedAt = ctx.now
+        calls[i].seq = takeSeq()
+    }
+
+    /// Passes an OS callback through the app's delegates; the plugin acts only on what reaches it.
+    mutating func deliverCallback(_ callback: OSCallback, _ ctx: OSContext) {
+        guard DelegateForwarding.reaches(callback, configuration: configuration.delegate,
+                                         attachment: attachment.state) else { return }
+        perform(plugin.notify(callback), ctx)
+    }
+
+    // MARK: OS work
+
+    /// `registerForRemoteNotifications`: the token of this install (issued on first use), or the
+    /// configured failure. Offline devices register once they are back online.
+    mutating func register(_ ctx: OSContext) {
+        guard ctx.online else {
+            registrationPending = true
+            return
+        }
+        registrationPending = false
+        if let error = configuration.registrationError {
+            deliverCallback(.didFailToRegister(description: error), ctx)
+            return
+        }
+        if token == nil {
+            do {
+                token = try ctx.registrar.issueToken(
+                    bundleId: bundleId, environment: configuration.build.tokenEnvironment, now: ctx.now)
+            } catch {
+                deliverCallback(.didFailToRegister(description: "registration failed: \(error)"), ctx)
+                return
+            }
+        }
+        deliverCallback(.didRegister(token: token!), ctx)
+    }
+
+    /// The OS side of RequestAuthorization: answer at once, or show the prompt once.
+    mutating func authorize(callId: Int, options: [AuthorizationOption], _ ctx: OSContext) {
+        switch authorization.request(options) {
+        case .answer(let granted):
+            perform(plugin.authorizationAnswered(callId: callId, granted: granted), ctx)
+        case .prompt:
+            if var pending = promptPending {
+                pending.callIds.append(callId)
+                promptPending = pending
+                return
+            }
+            attachment.permissionPromptShown(replacement: configuration.delegate.thirdParty)
+            switch configuration.promptAnswer {
+            case .allow: answerPrompt(callIds: [callId], options: options, granted: true, ctx)
+            case .deny: answerPrompt(callIds: [callId], options: options, granted: false, ctx)
+            case .wait: promptPending = ([callId], options)
+            }
+        }
+    }
+
+    mutating func answerPrompt(callIds: [Int], options: [AuthorizationOption], granted: Bool, _ ctx: OSContext) {
+        authorization.answer(granted: granted, options: options)
+        promptPending = nil
+        for id in callIds { perform(plugin.authorizationAnswered(callId: id, granted: granted), ctx) }
+    }
+
+    /// A new process: the plugin starts over (nothing stored for cold start, no pending call).
+    mutating func launchProcess(into state: AppLifecycle) {
+        plugin.relaunched()
+        lifecycle = state
+        forceQuit = false
+    }
+
+    /// The device came online: a registration that waited goes through.
+    mutating func deviceOnline(_ ctx: OSContext) {
+        if registrationPending { register(ctx) }
+    }
+
+    /// The install is gone (uninstall, restore): its token stops being valid now.
+    mutating func invalidateToken(_ ctx: OSContext) {
+        guard let old = token else { return }
+        ctx.registrar.unregister(token: old, at: ctx.now)
+        previousTokens.append(old)
+        token = nil
+    }
+}

@@ -1,0 +1,33 @@
+/// The table from OS callback to plugin method (`device-model.md` §1, "Delegate forwarding"): whether a
+/// callback reaches the plugin, given how the app's delegates are configured and attached.
+///
+/// | OS callback | reaches the plugin when |
+/// |---|---|
+/// | didRegisterForRemoteNotifications / didFailToRegister | the app forwards at all (app delegate; third-party packages do not touch it) |
+/// | launch with `launchOptions[.remoteNotification]` (iOS) | the app forwards at all |
+/// | willPresent / didReceive | the app forwards, its notification-centre delegate is attached, and the notification is remote (or the app forwards local ones too) |
+/// | didReceive for the tap that launched the app | as above, and the delegate was set during launch (not late) |
+enum OSCallback: Sendable, Equatable {
+    case didRegister(token: String)
+    case didFailToRegister(description: String)
+    case launchedWithRemoteNotification(identifier: String, userInfoJson: String)
+    case willPresent(ApnsNotification)
+    case didReceive(ApnsNotification, actionIdentifier: String, userText: String?, launchedApp: Bool)
+}
+
+enum DelegateForwarding {
+    /// Whether `callback` is passed to the plugin.
+    static func reaches(_ callback: OSCallback, configuration: DelegateConfiguration,
+                        attachment: DelegateAttachment.State) -> Bool {
+        guard configuration.forwarding != .none else { return false }
+        switch callback {
+        case .didRegister, .didFailToRegister, .launchedWithRemoteNotification:
+            return true
+        case .willPresent(let n):
+            return attachment == .attached && (n.isRemote || configuration.forwarding == .includingLocal)
+        case .didReceive(let n, _, _, let launchedApp):
+            if launchedApp && configuration.setLate { return false }
+            return attachment == .attached && (n.isRemote || configuration.forwarding == .includingLocal)
+        }
+    }
+}
