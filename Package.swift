@@ -98,7 +98,8 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsEmulatorTests",
-            dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport",
+                           "VirtualDevices"]
         ),
         .testTarget(
             name: "VirtualDevicesTests",

@@ -1,6 +1,7 @@
 import APNsProtocol
 import Foundation
 import Testing
+import VirtualDevices
 
 @testable import APNsEmulator
 
@@ -152,6 +153,45 @@ struct AioapnsTests {
         #expect(result.status == "410")
         #expect(result.description == "Unregistered")
         #expect(result.timestamp == unregisteredAt)
+    }
+
+    /// A third-party sender's push lands on a virtual device: the token came from the device's GetToken, the
+    /// app in the foreground presents it and the plugin fires NotificationPresented with aioapns' payload.
+    @Test func aioapnsPushReachesAVirtualDeviceAndIsPresented() async throws {
+        var c = EmulatorConfiguration()
+        c.productionPort = 0
+        c.sandboxPort = 0
+        c.controlPort = 0
+        c.ephemeral = true
+        c.certificatesDirectory = AioapnsPaths.certificates.path
+        c.shutdownGraceSeconds = 1
+        let (emulator, devices) = try Emulator.withDevices(configuration: c)
+        let endpoints = try emulator.start()
+        defer { emulator.shutdown() }
+        _ = try devices.createDevice(DeviceConfiguration(id: "phone"))
+        _ = try devices.install(AppConfiguration(bundleId: "com.example.app", build: .appStore), on: "phone")
+        _ = try devices.call(.requestAuthorization(options: [.alert, .sound, .badge]), bundleId: "com.example.app",
+                             deviceId: "phone")
+        guard case .completed(.success(.token(let token)))? = try devices.call(
+            .getToken, bundleId: "com.example.app", deviceId: "phone")?.state else {
+            Issue.record("GetToken did not complete")
+            return
+        }
+        try devices.perform(.launch, bundleId: "com.example.app", deviceId: "phone")
+        let apnsId = UUID().uuidString.lowercased()
+
+        let outcome = try await AioapnsSender(
+            port: endpoints.productionPort, sends: [.init(deviceToken: token, apnsId: apnsId)]
+        ).run()
+        #expect(outcome.results.first?.isSuccessful == true, "\(outcome.output.transcript)")
+        let app = try devices.app("com.example.app", on: "phone")
+        guard case .notificationPresented(let n)? = app.events.last?.event else {
+            Issue.record("no NotificationPresented: \(app.events)")
+            return
+        }
+        #expect(n.body == "Hello from aioapns")
+        #expect(n.identifier == apnsId)
+        #expect(devices.fates(apnsId: apnsId).map(\.fate) == [.shown])
     }
 
     @Test func tokenSignedTwoHoursAgoIsExpiredProviderToken() async throws {

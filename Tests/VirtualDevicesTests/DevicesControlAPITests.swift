@@ -1,0 +1,102 @@
+import APNsEmulator
+import Foundation
+import H2Transport
+import Testing
+
+@testable import VirtualDevices
+
+/// The devices endpoints: strict input (400 naming the field, nothing changed), 404/409, the document.
+@Suite("Devices: control API input and document")
+struct DevicesControlAPITests {
+    func deviceCount(_ h: DeviceHarness) -> Int {
+        (h.call("GET", "/_emulator/devices").json["devices"] as? [Any])?.count ?? -1
+    }
+
+    @Test func badDeviceBodiesAre400NamingTheFieldAndCreateNothing() async throws {
+        try await DeviceHarness.run { h in
+            let cases: [(String, String)] = [
+                (#"{"platfrom":"iOS"}"#, "platfrom"),
+                (#"{"platform":"android"}"#, "platform"),
+                (#"{"id":"has space"}"#, "id"),
+                (#"{"online":"yes"}"#, "online"),
+                (#"{"backgroundBudgetPerHour":-1}"#, "backgroundBudgetPerHour"),
+                (#"{"apps":[{"bundleId":"com.a"},{"bundleId":"com.a"}]}"#, "apps[1].bundleId"),
+                (#"{"apps":[{"bundleId":"com.a","build":"beta"}]}"#, "apps[0].build"),
+                (#"{"apps":[{"bundleId":"com.a","delegate":{"presentation":[9]}}]}"#, "apps[0].delegate.presentation[0]"),
+                (#"{"apps":[{"bundleId":"com.a","delegate":{"forwarding":"sometimes"}}]}"#, "apps[0].delegate.forwarding"),
+                (#"{"apps":[{"bundleId":"com.a","categories":[{"identifier":"C","actions":[{"identifier":"X"},{"identifier":"X"}]}]}]}"#,
+                 "apps[0].categories[0].actions[1].identifier"),
+                (#"{"apps":[{"bundleid":"com.a"}]}"#, "apps[0].bundleid"),
+            ]
+            for (body, field) in cases {
+                let r = h.call("POST", "/_emulator/devices", body)
+                #expect(r.status == 400, "\(body) → \(r.status) \(r.text)")
+                #expect(r.json["field"] as? String == field, "\(body) → \(r.text)")
+            }
+            #expect(deviceCount(h) == 0, "no refused request created anything")
+            let notJSON = h.call("POST", "/_emulator/devices", "{")
+            #expect(notJSON.status == 400)
+        }
+    }
+
+    @Test func badCallsAndActionsAre400AndChangeNothing() async throws {
+        try await DeviceHarness.run { h in
+            let app = try h.device()
+            let before = h.call("GET", app).text
+            let cases: [(String, String, String)] = [
+                ("/calls", #"{"call":"GetTokens"}"#, "call"),
+                ("/calls", #"{"call":"RequestAuthorization"}"#, "options"),
+                ("/calls", #"{"call":"RequestAuthorization","options":[8]}"#, "options[0]"),
+                ("/calls", #"{"call":"GetToken","count":1}"#, "count"),
+                ("/calls", #"{"call":"SetBadgeCount","count":"3"}"#, "count"),
+                ("/actions", #"{"action":"shake"}"#, "action"),
+                ("/actions", #"{"action":"tap"}"#, "notificationId"),
+                ("/actions", #"{"action":"launch","text":"x"}"#, "text"),
+                ("/actions", #"{"action":"setNotificationsEnabled","enabled":"no"}"#, "enabled"),
+            ]
+            for (suffix, body, field) in cases {
+                let r = h.call("POST", app + suffix, body)
+                #expect(r.status == 400, "\(body) → \(r.status) \(r.text)")
+                #expect(r.json["field"] as? String == field, "\(body) → \(r.text)")
+            }
+            #expect(h.call("GET", app).text == before, "state unchanged by refused input")
+            #expect((h.call("GET", app + "/calls").json["calls"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func unknownDeviceAppOrNotificationIs404AndDuplicatesAre409() async throws {
+        try await DeviceHarness.run { h in
+            let app = try h.device()
+            #expect(h.call("GET", "/_emulator/devices/nope").status == 404)
+            #expect(h.call("GET", "/_emulator/devices/phone/apps/com.other").status == 404)
+            #expect(h.action(app, #"{"action":"tap","notificationId":"missing"}"#).status == 404)
+            #expect(h.call("POST", "/_emulator/devices", #"{"id":"phone"}"#).status == 409)
+            #expect(h.call("POST", "/_emulator/devices/phone/apps", #"{"bundleId":"com.example.app"}"#).status == 409)
+            #expect(h.action(app, #"{"action":"answerPrompt","allow":true}"#).status == 409)
+            #expect(h.call("PUT", "/_emulator/devices").status == 405)
+        }
+    }
+
+    @Test func everyDeviceRouteIsInTheServedDocumentAndViceVersa() async throws {
+        try await DeviceHarness.run { h in
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(h.call("GET", "/_emulator/openapi.json")
+                .response.body)) as? [String: Any])
+            let paths = try #require(doc["paths"] as? [String: Any])
+            var documented: [String: String] = [:]
+            for (path, item) in paths {
+                for (method, op) in (item as? [String: Any]) ?? [:] {
+                    if let id = (op as? [String: Any])?["operationId"] as? String { documented["\(method.uppercased()) \(path)"] = id }
+                }
+            }
+            for route in h.farm.routes {
+                #expect(documented["\(route.method) \(route.pattern)"] == route.operation, "\(route) undocumented")
+            }
+            #expect(documented["GET /_emulator/health"] == "health", "built-in operations are still there")
+            let schemas = try #require((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+            let text = String(decoding: h.call("GET", "/_emulator/openapi.json").response.body, as: UTF8.self)
+            for match in text.matches(of: /"#\/components\/schemas\/([A-Za-z]+)"/) {
+                #expect(schemas[String(match.1)] != nil, "unresolved \(match.1)")
+            }
+        }
+    }
+}
