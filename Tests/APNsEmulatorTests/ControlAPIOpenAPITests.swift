@@ -120,6 +120,8 @@ struct ControlAPIOpenAPITests {
             ("GET", "/_emulator/state", nil, ""),
             ("GET", "/_emulator/clock", nil, ""),
             ("POST", "/_emulator/clock/advance", #"{"ms":1}"#, ""),
+            ("POST", "/_emulator/clock/resume", nil, ""),
+            ("POST", "/_emulator/clock/freeze", nil, ""),
             ("GET", "/_emulator/nope", nil, ""),
             ("POST", "/_emulator/keys", #"{"x":1}"#, ""),
         ]

@@ -137,11 +137,29 @@ struct ControlAPIStateTests {
         #expect(f.services.clock.now() == ControlAPIFixture.start)
     }
 
+    @Test func frozenClockResumesFromWhereItStandsAndFreezesAgain() throws {
+        let f = try ControlAPIFixture()
+        #expect(f.get("/_emulator/clock").json["frozen"] as? Bool == true)
+        let resumed = f.post("/_emulator/clock/resume")
+        #expect(resumed.status == 200)
+        #expect(resumed.json["frozen"] as? Bool == false)
+        // Running from the fixed 2026-01-01 start, not jumping to the real now.
+        let running = f.services.clock.now()
+        #expect(running >= ControlAPIFixture.start && running < ControlAPIFixture.start + 60_000)
+        #expect(f.post("/_emulator/clock/advance", #"{"seconds":3600}"#).status == 200)
+        let frozen = f.post("/_emulator/clock/freeze")
+        let at = try #require(frozen.json["now"] as? Int64)
+        #expect(at >= ControlAPIFixture.start + 3_600_000)
+        #expect(f.services.clock.now() == at)
+        #expect(f.post("/_emulator/clock/freeze", #"{"x":1}"#).status == 400)
+    }
+
     @Test func realTimeClockIsNotControllableAndAdvancingIs409() throws {
         let f = try ControlAPIFixture(clock: SystemClock())
         #expect(f.get("/_emulator/clock").json["controllable"] as? Bool == false)
         let reply = f.post("/_emulator/clock/advance", #"{"ms":1000}"#)
         #expect(reply.status == 409)
         #expect(reply.error?.contains("real time") == true)
+        #expect(f.post("/_emulator/clock/freeze").status == 409)
     }
 }

@@ -27,6 +27,8 @@ struct HelpFormatterTests {
         ("--realism <profile>", "documented"),
         ("--no-journal", nil),
         ("--journal-capacity <n>", "100000"),
+        ("--manual-clock", nil),
+        ("--low-priority-delay <seconds>", "0"),
         ("--token-rate-limit <n>", "0"),
         ("--token-rate-window <seconds>", "1"),
         ("--no-sample-key", nil),
@@ -139,6 +141,12 @@ struct HelpFormatterTests {
                                       tests).
               --journal-capacity <n>  Journal entries kept; the oldest are dropped beyond
                                       this. (default: 100000)
+              --manual-clock          Start the clock at the real time and move it only
+                                      through POST /_emulator/clock/advance.
+              --low-priority-delay <seconds>
+                                      Hold priority 5 and 1 pushes this long before
+                                      delivering them to online virtual devices.
+                                      (default: 0)
               --token-rate-limit <n>  Answer 429 TooManyRequests to pushes beyond this many
                                       per device token per --token-rate-window; 0 never
                                       does. (default: 0)

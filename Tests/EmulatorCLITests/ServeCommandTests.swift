@@ -36,6 +36,8 @@ struct ServeCommandTests {
             "--realism", "strict",
             "--no-journal",
             "--journal-capacity", "500",
+            "--manual-clock",
+            "--low-priority-delay", "1.5",
             "--token-rate-limit", "20",
             "--token-rate-window", "0.5",
             "--no-sample-key",
@@ -71,6 +73,8 @@ struct ServeCommandTests {
         expected.connectionBehavior = .strict
         expected.journalEnabled = false
         expected.journalCapacity = 500
+        expected.manualClock = true
+        expected.lowPriorityDelaySeconds = 1.5
         expected.tokenRateLimit = 20
         expected.tokenRateWindowSeconds = 0.5
         expected.registerSampleKey = false

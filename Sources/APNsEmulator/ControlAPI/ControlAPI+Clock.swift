@@ -2,9 +2,25 @@ import H2Transport
 
 /// `/_emulator/clock`: the time every APNs rule reads, movable when the emulator runs on a `ManualClock`.
 extension ControlAPI {
-    /// `GET /clock` → `{"now": ms, "controllable": bool}`.
+    /// `GET /clock` → `{"now": ms, "controllable": bool, "frozen": bool}`.
     func getClock(_ request: ControlRequest) throws -> HTTP1Response {
-        try ControlAPIResponse.json(ClockState(now: services.clock.now(), controllable: services.clock is ManualClock))
+        try ControlAPIResponse.json(clockState())
+    }
+
+    /// `POST /clock/freeze` and `/clock/resume` → the clock's state; 409 on a real-time clock.
+    func freezeClock(_ request: ControlRequest, frozen: Bool) throws -> HTTP1Response {
+        try request.expectEmptyBody()
+        guard let clock = services.clock as? ManualClock else {
+            throw ControlAPIError.conflict(
+                "the clock follows real time and cannot be frozen: start the emulator with a manual clock")
+        }
+        if frozen { clock.freeze() } else { clock.resume() }
+        return try ControlAPIResponse.json(clockState())
+    }
+
+    private func clockState() -> ClockState {
+        let manual = services.clock as? ManualClock
+        return ClockState(now: services.clock.now(), controllable: manual != nil, frozen: manual?.isFrozen ?? false)
     }
 
     /// `POST /clock/advance {"ms": N}` or `{"seconds": X}` → 200 `{"now": ms}`; 409 on a real-time clock.
@@ -43,5 +59,6 @@ extension ControlAPI {
     struct ClockState: Encodable {
         var now: Millis
         var controllable: Bool
+        var frozen: Bool
     }
 }

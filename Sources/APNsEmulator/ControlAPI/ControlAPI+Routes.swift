@@ -8,7 +8,7 @@ enum ControlOperation: String, CaseIterable, Sendable {
     case listJournal, countJournal, clearJournal, getJournalSettings, updateJournalSettings
     case listFaults, createFault, getFault, deleteFault, deleteAllFaults
     case reset, exportState, importState
-    case getClock, advanceClock
+    case getClock, advanceClock, freezeClock, resumeClock
 }
 
 extension ControlAPI {
@@ -51,6 +51,8 @@ extension ControlAPI {
 
         ("GET", "/_emulator/clock", .getClock),
         ("POST", "/_emulator/clock/advance", .advanceClock),
+        ("POST", "/_emulator/clock/freeze", .freezeClock),
+        ("POST", "/_emulator/clock/resume", .resumeClock),
     ])
 
     /// Runs the operation's handler; each lives in the file of its resource group (`ControlAPI+Keys.swift`…).
@@ -83,6 +85,8 @@ extension ControlAPI {
         case .importState: return try importState(request)
         case .getClock: return try getClock(request)
         case .advanceClock: return try advanceClock(request)
+        case .freezeClock: return try freezeClock(request, frozen: true)
+        case .resumeClock: return try freezeClock(request, frozen: false)
         }
     }
 }

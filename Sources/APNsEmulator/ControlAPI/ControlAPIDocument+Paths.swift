@@ -221,6 +221,14 @@ extension ControlAPIDocument {
                       summary: "Move a manual clock forward", body: ("ClockAdvanceRequest", true),
                       success: (200, "The new time.", "ClockNow"),
                       errors: [409: "The clock follows real time (the emulator was not started with a manual clock)."]),
+            Operation(id: .freezeClock, method: "POST", path: prefix + "/clock/freeze", tag: "clock",
+                      summary: "Stop a manual clock", description: "Time then moves only through `advance`.",
+                      success: (200, "The clock.", "Clock"),
+                      errors: [409: "The clock follows real time (the emulator was not started with a manual clock)."]),
+            Operation(id: .resumeClock, method: "POST", path: prefix + "/clock/resume", tag: "clock",
+                      summary: "Let a manual clock run", description: "Time runs on from where it stands.",
+                      success: (200, "The clock.", "Clock"),
+                      errors: [409: "The clock follows real time (the emulator was not started with a manual clock)."]),
         ]
     }
 }

@@ -25,7 +25,8 @@ extension ControlAPIDocument {
             "Clock": object("The emulator's clock.", [
                 ("now", millis("Now")),
                 ("controllable", boolean("Whether `POST /_emulator/clock/advance` can move it (a manual clock).")),
-            ], required: ["now", "controllable"]),
+                ("frozen", boolean("Whether a manual clock stands still (`freeze`/`resume`).")),
+            ], required: ["now", "controllable", "frozen"]),
             "ClockAdvanceRequest": object("Exactly one of `ms` and `seconds`.", [
                 ("ms", integer("Milliseconds to move forward.", minimum: 0, maximum: ControlAPIValidation.maxMillis)),
                 ("seconds", ["type": "number", "minimum": 0,
