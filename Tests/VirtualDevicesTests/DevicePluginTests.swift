@@ -221,6 +221,28 @@ struct DevicePluginTests {
         }
     }
 
+    @Test func callsTheOSAnswersWithSomethingNewerEndUnknownOutcome() async throws {
+        try await DeviceHarness.run { h in
+            let app = try h.device(app: #"{"bundleId":"com.example.app","unknownOutcomeCalls":["GetNotificationSettings"]}"#)
+            #expect(h.pluginCall(app, #"{"call":"GetNotificationSettings"}"#).result["case"] as? String == "UnknownOutcome")
+            #expect(h.pluginCall(app, #"{"call":"GetProviderEnvironment"}"#).result["case"] as? String == "Success")
+            let bad = h.call("POST", "/_emulator/devices/phone/apps",
+                             #"{"bundleId":"com.other","unknownOutcomeCalls":["Nope"]}"#)
+            #expect(bad.status == 400)
+            #expect(bad.json["field"] as? String == "unknownOutcomeCalls[0]")
+        }
+    }
+
+    @Test func macOSWithNotificationsSwitchedOffStillAnswersSuccessNotGranted() async throws {
+        try await DeviceHarness.run { h in
+            let app = try h.device(id: "mac", platform: "macOS")
+            h.action(app, #"{"action":"setNotificationsEnabled","enabled":false}"#)
+            let r = h.pluginCall(app, #"{"call":"RequestAuthorization","options":[3]}"#).result
+            #expect(r["case"] as? String == "Success")
+            #expect(r["granted"] as? Bool == false)
+        }
+    }
+
     @Test func nullOptionsThrowArgumentNullInsteadOfFailing() async throws {
         try await DeviceHarness.run { h in
             let app = try h.device()

@@ -121,6 +121,9 @@ extension DeviceFarm {
                                         choices: PromptAnswer.allCases.map(\.rawValue))),
             ("categories", Doc.array(Doc.ref("NotificationCategory"), "Registered categories.")),
             ("registrationError", Doc.string("Registration fails with this description.")),
+            ("unknownOutcomeCalls", Doc.array(Doc.string("Plugin method", choices: CallRecord.Call.allCases.map(\.rawValue)),
+                                              "Calls the OS answers with something this plugin version does not know"
+                                                + " (they end `UnknownOutcome`).")),
         ]
         return [
             "ApnsNotification": notification,

@@ -82,6 +82,7 @@ enum DeviceRequestReaders {
 
     struct AppFields {
         var bundleId, build, promptAnswer, registrationError: String?
+        var unknownOutcomeCalls: [String]?
         var push, timeSensitive, criticalAlerts: Bool?
         var forwarding, thirdParty, suppressKey: String?
         var setLate: Bool?
@@ -102,6 +103,7 @@ enum DeviceRequestReaders {
         return AppFields(
             bundleId: r.string("bundleId", required: true), build: r.string("build"),
             promptAnswer: r.string("promptAnswer"), registrationError: r.string("registrationError"),
+            unknownOutcomeCalls: r.stringArray("unknownOutcomeCalls"),
             push: entitlements?.bool("push"), timeSensitive: entitlements?.bool("timeSensitive"),
             criticalAlerts: entitlements?.bool("criticalAlerts"),
             forwarding: delegate?.string("forwarding"), thirdParty: delegate?.string("thirdParty"),
@@ -129,6 +131,13 @@ enum DeviceRequestReaders {
             ?? ThirdPartyDelegate.none
         let presentation = try intEnums(PresentationOption.self, f.presentation, field: prefix + "delegate.presentation")
             ?? [.banner, .list, .sound, .badge]
+        var unknownOutcomeCalls: [CallRecord.Call] = []
+        for (i, name) in (f.unknownOutcomeCalls ?? []).enumerated() {
+            guard let call = try enumValue(CallRecord.Call.self, name, field: "\(prefix)unknownOutcomeCalls[\(i)]") else {
+                continue
+            }
+            unknownOutcomeCalls.append(call)
+        }
         var categories: [NotificationCategory] = []
         for (i, c) in (f.categories ?? []).enumerated() {
             let field = "\(prefix)categories[\(i)]"
@@ -161,6 +170,7 @@ enum DeviceRequestReaders {
                                        criticalAlerts: f.criticalAlerts ?? false),
             delegate: DelegateConfiguration(forwarding: forwarding, setLate: f.setLate ?? false, thirdParty: thirdParty,
                                             presentation: presentation, suppressWhenPayloadHas: f.suppressKey),
-            promptAnswer: answer, categories: categories, registrationError: f.registrationError)
+            promptAnswer: answer, categories: categories, registrationError: f.registrationError,
+            unknownOutcomeCalls: unknownOutcomeCalls)
     }
 }

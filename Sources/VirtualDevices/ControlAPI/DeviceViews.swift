@@ -30,6 +30,7 @@ struct AppView: Encodable {
     var promptAnswer: PromptAnswer
     var categories: [NotificationCategory]
     var registrationError: String?
+    var unknownOutcomeCalls: [String]
     var lifecycle: AppLifecycle
     var forceQuit: Bool
     var badge: Int
@@ -51,6 +52,7 @@ struct AppView: Encodable {
         promptAnswer = a.configuration.promptAnswer
         categories = a.configuration.categories
         registrationError = a.configuration.registrationError
+        unknownOutcomeCalls = a.configuration.unknownOutcomeCalls.map(\.rawValue)
         lifecycle = a.lifecycle
         forceQuit = a.forceQuit
         badge = a.badge

@@ -10,10 +10,14 @@ public struct AppConfiguration: Sendable, Codable, Equatable {
     public var categories: [NotificationCategory]
     /// When set, the OS reports this registration failure (didFailToRegister) instead of a token.
     public var registrationError: String?
+    /// Calls for which the OS answers something newer than this plugin version knows: they end with
+    /// `UnknownOutcome` (how a caller's handling of that third result case gets exercised).
+    public var unknownOutcomeCalls: [CallRecord.Call]
 
     public init(bundleId: String, build: BuildKind = .development, entitlements: Entitlements = Entitlements(),
                 delegate: DelegateConfiguration = DelegateConfiguration(), promptAnswer: PromptAnswer = .allow,
-                categories: [NotificationCategory] = [], registrationError: String? = nil) {
+                categories: [NotificationCategory] = [], registrationError: String? = nil,
+                unknownOutcomeCalls: [CallRecord.Call] = []) {
         self.bundleId = bundleId
         self.build = build
         self.entitlements = entitlements
@@ -21,6 +25,7 @@ public struct AppConfiguration: Sendable, Codable, Equatable {
         self.promptAnswer = promptAnswer
         self.categories = categories
         self.registrationError = registrationError
+        self.unknownOutcomeCalls = unknownOutcomeCalls
     }
 }
 

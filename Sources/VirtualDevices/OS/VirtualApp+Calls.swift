@@ -25,6 +25,11 @@ extension VirtualApp {
         nextCallId += 1
         calls.append(CallRecord(callId: callId, call: Self.kind(of: call), calledAt: ctx.now, state: .pending))
         let hasPush = configuration.entitlements.push
+        let kind = Self.kind(of: call)
+        if configuration.unknownOutcomeCalls.contains(kind) && !Self.hasNullArgument(call) {
+            complete(callId, .completed(.unknownOutcome), ctx)
+            return calls.first { $0.callId == callId }
+        }
         switch call {
         case .requestAuthorization(let options):
             guard let options else {
@@ -56,6 +61,13 @@ extension VirtualApp {
             break
         }
         return calls.first { $0.callId == callId }
+    }
+
+    static func hasNullArgument(_ call: PluginCall) -> Bool {
+        switch call {
+        case .requestAuthorization(nil), .setBadgeCount(nil): return true
+        default: return false
+        }
     }
 
     static func kind(of call: PluginCall) -> CallRecord.Call {
