@@ -1,11 +1,12 @@
 // swift-tools-version:6.0
 // The layers, lowest first (a module may import only those above it in this list):
-//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite – C libraries and the macros Swift cannot import
+//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML – C libraries and the macros Swift cannot import
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
 //   APNsProtocol                             – pure: reasons, validation pipeline, JWT (no I/O)
 //   APNsEmulator                             – hosts, certificates, handlers, delivery queue, the emulator itself
 //   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
+//   Scenarios                                – scenario files (libyaml), the runner, its reports
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
 //   apns-emulator                            – the executable (calls EmulatorCLI)
@@ -41,6 +42,11 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         .target(
             name: "CShims",
             dependencies: ["COpenSSL", "CMicroHTTPD"],
@@ -73,12 +79,17 @@ let package = Package(
             dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport"]
         ),
         .target(
+            name: "Scenarios",
+            dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
+        ),
+        .target(
             name: "EmulatorTesting",
             dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
         ),
         .target(
             name: "EmulatorCLI",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "Scenarios",
+                           "VirtualDevices"]
         ),
         .executableTarget(
             name: "apns-emulator",
@@ -104,6 +115,10 @@ let package = Package(
         .testTarget(
             name: "VirtualDevicesTests",
             dependencies: ["VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport"]
+        ),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "APNsEmulator", "VirtualDevices", "EmulatorTesting", "H2Transport"]
         ),
         .testTarget(
             name: "EmulatorCLITests",
