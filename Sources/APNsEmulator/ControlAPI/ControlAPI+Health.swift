@@ -12,4 +12,13 @@ extension ControlAPI {
     func openAPI(_ request: ControlRequest) -> HTTP1Response {
         ControlAPIResponse.bytes(document)
     }
+
+    /// `GET /endpoints` → the ready-file JSON (APNs URLs, control URL, CA path), so a tool given only the
+    /// control URL (`apns-emulator test --emulator URL`) finds the rest; 503 before the listeners are up.
+    func endpoints(_ request: ControlRequest) throws -> HTTP1Response {
+        guard let endpoints = services.endpoints.withLock({ $0 }) else {
+            throw ControlAPIError.unavailable("the APNs listeners are not started yet")
+        }
+        return ControlAPIResponse.bytes(Array(endpoints.readyJSON.utf8))
+    }
 }

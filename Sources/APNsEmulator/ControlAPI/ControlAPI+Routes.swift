@@ -2,7 +2,7 @@ import H2Transport
 
 /// Every control endpoint, by the name the OpenAPI document gives it as `operationId`.
 enum ControlOperation: String, CaseIterable, Sendable {
-    case health, openAPI
+    case health, openAPI, endpoints
     case listKeys, createKey, getKey, deleteKey
     case listTokens, createToken, getToken, deleteToken, unregisterToken, expireToken
     case listJournal, countJournal, clearJournal, getJournalSettings, updateJournalSettings
@@ -20,6 +20,7 @@ extension ControlAPI {
     static let router = ControlAPIRouter<ControlOperation>([
         ("GET", "/_emulator/health", .health),
         ("GET", "/_emulator/openapi.json", .openAPI),
+        ("GET", "/_emulator/endpoints", .endpoints),
 
         ("GET", "/_emulator/keys", .listKeys),
         ("POST", "/_emulator/keys", .createKey),
@@ -60,6 +61,7 @@ extension ControlAPI {
         switch operation {
         case .health: return health(request)
         case .openAPI: return openAPI(request)
+        case .endpoints: return try endpoints(request)
         case .listKeys: return try listKeys(request)
         case .createKey: return try createKey(request)
         case .getKey: return try getKey(request)

@@ -138,6 +138,11 @@ extension ControlAPIDocument {
             Operation(id: .health, method: "GET", path: prefix + "/health", tag: "meta", summary: "Liveness",
                       description: "Always open, even with a control token, so Docker's `HEALTHCHECK` needs no secret.",
                       success: (200, "The emulator is up.", "Health"), open: true),
+            Operation(id: .endpoints, method: "GET", path: prefix + "/endpoints", tag: "meta",
+                      summary: "Where the listeners are",
+                      description: "The `--ready-file` JSON: production and sandbox URLs, control URL, CA path.",
+                      success: (200, "The endpoints.", "Endpoints"),
+                      errors: [503: "The APNs listeners are not started yet."]),
             Operation(id: .openAPI, method: "GET", path: prefix + "/openapi.json", tag: "meta",
                       summary: "This OpenAPI document", success: (200, "The document.", "OpenAPIDocument")),
 

@@ -18,6 +18,12 @@ extension ControlAPIDocument {
                                  + " or null when the body as a whole is wrong.", example: "teamid", nullable: true)),
             ], required: ["error"]),
             "OpenAPIDocument": ["type": "object", "description": "This document."] as JSON,
+            "Endpoints": object("The ready-file JSON; the exact shape is a contract.", [
+                ("production", string("Production APNs base URL.", example: "https://127.0.0.1:2197")),
+                ("sandbox", string("Sandbox APNs base URL.", example: "https://127.0.0.1:2198")),
+                ("control", string("Control API base URL.", example: "http://127.0.0.1:8765")),
+                ("ca", string("Absolute path of the CA certificate clients must trust.")),
+            ], required: ["production", "sandbox", "control", "ca"]),
             "Count": object("How many journal entries match.",
                             [("count", integer("Matching entries (capped by `limit`).", minimum: 0))],
                             required: ["count"]),

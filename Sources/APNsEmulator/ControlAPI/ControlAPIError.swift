@@ -23,6 +23,8 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
     case conflict(String)
     /// The registry or the state store failed; nothing the client can fix by changing the request.
     case internalFailure(String)
+    /// Not ready yet (listeners still starting); try again.
+    case unavailable(String)
 
     /// Whether an unknown name was a JSON field or a query parameter (only the wording differs).
     package enum FieldLocation: Equatable {
@@ -39,6 +41,7 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
         case .conflict: return 409
         case .bodyTooLarge: return 413
         case .internalFailure: return 500
+        case .unavailable: return 503
         }
     }
 
@@ -51,7 +54,7 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The human-readable `error` text.
-    var message: String {
+    package var message: String {
         switch self {
         case .malformedJSON(let why):
             return why
@@ -63,7 +66,8 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
             return message
         case .bodyTooLarge:
             return "request body too large"
-        case .unauthorized(let why), .notFound(let why), .conflict(let why), .internalFailure(let why):
+        case .unauthorized(let why), .notFound(let why), .conflict(let why), .internalFailure(let why),
+             .unavailable(let why):
             return why
         case .methodNotAllowed(let method, let path, let allow):
             return "method \(method) not allowed on \(path) (allowed: \(allow.joined(separator: ", ")))"

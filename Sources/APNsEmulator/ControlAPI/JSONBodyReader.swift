@@ -37,7 +37,7 @@ package final class JSONBodyReader {
 
     /// Parses a request body. An empty (or all-whitespace) body reads as `{}`, so endpoints whose fields
     /// are all optional accept a bare `curl -X POST`.
-    static func parse(_ bytes: [UInt8]) throws(ControlAPIError) -> JSONBodyReader {
+    package static func parse(_ bytes: [UInt8]) throws(ControlAPIError) -> JSONBodyReader {
         let isBlank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         if isBlank { return JSONBodyReader(object: [:], prefix: "", session: Session()) }
         let value: Any

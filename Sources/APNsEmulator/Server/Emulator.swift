@@ -78,6 +78,7 @@ public final class Emulator: Sendable {
         let endpoints = EmulatorEndpoints(
             production: url("https", listeners[0].address), sandbox: url("https", listeners[1].address),
             control: url("http", controlAddress), ca: caPath)
+        services.endpoints.withLock { $0 = endpoints }
         if let readyFile = configuration.readyFile {
             try endpoints.writeReadyFile(to: readyFile)
         }

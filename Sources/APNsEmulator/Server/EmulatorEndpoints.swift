@@ -11,6 +11,13 @@ public struct EmulatorEndpoints: Sendable, Equatable, Codable {
     /// Absolute path of the CA certificate that signed the server certificate.
     public var ca: String
 
+    public init(production: String, sandbox: String, control: String, ca: String) {
+        self.production = production
+        self.sandbox = sandbox
+        self.control = control
+        self.ca = ca
+    }
+
     public var productionPort: Int { Self.port(of: production) }
     public var sandboxPort: Int { Self.port(of: sandbox) }
     public var controlPort: Int { Self.port(of: control) }

@@ -1,6 +1,7 @@
 import APNsProtocol
 import Foundation
 import OpenSSLSupport
+import Synchronization
 
 /// The emulator's shared state: registries, journal, faults, clock and the store behind them.
 ///
@@ -16,6 +17,8 @@ public final class EmulatorServices: Sendable {
     /// Broadcast channels (kept in memory only: they are cheap to recreate and Apple's are per test run).
     public let channels: ChannelRegistry
     public let persistence: any StatePersistence
+    /// Where the listeners ended up, once `Emulator.start` bound them (`GET /_emulator/endpoints`).
+    public let endpoints = Mutex<EmulatorEndpoints?>(nil)
 
     /// Builds the registries and loads what the store holds.
     public init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemClock(),

@@ -22,28 +22,41 @@ public enum YAMLLoader {
         public var description: String { "\(mark): \(message)" }
     }
 
-    /// Parses `text`; nil for an empty document (no content at all).
+    /// Parses the first document of `text`; nil for an empty document (no content at all).
     public static func load(_ text: String) throws(Failure) -> YAMLNode? {
+        try loadAll(text).first
+    }
+
+    /// Parses every document of `text` (separated by `---`), skipping empty ones.
+    public static func loadAll(_ text: String) throws(Failure) -> [YAMLNode] {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw Failure(message: "libyaml could not start (out of memory)", mark: .init(line: 1, column: 1))
         }
         defer { yaml_parser_delete(&parser) }
         let bytes = Array(text.utf8)
-        var document = yaml_document_t()
-        let loaded: Int32 = bytes.withUnsafeBufferPointer { buffer in
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> [YAMLNode] in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            return yaml_parser_load(&parser, &document)
+            var documents: [YAMLNode] = []
+            var total = 0
+            while true {
+                var document = yaml_document_t()
+                guard yaml_parser_load(&parser, &document) == 1 else {
+                    let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+                    let context = parser.context.map { String(cString: $0) + ": " } ?? ""
+                    throw Failure(message: context + problem, mark: mark(parser.problem_mark))
+                }
+                defer { yaml_document_delete(&document) }
+                // libyaml signals the end of the stream with an empty document.
+                guard let root = yaml_document_get_root_node(&document) else {
+                    if parser.stream_end_produced != 0 { return documents }
+                    continue
+                }
+                var walker = Walker(document: &document, count: total)
+                documents.append(try walker.convert(root, depth: 0))
+                total = walker.count
+            }
         }
-        guard loaded == 1 else {
-            let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
-            let context = parser.context.map { String(cString: $0) + ": " } ?? ""
-            throw Failure(message: context + problem, mark: mark(parser.problem_mark))
-        }
-        defer { yaml_document_delete(&document) }
-        guard let root = yaml_document_get_root_node(&document) else { return nil }
-        var walker = Walker(document: &document)
-        return try walker.convert(root, depth: 0)
     }
 
     static func mark(_ m: yaml_mark_t) -> YAMLNode.Mark {
@@ -55,8 +68,9 @@ public enum YAMLLoader {
         let document: UnsafeMutablePointer<yaml_document_t>
         var count = 0
 
-        init(document: UnsafeMutablePointer<yaml_document_t>) {
+        init(document: UnsafeMutablePointer<yaml_document_t>, count: Int) {
             self.document = document
+            self.count = count
         }
 
         mutating func convert(_ node: UnsafeMutablePointer<yaml_node_t>, depth: Int) throws(Failure) -> YAMLNode {

@@ -241,7 +241,7 @@ extension DeviceFarm: EmulatorExtension {
         return try ControlAPIResponse.json(AppView(app(bundleId, on: deviceId)))
     }
 
-    static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",
+    public static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",
                                  "dismiss", "setNotificationsEnabled", "answerPrompt", "reattachDelegate",
                                  "postLocalNotification"]
 }

@@ -2,7 +2,7 @@ import APNsEmulator
 
 /// Strict readers of the devices endpoints' bodies. As everywhere in the control API: every field is read,
 /// `finish()` refuses unknown ones, and only then are values checked and used.
-enum DeviceRequestReaders {
+package enum DeviceRequestReaders {
     /// A string field that must be one of an enum's raw values.
     static func enumValue<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String?, field: String)
         throws(ControlAPIError) -> E? where E.RawValue == String
@@ -34,21 +34,21 @@ enum DeviceRequestReaders {
     // MARK: Device
 
     /// The raw fields of a device body, read (not yet checked).
-    struct DeviceFields {
+    package struct DeviceFields {
         var id, name, platform, osVersion: String?
         var online: Bool?
         var budget: Int64?
         var apps: [AppFields]?
     }
 
-    static func readDevice(_ body: JSONBodyReader) -> DeviceFields {
+    package static func readDevice(_ body: JSONBodyReader) -> DeviceFields {
         DeviceFields(id: body.string("id"), name: body.string("name"), platform: body.string("platform"),
                      osVersion: body.string("osVersion"), online: body.bool("online"),
                      budget: body.int64("backgroundBudgetPerHour"),
                      apps: body.objectArray("apps")?.map(readApp))
     }
 
-    static func device(_ f: DeviceFields) throws(ControlAPIError) -> (DeviceConfiguration, [AppConfiguration]) {
+    package static func device(_ f: DeviceFields) throws(ControlAPIError) -> (DeviceConfiguration, [AppConfiguration]) {
         if let id = f.id {
             guard !id.isEmpty, id.count <= 64, id.utf8.allSatisfy(isIdByte) else {
                 throw ControlAPIError.invalid("id", mustBe: "1–64 characters of A–Z a–z 0–9 . _ -", got: "\"\(id)\"")
@@ -80,7 +80,7 @@ enum DeviceRequestReaders {
 
     // MARK: App
 
-    struct AppFields {
+    package struct AppFields {
         var bundleId, build, promptAnswer, registrationError: String?
         var unknownOutcomeCalls: [String]?
         var push, timeSensitive, criticalAlerts: Bool?
@@ -97,7 +97,7 @@ enum DeviceRequestReaders {
                        authenticationRequired: Bool?, textInput: Bool?)]?
     }
 
-    static func readApp(_ r: JSONBodyReader) -> AppFields {
+    package static func readApp(_ r: JSONBodyReader) -> AppFields {
         let entitlements = r.object("entitlements")
         let delegate = r.object("delegate")
         return AppFields(
@@ -120,7 +120,7 @@ enum DeviceRequestReaders {
             })
     }
 
-    static func app(_ f: AppFields, prefix: String = "") throws(ControlAPIError) -> AppConfiguration {
+    package static func app(_ f: AppFields, prefix: String = "") throws(ControlAPIError) -> AppConfiguration {
         let bundleId = f.bundleId ?? ""
         try ControlAPIValidation.topic(bundleId, field: prefix + "bundleId")
         let build = try enumValue(BuildKind.self, f.build, field: prefix + "build") ?? .development

@@ -1,0 +1,40 @@
+/// What must hold after a step; each keeps the node it came from, so a failure names file:line.
+public struct Expectation: Sendable {
+    public enum Kind: Sendable {
+        /// The step's own result (call record, push response, waited push): a subset match.
+        case result
+        /// `GET` an app: its state (lifecycle, badge, authorizationStatus, token…).
+        case app(AppRef)
+        /// The app's plugin events.
+        case events(AppRef, mode: EventsMode)
+        /// GetColdStartNotification is called (consuming it) and its notification matched; `empty`
+        /// expects the empty notification.
+        case coldStart(AppRef)
+        /// The badge.
+        case badge(AppRef)
+        /// The notification centre (`notifications`, `groups`, `badge`): a subset match, or `count`.
+        case notifications(AppRef)
+        /// A push's fate on the devices: the last step's `fate`, or the whole list of steps.
+        case fate(push: String)
+        /// The app's token: registered in the emulator, its environment, its length.
+        case token(AppRef)
+    }
+
+    public enum EventsMode: String, Sendable, CaseIterable {
+        /// Exactly these events, in this order.
+        case exactly
+        /// These events, in this relative order, others allowed between.
+        case ordered
+        /// Each of these events, in any order.
+        case unordered
+        /// None of these events.
+        case none
+    }
+
+    public var kind: Kind
+    /// The expected value as written (matched with `JSONMatcher`).
+    public var expected: YAMLNode
+    public var mark: YAMLNode.Mark
+    /// The key as written, for messages (`expect.badge`).
+    public var label: String
+}

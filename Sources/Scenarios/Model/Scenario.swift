@@ -1,0 +1,58 @@
+import APNsProtocol
+
+/// One scenario: devices and apps, senders, a clock, and ordered steps with expectations.
+public struct Scenario: Sendable {
+    public var name: String
+    public var tags: [String]
+    public var file: String
+    /// Where the scenario's document starts.
+    public var mark: YAMLNode.Mark
+    public var clock: ClockMode
+    public var devices: [DeviceSpec]
+    public var senders: [String: SenderSpec]
+    public var steps: [Step]
+
+    public enum ClockMode: String, Sendable, CaseIterable {
+        /// Frozen at the real time when the scenario starts; moves only through `advance` steps.
+        case manual
+        /// Real time (no `advance` steps allowed).
+        case real
+    }
+
+    /// `file:line` of the scenario, for reports.
+    public var location: String { "\(file):\(mark.line)" }
+}
+
+/// A device to create before the steps run: its id, the control-API body that creates it (profiles
+/// merged in), and the ids of its apps in install order.
+public struct DeviceSpec: Sendable {
+    public var id: String
+    /// `POST /_emulator/devices` body (JSON).
+    public var body: [UInt8]
+    public var bundleIds: [String]
+    /// Token environment of each app (from its build), for pushes that name an app.
+    public var environments: [String: APNsEnvironment]
+    public var mark: YAMLNode.Mark
+}
+
+/// Who sends pushes, and how it authenticates.
+public struct SenderSpec: Sendable {
+    public enum Auth: Sendable, Equatable {
+        /// Provider token signed by the bundled sample key.
+        case bundledKey
+        /// A key the emulator generates at the start of the scenario (`POST /_emulator/keys`).
+        case generatedKey(kind: String, environment: String?, topics: [String], teamId: String, keyId: String)
+        /// mTLS with the bundled client certificate of an environment.
+        case certificate(APNsEnvironment)
+        /// This exact `authorization` value (malformed tokens on purpose).
+        case raw(String)
+        /// No credentials at all.
+        case none
+    }
+
+    public var name: String
+    public var auth: Auth
+    /// Added to "now" for the JWT's `iat` (negative: an old token).
+    public var issuedAtOffsetMillis: Int64
+    public var mark: YAMLNode.Mark
+}

@@ -1,0 +1,378 @@
+import APNsEmulator
+import APNsProtocol
+import VirtualDevices
+
+/// Reads one step of a scenario: exactly one kind key (`call`, `action`, `push`…), its arguments, the
+/// optional `device`/`app` target, `expect` and `save`.
+struct StepParser {
+    let file: String
+    let devices: [DeviceSpec]
+    let senders: [String: SenderSpec]
+    let clock: Scenario.ClockMode
+
+    static let kinds = ["call", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
+                        "control", "expect"]
+    /// Keys of `expect` that read the emulator's state rather than the step's own result.
+    static let stateKeys = ["app", "events", "coldStart", "badge", "notifications", "fate", "deviceToken"]
+    static let callNames = CallRecord.Call.allCases.map(\.rawValue) + ["CancelGetToken"]
+    /// Which fields each user action takes (`notification` is the notification's identifier).
+    static let actionFields: [String: (required: [String], optional: [String])] = [
+        "launch": ([], []), "foreground": ([], []), "background": ([], []), "forceQuit": ([], []), "terminate": ([], []),
+        "tap": (["notification"], []), "action": (["notification", "actionId"], ["text"]),
+        "dismiss": (["notification"], []), "setNotificationsEnabled": (["enabled"], []), "answerPrompt": (["allow"], []),
+        "reattachDelegate": ([], []), "postLocalNotification": (["title"], ["body", "category", "threadId"]),
+    ]
+
+    func error(_ node: YAMLNode, _ message: String) -> ScenarioParseError {
+        ScenarioParseError(file: file, mark: node.mark, message)
+    }
+
+    func step(_ node: YAMLNode) throws(ScenarioParseError) -> Step {
+        var r = try NodeReader(node, file: file, context: "a step")
+        let present = r.keys.filter { Self.kinds.contains($0) }
+        guard let kindName = present.first(where: { $0 != "expect" }) ?? present.first else {
+            throw error(node, "a step needs one of: " + Self.kinds.joined(separator: ", ")
+                        + " (got: " + r.keys.joined(separator: ", ") + ")")
+        }
+        if present.filter({ $0 != "expect" }).count > 1 {
+            throw error(node, "a step does one thing: found " + present.filter { $0 != "expect" }.joined(separator: " and "))
+        }
+        let deviceName = try r.string("device")
+        let appName = try r.string("app")
+        let save = try r.string("save")
+        _ = try r.string("note")
+        let expectNode = r.value("expect")
+        let targets = Targets(parser: self, node: node, device: deviceName, app: appName)
+
+        let kind: Step.Kind
+        var hasResult = true
+        switch kindName {
+        case "call":
+            kind = try call(&r, node, targets)
+        case "action":
+            kind = try action(&r, node, targets)
+            hasResult = false
+        case "device-action":
+            let what = try r.string("device-action", required: true) ?? ""
+            guard ["online", "offline", "restore"].contains(what) else {
+                throw error(node["device-action"]!, "'device-action' must be online, offline or restore, got '\(what)'")
+            }
+            kind = .device(try targets.device(), action: what)
+            hasResult = false
+        case "install":
+            let app = try r.required("install", "the app to install, as in a device's apps")
+            let device = try targets.device()
+            try validateApp(app)
+            kind = .install(device: device, app: app)
+            hasResult = false
+        case "uninstall":
+            let bundle = try r.string("uninstall", required: true) ?? ""
+            kind = .uninstall(AppRef(device: try targets.device(), bundleId: bundle))
+            hasResult = false
+        case "push":
+            kind = .push(try push(r.required("push", "the push"), targets))
+        case "wait-for-push":
+            kind = .waitForPush(try wait(r.required("wait-for-push", "what the external push must match"), targets))
+        case "advance":
+            guard clock == .manual else {
+                throw error(node, "'advance' needs 'clock: manual' (this scenario runs on real time)")
+            }
+            guard let ms = try r.duration("advance"), ms >= 0 else {
+                throw error(node["advance"]!, "'advance' must be a duration of 0 or more")
+            }
+            kind = .advance(millis: ms)
+            hasResult = false
+        case "control":
+            kind = try control(r.required("control", "method, path and body"))
+        default:
+            kind = .check
+            hasResult = false
+        }
+        try r.finish()
+        let expectations = try expectNode.map { (e) throws(ScenarioParseError) in
+            try expect(e, hasResult: hasResult, targets: targets, kindName: kindName)
+        } ?? []
+        if kindName == "expect" && expectations.isEmpty {
+            throw error(node, "'expect' needs at least one expectation")
+        }
+        return Step(kind: kind, mark: node.mark, expectations: expectations, save: save)
+    }
+
+    // MARK: Calls and actions
+
+    private func call(_ r: inout NodeReader, _ node: YAMLNode, _ targets: Targets) throws(ScenarioParseError) -> Step.Kind {
+        let name = try r.string("call", required: true) ?? ""
+        guard Self.callNames.contains(name) else {
+            throw error(node["call"]!, "unknown plugin call '\(name)'; expected one of: " + Self.callNames.joined(separator: ", "))
+        }
+        let options = r.value("options")
+        let optionsGiven = node["options"] != nil
+        let count = r.value("count")
+        let countGiven = node["count"] != nil
+        let callId = r.value("callId")
+        var pairs: [(key: YAMLNode, value: YAMLNode)] = [(.scalar("call", quoted: false, node.mark), .scalar(name, quoted: true, node.mark))]
+        func need(_ key: String, _ given: Bool, _ value: YAMLNode?, _ what: String) throws(ScenarioParseError) {
+            guard given else { throw error(node, "\(name) needs '\(key)' (\(what); null makes the plugin throw)") }
+            pairs.append((.scalar(key, quoted: false, node.mark), value ?? .scalar("null", quoted: false, node.mark)))
+        }
+        func refuse(_ key: String, _ given: Bool) throws(ScenarioParseError) {
+            if given { throw error(node[key]!, "'\(key)' does not apply to \(name)") }
+        }
+        switch name {
+        case "RequestAuthorization":
+            try need("options", optionsGiven, options, "a list of UNAuthorizationOption numbers 1–7")
+            if let options {
+                guard case .sequence(let items, _) = options, items.allSatisfy({ Int($0.scalarText ?? "").map { (1...7).contains($0) } ?? false }) else {
+                    throw error(options, "'options' must be a list of numbers from 1 (Badge) to 7 (Provisional)")
+                }
+            }
+            try refuse("count", countGiven); try refuse("callId", callId != nil)
+        case "SetBadgeCount":
+            try need("count", countGiven, count, "an integer")
+            if let count, Int(count.scalarText ?? "") == nil {
+                throw error(count, "'count' must be an integer, got \(count.kindDescription)")
+            }
+            try refuse("options", optionsGiven); try refuse("callId", callId != nil)
+        case "CancelGetToken":
+            guard let callId else { throw error(node, "CancelGetToken needs 'callId' (a number or a saved ${name})") }
+            pairs.append((.scalar("callId", quoted: false, node.mark), callId))
+            try refuse("options", optionsGiven); try refuse("count", countGiven)
+        default:
+            try refuse("options", optionsGiven); try refuse("count", countGiven); try refuse("callId", callId != nil)
+        }
+        return .call(try targets.app(), body: .mapping(pairs, node.mark))
+    }
+
+    private func action(_ r: inout NodeReader, _ node: YAMLNode, _ targets: Targets) throws(ScenarioParseError) -> Step.Kind {
+        let name = try r.string("action", required: true) ?? ""
+        guard let fields = Self.actionFields[name] else {
+            throw error(node["action"]!, "unknown user action '\(name)'; expected one of: "
+                        + DeviceFarm.appActionNames.joined(separator: ", "))
+        }
+        var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+        var notification: String?
+        for key in ["notification", "actionId", "text", "enabled", "allow", "title", "body", "category", "threadId"] {
+            guard let value = r.value(key) else { continue }
+            guard fields.required.contains(key) || fields.optional.contains(key) else {
+                throw error(node[key]!, "'\(key)' does not apply to action '\(name)'")
+            }
+            if key == "notification" { notification = value.scalarText } else { pairs.append((.scalar(key, quoted: false, value.mark), value)) }
+        }
+        for key in fields.required where node[key] == nil {
+            throw error(node, "action '\(name)' needs '\(key)'" + (key == "notification" ? " (an apns-id, ${saved}, or last)" : ""))
+        }
+        return .action(try targets.app(), name: name, fields: .mapping(pairs, node.mark), notification: notification)
+    }
+
+    private func validateApp(_ app: YAMLNode) throws(ScenarioParseError) {
+        do {
+            let body = try JSONBodyReader.parse(app.jsonBytes)
+            let fields = DeviceRequestReaders.readApp(body)
+            try body.finish()
+            _ = try DeviceRequestReaders.app(fields)
+        } catch {
+            throw self.error(error.field.map { app.node(at: $0) } ?? app, "app: \(error.message)")
+        }
+    }
+
+    // MARK: Pushes
+
+    private func destination(_ r: inout NodeReader, _ node: YAMLNode, _ targets: Targets)
+        throws(ScenarioParseError) -> (PushSpec.Destination, APNsEnvironment, String?)
+    {
+        if let token = try r.string("token") {
+            return (.token(token), .production, devices.count == 1 && devices[0].bundleIds.count == 1 ? devices[0].bundleIds[0] : nil)
+        }
+        var device = targets.deviceName, app = targets.appName
+        if let to = r.value("to") {
+            var t = try NodeReader(to, file: file, context: "'to'")
+            device = try t.string("device") ?? device
+            app = try t.string("app") ?? app
+            try t.finish()
+        }
+        let ref = try Targets(parser: self, node: node, device: device, app: app).app()
+        let environment = devices.first { $0.id == ref.device }?.environments[ref.bundleId] ?? .production
+        return (.app(ref), environment, ref.bundleId)
+    }
+
+    func push(_ node: YAMLNode, _ targets: Targets) throws(ScenarioParseError) -> PushSpec {
+        var r = try NodeReader(node, file: file, context: "push")
+        let (destination, defaultEnvironment, defaultTopic) = try destination(&r, node, targets)
+        let senderName = try r.string("sender") ?? "default"
+        guard senders[senderName] != nil else {
+            throw error(node["sender"]!, "unknown sender '\(senderName)' (declared: " + senders.keys.sorted().joined(separator: ", ") + ")")
+        }
+        var environment = defaultEnvironment
+        if let text = try r.string("environment") {
+            guard let e = APNsEnvironment(rawValue: text) else {
+                throw error(node["environment"]!, "'environment' must be production or sandbox, got '\(text)'")
+            }
+            environment = e
+        }
+        var headers: [(name: String, value: String?)] = []
+        if let h = node["headers"] {
+            _ = r.value("headers")
+            guard case .mapping(let pairs, _) = h else { throw error(h, "'headers' must map header names to values") }
+            for (key, value) in pairs {
+                guard case .scalar(let text, let quoted, _) = value else {
+                    throw error(value, "header '\(key.scalarText ?? "")' must be a single value")
+                }
+                headers.append((key.scalarText ?? "", !quoted && YAMLNode.isNull(text) ? nil : text))
+            }
+        } else {
+            _ = r.value("headers")
+        }
+        if !headers.contains(where: { $0.name.lowercased() == "apns-topic" }), let defaultTopic {
+            headers.insert(("apns-topic", defaultTopic), at: 0)
+        }
+        let payloadNode = r.value("payload")
+        let payload: [UInt8]
+        switch payloadNode {
+        case nil: payload = Array(#"{"aps":{"alert":"Hello from a scenario"}}"#.utf8)
+        case .scalar(let text, _, _)?: payload = Array(text.utf8)
+        case let n?: payload = n.jsonBytes
+        }
+        let method = try r.string("method") ?? "POST"
+        let path = try r.string("path")
+        let host = try r.string("host")
+        let connection = try r.string("connection") ?? "reuse"
+        guard connection == "reuse" || connection == "new" else {
+            throw error(node["connection"]!, "'connection' must be reuse or new, got '\(connection)'")
+        }
+        try r.finish()
+        return PushSpec(sender: senderName, destination: destination, environment: environment, headers: headers,
+                        payload: payload, method: method, path: path, host: host, newConnection: connection == "new")
+    }
+
+    private func wait(_ node: YAMLNode, _ targets: Targets) throws(ScenarioParseError) -> WaitSpec {
+        var r = try NodeReader(node, file: file, context: "wait-for-push")
+        var destination: PushSpec.Destination?
+        if node["token"] != nil || node["to"] != nil || targets.deviceName != nil {
+            destination = try self.destination(&r, node, targets).0
+        } else {
+            _ = try r.string("token")
+            _ = r.value("to")
+        }
+        let topic = try r.string("topic")
+        let contains = try r.string("payloadContains")
+        let status = try r.int("status", in: 100...599)
+        let timeout = try r.duration("timeout") ?? 10_000
+        try r.finish()
+        return WaitSpec(destination: destination, topic: topic, payloadContains: contains, status: status, timeoutMillis: timeout)
+    }
+
+    private func control(_ node: YAMLNode) throws(ScenarioParseError) -> Step.Kind {
+        var r = try NodeReader(node, file: file, context: "control")
+        let method = try r.string("method") ?? "GET"
+        let path = try r.string("path", required: true) ?? ""
+        let body = r.value("body")
+        try r.finish()
+        guard ["GET", "POST", "PUT", "DELETE"].contains(method) else {
+            throw error(node["method"]!, "'method' must be GET, POST, PUT or DELETE")
+        }
+        guard path.hasPrefix("/_emulator/") else {
+            throw error(node["path"]!, "'path' must be a control path under /_emulator/")
+        }
+        return .control(method: method, path: path, body: body)
+    }
+
+    // MARK: Expectations
+
+    private func expect(_ node: YAMLNode, hasResult: Bool, targets: Targets, kindName: String)
+        throws(ScenarioParseError) -> [Expectation]
+    {
+        guard case .mapping(let pairs, _) = node else {
+            throw error(node, "'expect' must be a mapping of what to check, got \(node.kindDescription)")
+        }
+        var out: [Expectation] = []
+        for (key, value) in pairs {
+            let name = key.scalarText ?? ""
+            let kind: Expectation.Kind
+            switch name {
+            case "app": kind = .app(try targets.app())
+            case "events": kind = .events(try targets.app(), mode: try eventsMode(value))
+            case "coldStart": kind = .coldStart(try targets.app())
+            case "badge":
+                guard Int(value.scalarText ?? "") != nil else { throw error(value, "'badge' must be an integer") }
+                kind = .badge(try targets.app())
+            case "notifications": kind = .notifications(try targets.app())
+            case "deviceToken": kind = .token(try targets.app())
+            case "fate":
+                if case .mapping(let fp, _) = value {
+                    for (k, _) in fp where !["push", "is", "steps", "reason", "device"].contains(k.scalarText ?? "") {
+                        throw error(k, "unknown fate check '\(k.scalarText ?? "")'; expected one of: push, is, steps, reason, device")
+                    }
+                }
+                if kindName == "push" || (value["push"] != nil) {
+                    kind = .fate(push: value["push"]?.scalarText ?? "")
+                } else {
+                    throw error(value, "'fate' outside a push step needs 'push: ${saved-apns-id}'")
+                }
+            default:
+                guard hasResult else {
+                    throw error(key, "unknown expectation '\(name)' for a \(kindName) step; expected one of: "
+                                + Self.stateKeys.joined(separator: ", "))
+                }
+                kind = .result
+            }
+            out.append(Expectation(kind: kind, expected: value, mark: value.mark, label: name))
+        }
+        return out
+    }
+
+    private func eventsMode(_ value: YAMLNode) throws(ScenarioParseError) -> Expectation.EventsMode {
+        switch value {
+        case .sequence: return .exactly
+        case .mapping(let pairs, _):
+            guard pairs.count == 1, let key = pairs[0].key.scalarText, let mode = Expectation.EventsMode(rawValue: key),
+                  case .sequence = pairs[0].value else {
+                throw error(value, "'events' must be a list (exactly these, in order) or one of "
+                            + Expectation.EventsMode.allCases.map { "\($0.rawValue): [...]" }.joined(separator: ", "))
+            }
+            return mode
+        default:
+            throw error(value, "'events' must be a list of events, got \(value.kindDescription)")
+        }
+    }
+}
+
+/// The `device`/`app` a step names, with the scenario's defaults (the only device, its only app).
+struct Targets {
+    let parser: StepParser
+    let node: YAMLNode
+    let deviceName: String?
+    let appName: String?
+
+    init(parser: StepParser, node: YAMLNode, device: String?, app: String?) {
+        self.parser = parser
+        self.node = node
+        self.deviceName = device
+        self.appName = app
+    }
+
+    func device() throws(ScenarioParseError) -> String {
+        if let deviceName {
+            guard parser.devices.contains(where: { $0.id == deviceName }) else {
+                throw parser.error(node["device"] ?? node, "no device '\(deviceName)' in this scenario (devices: "
+                                   + parser.devices.map(\.id).joined(separator: ", ") + ")")
+            }
+            return deviceName
+        }
+        guard parser.devices.count == 1 else {
+            throw parser.error(node, parser.devices.isEmpty ? "this step needs a device, and the scenario declares none"
+                               : "this step needs 'device:' (the scenario has several devices)")
+        }
+        return parser.devices[0].id
+    }
+
+    func app() throws(ScenarioParseError) -> AppRef {
+        let device = try device()
+        if let appName { return AppRef(device: device, bundleId: appName) }
+        let apps = parser.devices.first { $0.id == device }?.bundleIds ?? []
+        guard apps.count == 1 else {
+            throw parser.error(node, apps.isEmpty ? "this step needs an app, and device '\(device)' has none installed at start (name it with 'app:')"
+                               : "this step needs 'app:' (device '\(device)' has several apps)")
+        }
+        return AppRef(device: device, bundleId: apps[0])
+    }
+}

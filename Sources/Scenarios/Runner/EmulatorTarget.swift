@@ -1,0 +1,74 @@
+import APNsEmulator
+import Foundation
+import Synchronization
+import VirtualDevices
+
+/// The emulator one scenario runs against: its control API, its APNs URLs and CA, and how to stop it.
+final class EmulatorTarget: Sendable {
+    let control: any ControlClient
+    let endpoints: EmulatorEndpoints
+    let certificatesDirectory: String
+    private let emulator: Emulator?
+
+    private init(control: any ControlClient, endpoints: EmulatorEndpoints, certificatesDirectory: String,
+                 emulator: Emulator?) {
+        self.control = control
+        self.endpoints = endpoints
+        self.certificatesDirectory = certificatesDirectory
+        self.emulator = emulator
+    }
+
+    /// A fresh in-process emulator on free ports with in-memory state, on the scenario's clock.
+    static func inProcess(certificatesDirectory: String, clock: Scenario.ClockMode) throws -> EmulatorTarget {
+        var c = EmulatorConfiguration()
+        c.host = "127.0.0.1"
+        c.productionPort = 0
+        c.sandboxPort = 0
+        c.controlPort = 0
+        c.ephemeral = true
+        c.eventLoops = 1
+        c.shutdownGraceSeconds = 0.5
+        c.certificatesDirectory = certificatesDirectory
+        let (emulator, _) = try Emulator.withDevices(
+            configuration: c, clock: clock == .manual ? ManualClock() : SystemClock())
+        let endpoints: EmulatorEndpoints
+        do {
+            endpoints = try emulator.start()
+        } catch {
+            emulator.shutdown()
+            throw error
+        }
+        let api = ControlAPI(services: emulator.services, controlToken: nil, extensions: emulator.extensions)
+        return EmulatorTarget(control: InProcessControl(api: api), endpoints: endpoints,
+                              certificatesDirectory: certificatesDirectory, emulator: emulator)
+    }
+
+    /// A running emulator at `controlURL`: reset before the scenario (its state is the scenario's).
+    static func remote(controlURL: String, controlToken: String?, certificatesDirectory: String,
+                       clock: Scenario.ClockMode) async throws -> EmulatorTarget {
+        let control = HTTPControl(base: controlURL.hasSuffix("/") ? String(controlURL.dropLast()) : controlURL,
+                                  token: controlToken)
+        let ready = try await control.object("GET", "/_emulator/endpoints")
+        guard let production = ready["production"] as? String, let sandbox = ready["sandbox"] as? String,
+              let ca = ready["ca"] as? String else {
+            throw RunnerError("\(controlURL)/_emulator/endpoints did not name the listeners")
+        }
+        _ = try await control.json("POST", "/_emulator/reset", expecting: [204])
+        if clock == .manual {
+            let c = try await control.object("GET", "/_emulator/clock")
+            guard c["controllable"] as? Bool == true else {
+                throw RunnerError("the scenario needs a manual clock: start the emulator with --manual-clock")
+            }
+            _ = try await control.json("POST", "/_emulator/clock/freeze")
+        }
+        return EmulatorTarget(
+            control: control,
+            endpoints: EmulatorEndpoints(production: production, sandbox: sandbox, control: controlURL, ca: ca),
+            certificatesDirectory: certificatesDirectory, emulator: nil)
+    }
+
+    /// Stops an in-process emulator (blocking: call off the cooperative pool).
+    func stop() {
+        emulator?.shutdown()
+    }
+}

@@ -1,0 +1,118 @@
+import APNsEmulator
+import APNsProtocol
+import Foundation
+import H2Transport
+import OpenSSLSupport
+
+/// One scenario sender: its credentials, and its HTTP/2 connections (one per environment and host,
+/// reused across pushes as a real provider does, so per-connection rules apply).
+///
+/// Provider tokens are minted on the emulator's clock when a connection opens and renewed after 50
+/// minutes, the way well-behaved senders refresh (Apple: between 20 and 60 minutes).
+final class SenderSession {
+    let spec: SenderSpec
+    private let target: EmulatorTarget
+    private var client: H2Client?
+    private var connections: [String: (connection: H2ClientConnection, jwt: String?, mintedAt: Millis)] = [:]
+    private var signingKey: (key: PrivateKey, keyId: String, teamId: String)?
+
+    init(spec: SenderSpec, target: EmulatorTarget) {
+        self.spec = spec
+        self.target = target
+    }
+
+    /// Registers a generated key with the emulator (its private half comes back once).
+    func prepare() async throws {
+        switch spec.auth {
+        case .bundledKey:
+            let file = URL(fileURLWithPath: target.certificatesDirectory)
+                .appendingPathComponent("AuthKey_\(DevCertificates.sampleKeyId).p8").path
+            guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw RunnerError("sender '\(spec.name)': cannot read the bundled key \(file) (run apns-emulator certs)")
+            }
+            signingKey = (try PrivateKey(pem: pem), DevCertificates.sampleKeyId, DevCertificates.sampleTeamId)
+        case .generatedKey(let kind, let environment, let topics, let teamId, let keyId):
+            var body: [String: Any] = ["teamId": teamId, "keyId": keyId, "kind": kind]
+            if let environment { body["environment"] = environment }
+            if !topics.isEmpty { body["topics"] = topics }
+            let created = try await target.control.object(
+                "POST", "/_emulator/keys", body: Array(try JSONSerialization.data(withJSONObject: body)))
+            guard let pem = created["privateKeyPem"] as? String else {
+                throw RunnerError("sender '\(spec.name)': the emulator returned no private key")
+            }
+            signingKey = (try PrivateKey(pem: pem), keyId, teamId)
+        case .certificate, .raw, .none:
+            break
+        }
+    }
+
+    /// Sends `request` on the connection for `environment`/`host` (a new one when asked or when the old
+    /// one was closed); adds the authorization header for token senders.
+    func send(method: String, path: String, headers: [H2Header], body: [UInt8], environment: APNsEnvironment,
+              host: String, newConnection: Bool) async throws -> H2Response
+    {
+        let key = "\(environment.rawValue)|\(host)"
+        if newConnection, let old = connections.removeValue(forKey: key) { old.connection.close() }
+        let now = try await emulatorNow()
+        if let existing = connections[key], signingKey != nil, now - existing.mintedAt > 50 * 60 * 1000 {
+            connections[key] = (existing.connection, try mint(now), now)
+        }
+        if connections[key] == nil {
+            let port = environment == .production ? target.endpoints.productionPort : target.endpoints.sandboxPort
+            let connection = try await h2Client().connect(host: "127.0.0.1", port: port, serverName: host)
+            connections[key] = (connection, signingKey == nil ? nil : try mint(now), now)
+        }
+        var all = headers
+        switch spec.auth {
+        case .raw(let value): all.insert(H2Header("authorization", value), at: 0)
+        case .bundledKey, .generatedKey:
+            if let jwt = connections[key]?.jwt { all.insert(H2Header("authorization", "bearer \(jwt)"), at: 0) }
+        case .certificate, .none: break
+        }
+        let port = environment == .production ? target.endpoints.productionPort : target.endpoints.sandboxPort
+        let r = H2Request(method: method, authority: "\(host):\(port)", path: path, headers: all, body: body)
+        do {
+            return try await connections[key]!.connection.send(r)
+        } catch {
+            // A connection the server closed (GOAWAY) is replaced once, as a sender's pool would.
+            connections[key]?.connection.close()
+            connections[key] = nil
+            throw RunnerError("the push could not be sent: \(error)")
+        }
+    }
+
+    private func mint(_ now: Millis) throws -> String {
+        guard let signingKey else { return "" }
+        return try ProviderTokenSigner.makeToken(
+            privateKey: signingKey.key, keyId: signingKey.keyId, teamId: signingKey.teamId,
+            issuedAt: (now + spec.issuedAtOffsetMillis) / 1000)
+    }
+
+    private func emulatorNow() async throws -> Millis {
+        let clock = try await target.control.object("GET", "/_emulator/clock")
+        return (clock["now"] as? NSNumber)?.int64Value ?? Millis(Date().timeIntervalSince1970 * 1000)
+    }
+
+    private func h2Client() throws -> H2Client {
+        if let client { return client }
+        var tls = TLSClientConfiguration(trustRootsFile: target.endpoints.ca)
+        if case .certificate(let environment) = spec.auth {
+            let dir = URL(fileURLWithPath: target.certificatesDirectory)
+            tls = TLSClientConfiguration(
+                trustRootsFile: target.endpoints.ca,
+                certificateChainFile: dir.appendingPathComponent("client-\(environment.rawValue).pem").path,
+                privateKeyFile: dir.appendingPathComponent("client-\(environment.rawValue)-key.pem").path)
+        }
+        let c = try H2Client(tls: tls, eventLoops: 1)
+        client = c
+        return c
+    }
+
+    /// Closes the connections and stops the client's loop (blocking briefly).
+    func close() {
+        for (_, c) in connections { c.connection.close() }
+        connections.removeAll()
+        client?.shutdown()
+        client = nil
+    }
+}
