@@ -69,10 +69,20 @@ struct DeliveryQueueTests {
         #expect(q.tick(now: 1_005_000, isOnline: { _ in false }) == [.store(p)])
     }
 
-    @Test func forgottenTokenLosesWhatWasHeld() {
-        var q = DeliveryQueue()
+    @Test func forgottenTokenReturnsWhatWasHeldForTheDroppedRecord() {
+        var q = DeliveryQueue(lowPriorityDelayMillis: 10)
         _ = q.accept(Self.push("1"), online: false, now: 1_000_000)
-        q.forget(token: "aa")
+        _ = q.accept(Self.push("2", priority: 5), online: true, now: 1_000_000)
+        #expect(q.forget(token: "aa").map(\.apnsId) == ["1", "2"])
         #expect(q.deviceOnline(tokens: ["aa"], now: 1_000_001) == [])
+        #expect(q.pendingCount == 0)
+    }
+
+    @Test func hugeExpirationIsStoredWithoutOverflow() {
+        var q = DeliveryQueue()
+        let p = Self.push("1", expiration: Int64.max)
+        #expect(q.accept(p, online: false, now: 1_000_000) == [.store(p)])
+        #expect(q.tick(now: Int64.max - 1, isOnline: { _ in false }) == [])
+        #expect(q.nextDue == Int64.max)
     }
 }

@@ -11,6 +11,7 @@ struct DevicePluginTests {
         try await DeviceHarness.run { h in
             let app = try h.device()
             let token = try h.authorizedToken(app)
+            h.action(app, #"{"action":"terminate"}"#)
             let id = try await h.accepted(token, payload: #"{"aps":{"alert":"wake","sound":"bell.caf"},"deep":"link"}"#)
             #expect(h.appState(app)["lifecycle"] as? String == "notRunning")
             h.action(app, #"{"action":"tap","notificationId":"\#(id)"}"#)
@@ -43,6 +44,7 @@ struct DevicePluginTests {
         try await DeviceHarness.run { h in
             let app = try h.device(id: "mac", platform: "macOS")
             let token = try h.authorizedToken(app)
+            h.action(app, #"{"action":"terminate"}"#)
             let id = try await h.accepted(token, payload: #"{"aps":{"alert":{"body":"b","launch-image":"x.png"}}}"#)
             h.action(app, #"{"action":"tap","notificationId":"\#(id)"}"#)
             let opened = try #require(h.events(app).last?["notification"] as? [String: Any])
@@ -57,6 +59,7 @@ struct DevicePluginTests {
         try await DeviceHarness.run { h in
             let app = try h.device(app: #"{"bundleId":"com.example.app","delegate":{"setLate":true}}"#)
             let token = try h.authorizedToken(app)
+            h.action(app, #"{"action":"terminate"}"#)
             let id = try await h.accepted(token)
             h.action(app, #"{"action":"tap","notificationId":"\#(id)"}"#)
             #expect(h.eventTypes(app) == ["TokenRefreshed"], "didReceive for the launch tap was missed")

@@ -146,6 +146,7 @@ struct DevicePresentationTests {
             #expect(auth.result["case"] as? String == "Success")
             #expect(auth.result["granted"] as? Bool == false, "a denial is Success(Granted=false)")
             let token = try #require(h.pluginCall(app, #"{"call":"GetToken"}"#).result["token"] as? String)
+            h.action(app, #"{"action":"terminate"}"#)
             let alert = try await h.accepted(token, payload: #"{"aps":{"alert":"x","badge":9}}"#)
             #expect(h.fates(alert) == ["suppressed"])
             #expect(h.centre(app)["badge"] as? Int == 0)

@@ -70,13 +70,18 @@ struct DeviceHarness {
     func pluginCall(_ app: String, _ body: String) -> Reply { call("POST", app + "/calls", body) }
 
     /// Authorization (alert, sound, badge) then GetToken: the token, as the app's backend would receive it.
+    /// The calls launch the app; afterwards the user goes home, so the app is left suspended in the
+    /// background (tests that need a terminated app say `terminate`).
     func authorizedToken(_ app: String) throws -> String {
         let auth = pluginCall(app, #"{"call":"RequestAuthorization","options":[1,2,3]}"#)
         try #require(auth.status == 200, "\(auth.text)")
         let r = pluginCall(app, #"{"call":"GetToken"}"#)
-        return try #require((r.json["result"] as? [String: Any])?["token"] as? String, "GetToken: \(r.text)")
+        let token = try #require((r.json["result"] as? [String: Any])?["token"] as? String, "GetToken: \(r.text)")
+        action(app, #"{"action":"background"}"#)
+        return token
     }
 
+    @discardableResult
     func action(_ app: String, _ body: String) -> Reply { call("POST", app + "/actions", body) }
 
     func events(_ app: String) -> [[String: Any]] { call("GET", app + "/events").json["events"] as? [[String: Any]] ?? [] }

@@ -68,7 +68,7 @@ public struct DeliveryQueue: Sendable {
     public mutating func accept(_ push: QueuedPush, online: Bool, now: Millis) -> [Action] {
         if online {
             if push.priority < 10 && lowPriorityDelayMillis > 0 {
-                let due = now + lowPriorityDelayMillis
+                let due = Self.adding(now, lowPriorityDelayMillis)
                 let index = deferred.firstIndex { $0.due > due } ?? deferred.endIndex
                 deferred.insert((due, push), at: index)
                 return [.defer(push, until: due)]
@@ -104,10 +104,14 @@ public struct DeliveryQueue: Sendable {
         return actions
     }
 
-    /// The token is gone (app uninstalled, device removed): drop what was held for it, silently.
-    public mutating func forget(token: String) {
-        stored[token] = nil
+    /// The token is gone (app uninstalled, restored, device removed): what was held for it is returned so
+    /// the owner can record it as dropped.
+    public mutating func forget(token: String) -> [QueuedPush] {
+        var dropped: [QueuedPush] = []
+        if let push = stored.removeValue(forKey: token) { dropped.append(push) }
+        dropped += deferred.filter { $0.push.token == token }.map(\.push)
         deferred.removeAll { $0.push.token == token }
+        return dropped
     }
 
     /// Forgets everything (reset).
@@ -132,9 +136,18 @@ public struct DeliveryQueue: Sendable {
         return actions
     }
 
-    /// When a held push stops being deliverable.
+    /// When a held push stops being deliverable. `apns-expiration` can be any non-negative Int64 the
+    /// sender chose, so the arithmetic saturates instead of trapping.
     private func expiry(of push: QueuedPush) -> Millis {
-        if let expiration = push.expiration, expiration > 0 { return expiration * 1000 }
-        return push.acceptedAt + maximumStorageMillis
+        if let expiration = push.expiration, expiration > 0 {
+            let (ms, overflow) = expiration.multipliedReportingOverflow(by: 1000)
+            return overflow ? .max : ms
+        }
+        return Self.adding(push.acceptedAt, maximumStorageMillis)
+    }
+
+    static func adding(_ a: Millis, _ b: Millis) -> Millis {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 }

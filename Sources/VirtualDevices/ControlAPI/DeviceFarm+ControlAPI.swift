@@ -2,31 +2,41 @@ import APNsEmulator
 import APNsProtocol
 import H2Transport
 
+/// Every devices endpoint, by its OpenAPI `operationId`: a closed set, so an unrouted one is a compile error.
+enum DevicesOperation: String, CaseIterable, Sendable {
+    case listDevices, createDevice, getDevice, deleteDevice, deviceAction
+    case listApps, installApp, getApp, uninstallApp
+    case callPlugin, listCalls, appAction, listEvents, getNotificationCentre
+    case listDeliveries
+}
+
 /// The devices endpoints under `/_emulator/devices` and `/_emulator/deliveries`, added to the control API.
 extension DeviceFarm: EmulatorExtension {
     package var routes: [(method: String, pattern: String, operation: String)] {
         let d = "/_emulator/devices"
         let app = d + "/{deviceId}/apps/{bundleId}"
         return [
-            ("GET", d, "listDevices"),
-            ("POST", d, "createDevice"),
-            ("GET", d + "/{deviceId}", "getDevice"),
-            ("DELETE", d + "/{deviceId}", "deleteDevice"),
-            ("POST", d + "/{deviceId}/actions", "deviceAction"),
-            ("GET", d + "/{deviceId}/apps", "listApps"),
-            ("POST", d + "/{deviceId}/apps", "installApp"),
-            ("GET", app, "getApp"),
-            ("DELETE", app, "uninstallApp"),
-            ("POST", app + "/calls", "callPlugin"),
-            ("GET", app + "/calls", "listCalls"),
-            ("POST", app + "/actions", "appAction"),
-            ("GET", app + "/events", "listEvents"),
-            ("GET", app + "/notifications", "getNotificationCentre"),
-            ("GET", "/_emulator/deliveries", "listDeliveries"),
+            ("GET", d, DevicesOperation.listDevices.rawValue),
+            ("POST", d, DevicesOperation.createDevice.rawValue),
+            ("GET", d + "/{deviceId}", DevicesOperation.getDevice.rawValue),
+            ("DELETE", d + "/{deviceId}", DevicesOperation.deleteDevice.rawValue),
+            ("POST", d + "/{deviceId}/actions", DevicesOperation.deviceAction.rawValue),
+            ("GET", d + "/{deviceId}/apps", DevicesOperation.listApps.rawValue),
+            ("POST", d + "/{deviceId}/apps", DevicesOperation.installApp.rawValue),
+            ("GET", app, DevicesOperation.getApp.rawValue),
+            ("DELETE", app, DevicesOperation.uninstallApp.rawValue),
+            ("POST", app + "/calls", DevicesOperation.callPlugin.rawValue),
+            ("GET", app + "/calls", DevicesOperation.listCalls.rawValue),
+            ("POST", app + "/actions", DevicesOperation.appAction.rawValue),
+            ("GET", app + "/events", DevicesOperation.listEvents.rawValue),
+            ("GET", app + "/notifications", DevicesOperation.getNotificationCentre.rawValue),
+            ("GET", "/_emulator/deliveries", DevicesOperation.listDeliveries.rawValue),
         ]
     }
 
-    package var operationsWithQuery: Set<String> { ["listEvents", "listDeliveries"] }
+    package var operationsWithQuery: Set<String> {
+        [DevicesOperation.listEvents.rawValue, DevicesOperation.listDeliveries.rawValue]
+    }
 
     package func pushAccepted(_ push: AcceptedPush, now: Millis) {
         deliver(push, now: now)
@@ -48,29 +58,33 @@ extension DeviceFarm: EmulatorExtension {
         do {
             return try route(operation, request)
         } catch let error as DeviceError {
+            if case .storeFailed = error { throw ControlAPIError.internalFailure(error.description) }
             throw error.isNotFound ? ControlAPIError.notFound(error.description) : ControlAPIError.conflict(error.description)
         }
     }
 
-    private func route(_ operation: String, _ request: ControlRequest) throws -> HTTP1Response {
+    private func route(_ name: String, _ request: ControlRequest) throws -> HTTP1Response {
+        guard let operation = DevicesOperation(rawValue: name) else {
+            throw ControlAPIError.internalFailure("unrouted devices operation \(name)")
+        }
         let deviceId = request.parameter("deviceId")
         let bundleId = request.parameter("bundleId")
         switch operation {
-        case "listDevices":
+        case .listDevices:
             return try ControlAPIResponse.json("devices", devices().map(DeviceView.init))
-        case "createDevice":
+        case .createDevice:
             return try createDevice(request)
-        case "getDevice":
+        case .getDevice:
             return try ControlAPIResponse.json(DeviceView(device(deviceId)))
-        case "deleteDevice":
+        case .deleteDevice:
             try request.expectEmptyBody()
             try removeDevice(deviceId)
             return ControlAPIResponse.noContent()
-        case "deviceAction":
+        case .deviceAction:
             return try deviceAction(request, deviceId)
-        case "listApps":
+        case .listApps:
             return try ControlAPIResponse.json("apps", device(deviceId).installedApps.map(AppView.init))
-        case "installApp":
+        case .installApp:
             let body = try request.body()
             let fields = DeviceRequestReaders.readApp(body)
             try body.finish()
@@ -79,37 +93,35 @@ extension DeviceFarm: EmulatorExtension {
             let app = try install(config, on: deviceId)
             return try ControlAPIResponse.json(AppView(app), status: 201, headers: [
                 H2Header("location", "/_emulator/devices/\(deviceId)/apps/\(app.bundleId)")])
-        case "getApp":
+        case .getApp:
             return try ControlAPIResponse.json(AppView(app(bundleId, on: deviceId)))
-        case "uninstallApp":
+        case .uninstallApp:
             try request.expectEmptyBody()
             try uninstall(bundleId, from: deviceId)
             return ControlAPIResponse.noContent()
-        case "callPlugin":
+        case .callPlugin:
             return try callPlugin(request, deviceId, bundleId)
-        case "listCalls":
+        case .listCalls:
             return try ControlAPIResponse.json("calls", app(bundleId, on: deviceId).calls.map(CallView.init))
-        case "appAction":
+        case .appAction:
             return try appAction(request, deviceId, bundleId)
-        case "listEvents":
+        case .listEvents:
             var query = request.query
             let after = try query.integer("after", in: 0...Int64(Int32.max))
             try query.finish()
             let events = try app(bundleId, on: deviceId).events.filter { $0.seq > Int(after ?? 0) }
             return try ControlAPIResponse.json("events", events.map(EventView.init))
-        case "getNotificationCentre":
+        case .getNotificationCentre:
             let a = try app(bundleId, on: deviceId)
             return try ControlAPIResponse.json(CentreView(badge: a.badge, notifications: a.notifications, groups: a.groups))
-        case "listDeliveries":
+        case .listDeliveries:
             var query = request.query
             let apnsId = query.string("apnsId")
             let device = query.string("deviceId")
             let bundle = query.string("bundleId")
             try query.finish()
-            return try ControlAPIResponse.json("deliveries", fates(apnsId: apnsId?.lowercased(), deviceId: device,
+            return try ControlAPIResponse.json("deliveries", fates(apnsId: apnsId, deviceId: device,
                                                                    bundleId: bundle))
-        default:
-            throw ControlAPIError.internalFailure("unrouted devices operation \(operation)")
         }
     }
 
@@ -119,9 +131,8 @@ extension DeviceFarm: EmulatorExtension {
         let fields = DeviceRequestReaders.readDevice(body)
         try body.finish()
         let (config, apps) = try DeviceRequestReaders.device(fields)
-        let device = try createDevice(config)
-        for app in apps { _ = try install(app, on: device.id) }
-        return try ControlAPIResponse.json(DeviceView(self.device(device.id)), status: 201, headers: [
+        let device = try createDevice(config, apps: apps)
+        return try ControlAPIResponse.json(DeviceView(device), status: 201, headers: [
             H2Header("location", "/_emulator/devices/\(device.id)")])
     }
 

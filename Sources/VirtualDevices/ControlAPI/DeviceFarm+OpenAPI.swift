@@ -188,7 +188,8 @@ extension DeviceFarm {
             ], required: ["case"]),
             "PluginCall": Doc.object("A plugin call and its result.", [
                 ("callId", Doc.integer("Id within the app.")), ("call", Doc.string("Method.")),
-                ("state", Doc.string("Progress.", choices: ["pending", "completed", "threw"])),
+                ("state", Doc.string("Progress (`abandoned`: the app's process ended while the call waited).",
+                                     choices: ["pending", "completed", "threw", "abandoned"])),
                 ("calledAt", Doc.millis("Called")), ("completedAt", Doc.millis("Ended")),
                 ("seq", Doc.integer("Place in the app's ordered log (shared with events).")),
                 ("result", Doc.ref("PluginResult")),

@@ -125,6 +125,8 @@ struct CallView: Encodable {
             state = "threw"
             exception = "ArgumentNullException"
             parameter = p
+        case .abandoned:
+            state = "abandoned"
         }
     }
 }

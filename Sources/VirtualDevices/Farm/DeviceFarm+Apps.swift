@@ -18,8 +18,8 @@ extension DeviceFarm {
                 switch action {
                 case .launch, .foreground: return app.bringToForeground(ctx)
                 case .background: app.moveToBackground()
-                case .forceQuit: app.forceQuitApp()
-                case .terminate: app.terminate()
+                case .forceQuit: return app.forceQuitApp(ctx)
+                case .terminate: app.terminate(ctx)
                 case .tap(let id): return try app.tap(id, ctx)
                 case .action(let id, let actionId, let text): return try app.performAction(id, action: actionId, text: text, ctx)
                 case .dismiss(let id): try app.dismiss(id, ctx)
@@ -40,16 +40,26 @@ extension DeviceFarm {
 public enum UserAction: Sendable, Equatable {
     /// Open from the home screen (a normal launch: no cold-start notification).
     case launch
+    /// Bring the app back from the app switcher (the same as `launch` for a running app).
     case foreground
+    /// Home button: a foreground app is suspended.
     case background
+    /// Swipe the app away: background pushes are dropped until the next launch.
     case forceQuit
     /// The system ends the process (not the user): background pushes still relaunch it.
     case terminate
+    /// Tap a notification (default action; a cold start when the app was not running).
     case tap(notificationId: String)
+    /// Press a category action button, with the typed text for a text-input action.
     case action(notificationId: String, actionId: String, text: String?)
+    /// Swipe a notification away (reported only for categories with customDismissAction).
     case dismiss(notificationId: String)
+    /// Settings → Notifications → Allow Notifications.
     case setNotificationsEnabled(Bool)
+    /// Answer a permission prompt left up (`promptAnswer: wait`).
     case answerPrompt(allow: Bool)
+    /// The app sets its notification-centre delegate again.
     case reattachDelegate
+    /// The app shows a local notification now.
     case postLocalNotification(title: String, body: String, category: String, threadId: String)
 }

@@ -2,8 +2,11 @@ import APNsEmulator
 
 /// Devices and apps: create, install, connect, restore, remove.
 extension DeviceFarm {
-    /// Adds a device; an empty id gets the next `device-N`.
-    public func createDevice(_ configuration: DeviceConfiguration) throws(DeviceError) -> VirtualDevice {
+    /// Adds a device with `apps` installed, all under one lock: nobody sees it half-built, and nothing is
+    /// created when an app is refused. An empty id gets the next `device-N`.
+    public func createDevice(_ configuration: DeviceConfiguration, apps: [AppConfiguration] = []) throws(DeviceError)
+        -> VirtualDevice
+    {
         try state.withLock { s throws(DeviceError) in
             var c = configuration
             if c.id.isEmpty {
@@ -14,7 +17,14 @@ extension DeviceFarm {
                 if configuration.name.isEmpty { c.name = c.id }
             }
             guard s.devices[c.id] == nil else { throw .deviceExists(c.id) }
-            let device = VirtualDevice(configuration: c)
+            var device = VirtualDevice(configuration: c)
+            for app in apps {
+                guard device.apps[app.bundleId] == nil else {
+                    throw .appAlreadyInstalled(device: c.id, bundleId: app.bundleId)
+                }
+                device.apps[app.bundleId] = VirtualApp(configuration: app, platform: c.platform)
+                device.installOrder.append(app.bundleId)
+            }
             s.devices[c.id] = device
             s.order.append(c.id)
             return device
@@ -32,10 +42,12 @@ extension DeviceFarm {
         }
     }
 
+    /// Every device, in creation order.
     public func devices() -> [VirtualDevice] {
         state.withLock { s in s.order.compactMap { s.devices[$0] } }
     }
 
+    /// One device, or `deviceNotFound`.
     public func device(_ id: String) throws(DeviceError) -> VirtualDevice {
         try state.withLock { s throws(DeviceError) in
             guard let d = s.devices[id] else { throw .deviceNotFound(id) }
@@ -65,11 +77,13 @@ extension DeviceFarm {
         try state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder {
-                try withApp(&s, id, bundle, now: now) { app, ctx in
-                    app.invalidateToken(ctx)
+                let fates = try withApp(&s, id, bundle, now: now) { app, ctx throws(DeviceError) in
+                    let fates = try app.invalidateToken(ctx)
                     app.centre.removeAll()
-                    app.terminate()
+                    app.terminate(ctx)
+                    return fates
                 }
+                record(fates, in: &s.fates)
             }
         }
     }
@@ -97,11 +111,15 @@ extension DeviceFarm {
     private func removeApp(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis)
         throws(DeviceError)
     {
-        try withApp(&s, deviceId, bundleId, now: now) { app, ctx in app.invalidateToken(ctx) }
+        let fates = try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
+            try app.invalidateToken(ctx)
+        }
+        record(fates, in: &s.fates)
         s.devices[deviceId]?.apps[bundleId] = nil
         s.devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
     }
 
+    /// One installed app, or `deviceNotFound` / `appNotInstalled`.
     public func app(_ bundleId: String, on deviceId: String) throws(DeviceError) -> VirtualApp {
         try state.withLock { s throws(DeviceError) in
             guard let device = s.devices[deviceId] else { throw .deviceNotFound(deviceId) }
@@ -110,11 +128,12 @@ extension DeviceFarm {
         }
     }
 
-    /// Fates recorded for pushes, oldest first, filtered.
+    /// Fates recorded for pushes, oldest first, filtered (`apnsId` in either case).
     public func fates(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
-        state.withLock { s in
+        let id = apnsId?.lowercased()
+        return state.withLock { s in
             s.fates.filter { f in
-                (apnsId == nil || f.apnsId == apnsId) && (deviceId == nil || f.deviceId == deviceId)
+                (id == nil || f.apnsId.lowercased() == id) && (deviceId == nil || f.deviceId == deviceId)
                     && (bundleId == nil || f.bundleId == bundleId)
             }
         }

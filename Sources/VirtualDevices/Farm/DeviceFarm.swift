@@ -14,10 +14,12 @@ import Synchronization
 /// timer ticks every 250 ms for real time.
 ///
 /// ### Threading
-/// One `Mutex` guards all device state, the queue and the fates: operations are short (no I/O under
-/// the lock except the token registry's own lock, always taken inside this one, never around it).
-/// Pushes for tokens no device owns cost one atomic load (`ownedTokenCount`), so load tests against
-/// registry-only tokens do not touch the lock.
+/// One `Mutex` guards all device state, the queue and the fates. Operations are short; the one kind of
+/// I/O under it is the token registry's store write when a device registers or an app is uninstalled
+/// (SQLite with `--state-dir`, nothing with `--ephemeral`): control-driven and rare, and pushes arriving
+/// meanwhile wait that long. The registry's own lock is always taken inside this one, never around it.
+/// While no device owns any token, a push costs one atomic load (`ownedTokenCount`); once one does,
+/// every accepted push takes this lock for a dictionary lookup.
 public final class DeviceFarm: Sendable {
     let services: EmulatorServices
     let registrar: any TokenRegistrar
@@ -130,27 +132,33 @@ public final class DeviceFarm: Sendable {
                         token: push.token, fate: kind, reason: reason, at: now)
     }
 
+    /// Appends fates, dropping the oldest tenth at a time past the capacity (amortised, not a shift per push).
     func record(_ new: [PushFate], in fates: inout [PushFate]) {
+        guard !new.isEmpty else { return }
         fates += new
-        if fates.count > Self.fateCapacity { fates.removeFirst(fates.count - Self.fateCapacity) }
+        if fates.count > Self.fateCapacity + Self.fateCapacity / 10 { fates.removeFirst(fates.count - Self.fateCapacity) }
     }
 
     // MARK: Running app operations
 
     /// Runs `body` on an installed app with its OS context, then keeps the token→owner map in step with
     /// the app's token (registration may have issued one, uninstall or restore may have ended one).
+    ///
+    /// The app is taken out of its device for the duration, so its arrays are uniquely referenced and
+    /// appends do not copy them (the farm's `.modifying` trick, style §5).
     @discardableResult
     func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
-        guard let device = s.devices[deviceId] else { throw .deviceNotFound(deviceId) }
-        guard var app = device.apps[bundleId] else { throw .appNotInstalled(device: deviceId, bundleId: bundleId) }
-        let ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
-                            online: device.configuration.online, now: now,
-                            backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour, registrar: registrar)
+        guard let configuration = s.devices[deviceId]?.configuration else { throw .deviceNotFound(deviceId) }
+        guard var app = s.devices[deviceId]?.apps.removeValue(forKey: bundleId) else {
+            throw .appNotInstalled(device: deviceId, bundleId: bundleId)
+        }
+        let ctx = OSContext(deviceId: deviceId, platform: configuration.platform, online: configuration.online, now: now,
+                            backgroundBudgetPerHour: configuration.backgroundBudgetPerHour, registrar: registrar)
         let before = app.token
         defer {
             if app.token != before {
-                if let before { unown(before, in: &s) }
+                if let before { unown(before, in: &s, now: now) }
                 if let after = app.token { own(after, Owner(deviceId: deviceId, bundleId: bundleId), in: &s) }
             }
             s.devices[deviceId]?.apps[bundleId] = app
@@ -162,9 +170,16 @@ public final class DeviceFarm: Sendable {
         if s.owners.updateValue(owner, forKey: token) == nil { ownedTokenCount.add(1, ordering: .relaxed) }
     }
 
-    func unown(_ token: String, in s: inout FarmState) {
-        if s.owners.removeValue(forKey: token) != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
-        s.queue.forget(token: token)
+    /// The token left its install: what APNs held for it is dropped (and recorded so).
+    func unown(_ token: String, in s: inout FarmState, now: Millis) {
+        let owner = s.owners.removeValue(forKey: token)
+        if owner != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
+        let dropped = s.queue.forget(token: token).map {
+            PushFate(apnsId: $0.apnsId, deviceId: owner?.deviceId ?? "", bundleId: $0.bundleId, token: token,
+                     fate: .dropped, reason: "the token's install ended (uninstall, restore or device removed)"
+                        + " while APNs held the push", at: now)
+        }
+        record(dropped, in: &s.fates)
     }
 
     /// Stops the timer.
@@ -178,7 +193,7 @@ public final class DeviceFarm: Sendable {
     /// Forgets every device, held push and fate.
     public func removeAll() {
         state.withLock { s in
-            for token in s.owners.keys { unown(token, in: &s) }
+            ownedTokenCount.subtract(s.owners.count, ordering: .relaxed)
             s = FarmState(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis))
         }
     }

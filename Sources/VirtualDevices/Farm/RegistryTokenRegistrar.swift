@@ -10,8 +10,12 @@ struct RegistryTokenRegistrar: TokenRegistrar {
         try tokens.issue(bundleId: bundleId, environment: environment, kind: .app, now: now).token
     }
 
-    func unregister(token: String, at: Millis) {
-        // A store failure leaves the in-memory registry updated; the device model must go on regardless.
-        _ = try? tokens.unregister(token, at: at)
+    func unregister(token: String, at: Millis) throws {
+        _ = try tokens.unregister(token, at: at)
+    }
+
+    func isRegistered(_ token: String, bundleId: String) -> Bool {
+        guard let record = tokens.lookup(token) else { return false }
+        return record.bundleId == bundleId && record.unregisteredAt == nil && record.expiredAt == nil
     }
 }

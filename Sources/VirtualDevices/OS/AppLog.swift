@@ -24,6 +24,8 @@ public struct CallRecord: Sendable, Equatable {
         case completed(PluginResult)
         /// A null argument: a programming error the plugin throws (`ArgumentNullException`), not a result.
         case threwArgumentNull(parameter: String)
+        /// The app's process ended while the call waited (its caller is gone with it).
+        case abandoned
     }
 
     public var callId: Int

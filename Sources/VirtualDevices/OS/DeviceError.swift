@@ -9,6 +9,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case textInputNotAllowed(String)
     case noPromptShowing
     case tokenIssueFailed(String)
+    /// The state store refused a change (disk full, read-only); nothing was changed.
+    case storeFailed(String)
 
     /// 404 for what does not exist, 409 for what the state forbids.
     public var isNotFound: Bool {
@@ -33,6 +35,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         case .textInputNotAllowed(let a): return "action '\(a)' is not a text-input action: it takes no text"
         case .noPromptShowing: return "no permission prompt is showing (promptAnswer is not 'wait', or it was answered)"
         case .tokenIssueFailed(let why): return "could not issue a device token: \(why)"
+        case .storeFailed(let why): return why
         }
     }
 }

@@ -7,7 +7,9 @@ public protocol TokenRegistrar: Sendable {
     /// A new token for `bundleId` in `environment`, registered so pushes to it are valid.
     func issueToken(bundleId: String, environment: APNsEnvironment, now: Millis) throws -> String
     /// The app was uninstalled (or the device restored): pushes to `token` get 410 Unregistered from `at`.
-    func unregister(token: String, at: Millis)
+    func unregister(token: String, at: Millis) throws
+    /// Whether `token` is still a valid token of `bundleId` (not deleted, unregistered or expired).
+    func isRegistered(_ token: String, bundleId: String) -> Bool
 }
 
 /// What an app's OS model needs to know about its device and the moment.

@@ -16,19 +16,24 @@ public enum PluginCall: Sendable, Equatable {
 extension VirtualApp {
     /// Makes a plugin call; returns its record (pending when it waits for the OS or the delegate).
     /// `cancelGetToken` is not a call of its own: it returns the record of the call it cancelled.
+    ///
+    /// Decision: calls come from the app's code, so an app that is not running is launched first (as the
+    /// user opening it), never called while it has no process.
     mutating func call(_ call: PluginCall, _ ctx: OSContext) -> CallRecord? {
         if case .cancelGetToken(let target) = call {
             perform(plugin.cancelGetToken(callId: target), ctx)
-            return calls.first { $0.callId == target }
+            return callIndex(target).map { calls[$0] }
         }
+        ensureRunning(ctx)
         let callId = nextCallId
         nextCallId += 1
         calls.append(CallRecord(callId: callId, call: Self.kind(of: call), calledAt: ctx.now, state: .pending))
+        Self.trim(&calls)
         let hasPush = configuration.entitlements.push
         let kind = Self.kind(of: call)
         if configuration.unknownOutcomeCalls.contains(kind) && !Self.hasNullArgument(call) {
             complete(callId, .completed(.unknownOutcome), ctx)
-            return calls.first { $0.callId == callId }
+            return callIndex(callId).map { calls[$0] }
         }
         switch call {
         case .requestAuthorization(let options):
@@ -53,14 +58,15 @@ extension VirtualApp {
                 complete(callId, .threwArgumentNull(parameter: "count"), ctx)
                 break
             }
-            // Decision: a negative count clears the badge (the value reaches the OS unvalidated; iOS treats
-            // negative badge numbers as "no badge"). The call still succeeds.
-            badge = max(0, count)
+            // Decisions: a negative count clears the badge (the value reaches the OS unvalidated; iOS treats
+            // negative badge numbers as "no badge"); without badge authorization the OS leaves the badge as
+            // it is (spec §2), and the plugin, passing the OS through, still reports Success.
+            if authorization.allowedOptions.contains(.badge) { badge = max(0, count) }
             perform(plugin.setBadgeCount(callId: callId), ctx)
         case .cancelGetToken:
             break
         }
-        return calls.first { $0.callId == callId }
+        return callIndex(callId).map { calls[$0] }
     }
 
     static func hasNullArgument(_ call: PluginCall) -> Bool {

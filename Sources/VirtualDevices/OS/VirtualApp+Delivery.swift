@@ -117,7 +117,7 @@ extension VirtualApp {
             PushFate(apnsId: p.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: p.token, fate: kind,
                      reason: reason, at: ctx.now)
         }
-        if forceQuit {
+        if process.forceQuit {
             return [fate(push, .dropped, "the user force-quit the app: background pushes are not delivered until"
                          + " it is launched again")]
         }
@@ -140,8 +140,8 @@ extension VirtualApp {
     }
 
     private mutating func wakeNow(_ push: QueuedPush, _ ctx: OSContext) -> PushFate {
-        let launched = lifecycle == .notRunning
-        if launched { launchProcess(into: .background) }
+        let launched = !process.isRunning
+        if let actions = process.launchInBackground() { apply(actions, ctx) }
         backgroundDeliveries.append(ctx.now)
         return PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
                         fate: .delivered, reason: launched ? "launched the app in the background" : "woke the app",
@@ -150,7 +150,7 @@ extension VirtualApp {
 
     /// Time passed or the app came forward: a held background push goes out if the budget allows.
     mutating func releaseHeldBackgroundPush(_ ctx: OSContext) -> [PushFate] {
-        guard let held = heldBackgroundPush, !forceQuit else { return [] }
+        guard let held = heldBackgroundPush, !process.forceQuit else { return [] }
         backgroundDeliveries.removeAll { $0 <= ctx.now - 3_600_000 }
         let budget = ctx.backgroundBudgetPerHour
         guard lifecycle == .foreground || budget == 0 || backgroundDeliveries.count < budget else { return [] }

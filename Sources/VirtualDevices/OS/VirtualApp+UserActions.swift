@@ -4,23 +4,27 @@ import APNsEmulator
 extension VirtualApp {
     /// Opens the app (home screen, app switcher): a new process if it was not running.
     mutating func bringToForeground(_ ctx: OSContext) -> [PushFate] {
-        if lifecycle == .notRunning { launchProcess(into: .foreground) } else { lifecycle = .foreground }
+        apply(process.bringToForeground(), ctx)
         return releaseHeldBackgroundPush(ctx)
     }
 
     mutating func moveToBackground() {
-        if lifecycle == .foreground { lifecycle = .background }
+        process.moveToBackground()
     }
 
-    /// Swiped away in the app switcher: background pushes are dropped until the next launch.
-    mutating func forceQuitApp() {
-        lifecycle = .notRunning
-        forceQuit = true
+    /// Swiped away in the app switcher: background pushes are dropped until the next launch, and so is a
+    /// background push the device was holding for it.
+    mutating func forceQuitApp(_ ctx: OSContext) -> [PushFate] {
+        apply(process.forceQuitApp(), ctx)
+        guard let held = heldBackgroundPush else { return [] }
+        heldBackgroundPush = nil
+        return [PushFate(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token,
+                         fate: .dropped, reason: "the user force-quit the app while the push was held", at: ctx.now)]
     }
 
     /// The system ended the process (memory pressure): unlike a force-quit, background pushes relaunch it.
-    mutating func terminate() {
-        lifecycle = .notRunning
+    mutating func terminate(_ ctx: OSContext) {
+        apply(process.terminate(), ctx)
     }
 
     /// Tap on the notification: the default action, opening the app (a cold start if it was not running).
@@ -59,15 +63,15 @@ extension VirtualApp {
     /// then didReceive through the delegates.
     private mutating func respond(to item: DeliveredNotification, action: String, text: String?, foreground: Bool,
                                   _ ctx: OSContext) -> [PushFate] {
-        let wasRunning = lifecycle != .notRunning
-        if !wasRunning {
-            launchProcess(into: foreground ? .foreground : .background)
-            if foreground && plugin.platform == .iOS && item.notification.isRemote {
-                deliverCallback(.launchedWithRemoteNotification(
-                    identifier: item.identifier, userInfoJson: item.notification.userInfoJson), ctx)
-            }
-        } else if foreground {
-            lifecycle = .foreground
+        let wasRunning = process.isRunning
+        if foreground {
+            apply(process.bringToForeground(), ctx)
+        } else if let actions = process.launchInBackground() {
+            apply(actions, ctx)
+        }
+        if !wasRunning && foreground && plugin.platform == .iOS && item.notification.isRemote {
+            deliverCallback(.launchedWithRemoteNotification(
+                identifier: item.identifier, userInfoJson: item.notification.userInfoJson), ctx)
         }
         deliverCallback(.didReceive(item.notification, actionIdentifier: action, userText: text,
                                     launchedApp: !wasRunning && foreground), ctx)

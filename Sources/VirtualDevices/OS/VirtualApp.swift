@@ -15,9 +15,7 @@ import APNsProtocol
 /// `OSContext`. Token issuance goes through the context's `TokenRegistrar`.
 public struct VirtualApp: Sendable {
     public internal(set) var configuration: AppConfiguration
-    public internal(set) var lifecycle = AppLifecycle.notRunning
-    /// The user swiped the app away; cleared by the next launch.
-    public internal(set) var forceQuit = false
+    var process = AppProcess()
     public internal(set) var badge = 0
     /// The token the OS issued to this install (nil until the first registration).
     public internal(set) var token: String?
@@ -46,7 +44,14 @@ public struct VirtualApp: Sendable {
         self.plugin = PushPlugin(platform: platform)
     }
 
+    /// Most events and calls kept per app; older ones are dropped first (a long soak must not grow the
+    /// farm without bound).
+    static let logCapacity = 10_000
+
     public var bundleId: String { configuration.bundleId }
+    public var lifecycle: AppLifecycle { process.lifecycle }
+    /// The user swiped the app away; cleared by the next launch.
+    public var forceQuit: Bool { process.forceQuit }
     public var authorizationStatus: AuthorizationStatus { authorization.status }
     public var delegateAttachment: String { attachment.state.rawValue }
     public var notifications: [DeliveredNotification] { centre.items }
@@ -64,6 +69,7 @@ public struct VirtualApp: Sendable {
                 complete(callId, .completed(result), ctx)
             case .fire(let event):
                 events.append(RecordedEvent(seq: takeSeq(), at: ctx.now, event: event))
+                Self.trim(&events)
             case .startRegistration:
                 register(ctx)
             case .requestAuthorization(let callId, let options):
@@ -78,10 +84,26 @@ public struct VirtualApp: Sendable {
     }
 
     mutating func complete(_ callId: Int, _ state: CallRecord.State, _ ctx: OSContext) {
-        guard let i = calls.firstIndex(where: { $0.callId == callId }), calls[i].state == .pending else { return }
+        guard let i = callIndex(callId), calls[i].state == .pending else { return }
         calls[i].state = state
         calls[i].completedAt = ctx.now
         calls[i].seq = takeSeq()
+    }
+
+    /// Calls are appended with increasing ids, so a binary search finds one (trimming keeps the order).
+    func callIndex(_ callId: Int) -> Int? {
+        var low = 0, high = calls.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            if calls[mid].callId == callId { return mid }
+            if calls[mid].callId < callId { low = mid + 1 } else { high = mid - 1 }
+        }
+        return nil
+    }
+
+    /// Drops the oldest tenth once a log passes its capacity (amortised: not a shift per append).
+    static func trim<T>(_ log: inout [T]) {
+        if log.count > logCapacity + logCapacity / 10 { log.removeFirst(log.count - logCapacity) }
     }
 
     /// Passes an OS callback through the app's delegates; the plugin acts only on what reaches it.
@@ -105,6 +127,12 @@ public struct VirtualApp: Sendable {
             deliverCallback(.didFailToRegister(description: error), ctx)
             return
         }
+        // A token the registry no longer knows (deleted through the control API, replaced by a state import)
+        // is not what the OS would hand out: the next registration gets a fresh one.
+        if let current = token, !ctx.registrar.isRegistered(current, bundleId: bundleId) {
+            previousTokens.append(current)
+            token = nil
+        }
         if token == nil {
             do {
                 token = try ctx.registrar.issueToken(
@@ -119,6 +147,13 @@ public struct VirtualApp: Sendable {
 
     /// The OS side of RequestAuthorization: answer at once, or show the prompt once.
     mutating func authorize(callId: Int, options: [AuthorizationOption], _ ctx: OSContext) {
+        // macOS reports an error once notifications are switched off in System Settings; the plugin turns
+        // it into Success(Granted=false) (spec §1). iOS simply answers "not granted".
+        if plugin.platform == .macOS && authorization.switchedOffInSettings {
+            perform(plugin.authorizationFailed(
+                callId: callId, osError: "UNErrorDomain error 1: Notifications are not allowed for this application"), ctx)
+            return
+        }
         switch authorization.request(options) {
         case .answer(let granted):
             perform(plugin.authorizationAnswered(callId: callId, granted: granted), ctx)
@@ -143,11 +178,31 @@ public struct VirtualApp: Sendable {
         for id in callIds { perform(plugin.authorizationAnswered(callId: id, granted: granted), ctx) }
     }
 
-    /// A new process: the plugin starts over (nothing stored for cold start, no pending call).
-    mutating func launchProcess(into state: AppLifecycle) {
-        plugin.relaunched()
-        lifecycle = state
-        forceQuit = false
+    /// Carries out what the process machine asks: a new process starts the plugin over and sets the app's
+    /// delegate again (so a third-party replacement lasts one process); an ended one takes its pending calls,
+    /// its prompt and its waiting registration with it.
+    mutating func apply(_ actions: [AppProcess.Action], _ ctx: OSContext) {
+        for action in actions {
+            switch action {
+            case .started:
+                plugin.relaunched()
+                attachment.processStarted()
+            case .ended:
+                for i in calls.indices where calls[i].state == .pending {
+                    calls[i].state = .abandoned
+                    calls[i].completedAt = ctx.now
+                    calls[i].seq = takeSeq()
+                }
+                promptPending = nil
+                registrationPending = false
+                plugin.relaunched()
+            }
+        }
+    }
+
+    /// A plugin call needs the app's code running: an app that is not is launched (the user opened it).
+    mutating func ensureRunning(_ ctx: OSContext) {
+        if !process.isRunning { apply(process.bringToForeground(), ctx) }
     }
 
     /// The device came online: a registration that waited goes through.
@@ -155,11 +210,24 @@ public struct VirtualApp: Sendable {
         if registrationPending { register(ctx) }
     }
 
-    /// The install is gone (uninstall, restore): its token stops being valid now.
-    mutating func invalidateToken(_ ctx: OSContext) {
-        guard let old = token else { return }
-        ctx.registrar.unregister(token: old, at: ctx.now)
-        previousTokens.append(old)
-        token = nil
+    /// The install is gone (uninstall, restore): its token stops being valid now, and a background push
+    /// the device was holding for it is dropped. Throws when the store refuses, changing nothing.
+    mutating func invalidateToken(_ ctx: OSContext) throws(DeviceError) -> [PushFate] {
+        var fates: [PushFate] = []
+        if let old = token {
+            do {
+                try ctx.registrar.unregister(token: old, at: ctx.now)
+            } catch {
+                throw .storeFailed("could not unregister the app's token: \(error)")
+            }
+            previousTokens.append(old)
+            token = nil
+        }
+        if let held = heldBackgroundPush {
+            heldBackgroundPush = nil
+            fates.append(PushFate(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token,
+                                  fate: .dropped, reason: "the app's install ended (uninstall or restore)", at: ctx.now))
+        }
+        return fates
     }
 }

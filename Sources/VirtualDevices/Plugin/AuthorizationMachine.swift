@@ -17,6 +17,8 @@ struct AuthorizationMachine: Sendable {
     }
 
     private var state = State.notDetermined
+    /// The user switched notifications off in Settings (macOS then answers requests with an error).
+    private(set) var switchedOffInSettings = false
 
     var status: AuthorizationStatus {
         switch state {
@@ -72,6 +74,7 @@ struct AuthorizationMachine: Sendable {
     /// The user switched notifications on or off in Settings. Before any prompt, switching on means the
     /// app is authorized for alerts, sounds and badges (what Settings offers).
     mutating func setEnabledInSettings(_ enabled: Bool) {
+        switchedOffInSettings = !enabled
         switch state {
         case .decided(_, let options) where !options.isEmpty:
             state = .decided(granted: enabled, options: options)

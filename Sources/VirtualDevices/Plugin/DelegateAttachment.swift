@@ -32,4 +32,10 @@ struct DelegateAttachment: Sendable, Equatable {
     mutating func reattach() {
         state = .attached
     }
+
+    /// A new process sets the app's delegate in didFinishLaunching again. Decision: a third-party
+    /// replacement lasts for the process it happened in (the prompt, and so the swap, never comes again).
+    mutating func processStarted() {
+        state = .attached
+    }
 }

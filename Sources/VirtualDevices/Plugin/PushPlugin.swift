@@ -35,6 +35,12 @@ struct PushPlugin: Sendable {
         [.complete(callId: callId, .success(.granted(granted)))]
     }
 
+    /// The OS answered a RequestAuthorization with an error (macOS, notifications switched off): the plugin
+    /// still reports `Success(Granted=false)`; the error is not surfaced.
+    func authorizationFailed(callId: Int, osError: String) -> [PluginAction] {
+        [.complete(callId: callId, .success(.granted(false)))]
+    }
+
     /// GetNotificationSettings: the OS status as-is.
     func getNotificationSettings(callId: Int, status: AuthorizationStatus) -> [PluginAction] {
         [.complete(callId: callId, .success(.settings(status)))]

@@ -1,0 +1,59 @@
+import Testing
+
+@testable import VirtualDevices
+
+@Suite("DelegateAttachment and forwarding table")
+struct DelegateForwardingTests {
+    static let remote = ApnsNotification(identifier: "r", content: PushContent(payload: Array(#"{"aps":{"alert":"x"}}"#.utf8)),
+                                         platform: .iOS, level: .active, source: .delegate)
+    static var local: ApnsNotification {
+        var n = remote
+        n.isRemote = false
+        return n
+    }
+
+    @Test func thirdPartyReplacesTheDelegateAtTheFirstPromptOnly() {
+        var a = DelegateAttachment()
+        a.permissionPromptShown(replacement: .replaces)
+        #expect(a.state == .replacedByThirdParty)
+        a.reattach()
+        a.permissionPromptShown(replacement: .replaces)
+        #expect(a.state == .attached, "only the first prompt swaps the delegate")
+    }
+
+    @Test func reattachingPackageKeepsTheDelegate() {
+        var a = DelegateAttachment()
+        a.permissionPromptShown(replacement: .replacesThenReattached)
+        #expect(a.state == .attached)
+    }
+
+    @Test func correctDelegateForwardsRemoteButNotLocalNotifications() {
+        let c = DelegateConfiguration()
+        #expect(DelegateForwarding.reaches(.willPresent(Self.remote), configuration: c, attachment: .attached))
+        #expect(!DelegateForwarding.reaches(.willPresent(Self.local), configuration: c, attachment: .attached))
+        let sloppy = DelegateConfiguration(forwarding: .includingLocal)
+        #expect(DelegateForwarding.reaches(.willPresent(Self.local), configuration: sloppy, attachment: .attached))
+    }
+
+    @Test func nonForwardingDelegatePassesNothing() {
+        let c = DelegateConfiguration(forwarding: .none)
+        #expect(!DelegateForwarding.reaches(.didRegister(token: "ab"), configuration: c, attachment: .attached))
+        #expect(!DelegateForwarding.reaches(.willPresent(Self.remote), configuration: c, attachment: .attached))
+    }
+
+    @Test func replacedDelegateStillForwardsRegistrationButNotNotifications() {
+        let c = DelegateConfiguration()
+        #expect(DelegateForwarding.reaches(.didRegister(token: "ab"), configuration: c, attachment: .replacedByThirdParty))
+        #expect(!DelegateForwarding.reaches(
+            .didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: false),
+            configuration: c, attachment: .replacedByThirdParty))
+    }
+
+    @Test func lateDelegateMissesOnlyTheLaunchResponse() {
+        let c = DelegateConfiguration(setLate: true)
+        #expect(!DelegateForwarding.reaches(.didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: true),
+                                            configuration: c, attachment: .attached))
+        #expect(DelegateForwarding.reaches(.didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: false),
+                                           configuration: c, attachment: .attached))
+    }
+}
