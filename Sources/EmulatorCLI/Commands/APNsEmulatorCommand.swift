@@ -12,7 +12,8 @@ public struct APNsEmulatorCommand: Command {
             trust the printed CA, and inspect what arrived through the control API.
             """,
         options: [versionFlag],
-        subcommands: [ServeCommand.self, SendCommand.self, TokenCommand.self, CertsCommand.self, VersionCommand.self]
+        subcommands: [ServeCommand.self, TestCommand.self, ExecCommand.self, SendCommand.self, TokenCommand.self,
+                      CertsCommand.self, VersionCommand.self]
     )
 
     /// Reached only with options and no subcommand, so without `--version` the line is missing its subcommand.

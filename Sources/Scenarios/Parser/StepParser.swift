@@ -31,8 +31,11 @@ struct StepParser {
         var r = try NodeReader(node, file: file, context: "a step")
         let present = r.keys.filter { Self.kinds.contains($0) }
         guard let kindName = present.first(where: { $0 != "expect" }) ?? present.first else {
+            let guess = r.keys.compactMap { key in
+                Self.kinds.first { NodeReader.distance($0, key) <= 2 }.map { "'\(key)' — did you mean '\($0)'?" }
+            }.first
             throw error(node, "a step needs one of: " + Self.kinds.joined(separator: ", ")
-                        + " (got: " + r.keys.joined(separator: ", ") + ")")
+                        + " (got: " + r.keys.joined(separator: ", ") + ")" + (guess.map { "; " + $0 } ?? ""))
         }
         if present.filter({ $0 != "expect" }).count > 1 {
             throw error(node, "a step does one thing: found " + present.filter { $0 != "expect" }.joined(separator: " and "))

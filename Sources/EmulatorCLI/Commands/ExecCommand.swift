@@ -1,0 +1,102 @@
+import APNsEmulator
+import Foundation
+import VirtualDevices
+
+/// `apns-emulator exec -- CMD…`: runs a sender's own test suite against a fresh emulator.
+///
+/// The emulator starts on free ports with in-memory state; CMD gets the endpoints in its environment;
+/// when CMD ends the emulator stops and `exec` exits with CMD's code (128 + the signal if CMD was killed),
+/// so it drops into a CI step unchanged.
+public struct ExecCommand: Command {
+    enum Option {
+        static let certificates = OptionDeclaration.value(
+            "certs", valueName: "dir", help: "Folder with ca.pem, server.pem and the sample key.",
+            default: EmulatorConfiguration().certificatesDirectory)
+        static let manualClock = OptionDeclaration.flag(
+            "manual-clock", help: "Run the emulator on a manual clock (moved through the control API).")
+        static let all = [certificates, manualClock]
+    }
+
+    /// The environment variables CMD receives: a contract for the scripts that read them.
+    public enum Variable {
+        public static let productionURL = "APNS_EMULATOR_PRODUCTION_URL"
+        public static let sandboxURL = "APNS_EMULATOR_SANDBOX_URL"
+        public static let controlURL = "APNS_EMULATOR_CONTROL_URL"
+        public static let caFile = "APNS_EMULATOR_CA_FILE"
+        public static let keyFile = "APNS_EMULATOR_KEY_FILE"
+        public static let keyId = "APNS_EMULATOR_KEY_ID"
+        public static let teamId = "APNS_EMULATOR_TEAM_ID"
+    }
+
+    public static let configuration = CommandConfiguration(
+        name: "exec",
+        abstract: "Start the emulator, run a command against it, stop it, and exit with the command's code.",
+        discussion: """
+            Everything after '--' is the command. It runs with these variables set: \
+            \(Variable.productionURL), \(Variable.sandboxURL) (https://127.0.0.1:PORT), \(Variable.controlURL), \
+            \(Variable.caFile) (the CA to trust), \(Variable.keyFile), \(Variable.keyId) and \(Variable.teamId) \
+            (the sample signing key, registered in the emulator).
+
+            Example:
+              apns-emulator exec -- pytest tests/push
+            """,
+        options: Option.all
+    )
+
+    var command: [String]
+    var certificates: String
+    var manualClock: Bool
+
+    public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
+        let options = try arguments.parseOptions(Self.configuration.options, allowingOperands: true)
+        command = options.operands.map(\.text)
+        certificates = try options.string(Option.certificates) ?? EmulatorConfiguration().certificatesDirectory
+        manualClock = options.flag(Option.manualClock)
+        guard !command.isEmpty else {
+            throw .missingOption(OptionDeclaration.value("--", valueName: "command", help: "the command to run"))
+        }
+    }
+
+    public func run(context: CommandContext) async throws -> ExitCode {
+        var c = EmulatorConfiguration()
+        c.productionPort = 0
+        c.sandboxPort = 0
+        c.controlPort = 0
+        c.ephemeral = true
+        c.certificatesDirectory = certificates
+        c.manualClock = manualClock
+        let (emulator, _) = try Emulator.withDevices(configuration: c)
+        let endpoints = try emulator.start()
+        defer { emulator.shutdown() }
+
+        let keyFile = URL(fileURLWithPath: certificates).appendingPathComponent(
+            "AuthKey_\(DevCertificates.sampleKeyId).p8").standardizedFileURL.path
+        var environment = ProcessInfo.processInfo.environment
+        environment[Variable.productionURL] = endpoints.production
+        environment[Variable.sandboxURL] = endpoints.sandbox
+        environment[Variable.controlURL] = endpoints.control
+        environment[Variable.caFile] = endpoints.ca
+        environment[Variable.keyFile] = keyFile
+        environment[Variable.keyId] = DevCertificates.sampleKeyId
+        environment[Variable.teamId] = DevCertificates.sampleTeamId
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            context.errorOutput.writeLine("error: could not run \(command[0]): \(error)")
+            return ExitCode(rawValue: 127)
+        }
+        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                process.waitUntilExit()
+                cont.resume()
+            }
+        }
+        if process.terminationReason == .uncaughtSignal { return ExitCode(rawValue: 128 + process.terminationStatus) }
+        return ExitCode(rawValue: process.terminationStatus)
+    }
+}

@@ -1,0 +1,131 @@
+import APNsEmulator
+import Foundation
+import Scenarios
+import Synchronization
+
+/// `apns-emulator test [FILES or FOLDERS…]`: runs scenario files and reports, for CI.
+///
+/// Every file is parsed before anything runs: one invalid file is reported with file:line:column and
+/// the run ends with exit 64, so no scenario runs half-way and CI cannot go green on a typo.
+public struct TestCommand: Command {
+    enum Option {
+        static let junit = OptionDeclaration.value("junit", valueName: "file", help: "Write a JUnit XML report there.")
+        static let json = OptionDeclaration.value("json", valueName: "file", help: "Write a JSON report there.")
+        static let tag = OptionDeclaration.value(
+            "tag", valueName: "tag", help: "Run only scenarios with this tag (repeat for any of several).")
+        static let name = OptionDeclaration.value(
+            "name", valueName: "text", help: "Run only scenarios whose name contains this text (case-insensitive).")
+        static let emulator = OptionDeclaration.value(
+            "emulator", valueName: "url",
+            help: "Control URL of a running emulator (started with --manual-clock) to use instead of one "
+                + "in-process per scenario; it is reset before each scenario.")
+        static let controlToken = OptionDeclaration.value(
+            "control-token", valueName: "token", help: "Bearer token for --emulator's control API.")
+        static let certificates = OptionDeclaration.value(
+            "certs", valueName: "dir", help: "Folder with the CA, client certificates and sample key.",
+            default: EmulatorConfiguration().certificatesDirectory)
+        static let jobs = OptionDeclaration.value(
+            "jobs", valueName: "n", help: "Scenarios run at once (each on its own in-process emulator).",
+            default: "the number of cores")
+        static let all = [junit, json, tag, name, emulator, controlToken, certificates, jobs]
+    }
+
+    public static let configuration = CommandConfiguration(
+        name: "test",
+        abstract: "Run scenario files and report (exit 0 all passed, 1 a scenario failed, 64 invalid input).",
+        discussion: """
+            Arguments are scenario files (.yaml, .yml, .json) or folders searched recursively (files named \
+            _*.yaml and folders named fragments hold shared fragments and are skipped); with none, \
+            'scenarios' is used. Each scenario runs against a fresh in-process emulator on free ports, unless \
+            --emulator names a running one. A failure names the expectation's file:line:column with what was \
+            expected and what came. The format is described in docs/scenarios.md.
+
+            Examples:
+              apns-emulator test scenarios/ --junit report.xml
+              apns-emulator test --tag tokens --name cold
+            """,
+        options: Option.all
+    )
+
+    var paths: [String]
+    var junit: String?
+    var json: String?
+    var tags: [String]
+    var nameFilter: String?
+    var emulator: String?
+    var controlToken: String?
+    var certificates: String
+    var jobs: Int
+
+    public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
+        let options = try arguments.parseOptions(Self.configuration.options, allowingOperands: true)
+        paths = options.operands.map(\.text)
+        if paths.isEmpty { paths = ["scenarios"] }
+        junit = try options.string(Option.junit)
+        json = try options.string(Option.json)
+        tags = options.all(Option.tag).compactMap(\.value)
+        nameFilter = try options.string(Option.name)
+        emulator = try options.value(Option.emulator, expected: "an http:// URL of the control API") { text in
+            text.hasPrefix("http://") || text.hasPrefix("https://") ? text : nil
+        }
+        controlToken = try options.string(Option.controlToken)
+        certificates = try options.string(Option.certificates) ?? EmulatorConfiguration().certificatesDirectory
+        jobs = try options.integer(Option.jobs, in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+    }
+
+    public func run(context: CommandContext) async throws -> ExitCode {
+        let started = Date()
+        let files: [String]
+        do {
+            files = try ScenarioRunner.discover(paths)
+        } catch {
+            context.errorOutput.writeLine("error: \(error)")
+            return .usage
+        }
+        let (all, errors) = ScenarioRunner.load(files)
+        guard errors.isEmpty else {
+            for e in errors { context.errorOutput.writeLine("error: \(e)") }
+            context.errorOutput.writeLine("\(errors.count) invalid scenario file\(errors.count == 1 ? "" : "s"): nothing was run")
+            return .usage
+        }
+        let selected = all.filter { s in
+            (tags.isEmpty || !Set(tags).isDisjoint(with: s.tags))
+                && (nameFilter.map { s.name.localizedCaseInsensitiveContains($0) } ?? true)
+        }
+        guard !selected.isEmpty else {
+            context.errorOutput.writeLine("error: no scenario matched (\(all.count) found in \(files.count) file(s))")
+            return .usage
+        }
+        let runner = ScenarioRunner(options: .init(certificatesDirectory: certificates, emulatorURL: emulator,
+                                                   controlToken: controlToken, jobs: jobs))
+        let terminal = isatty(STDERR_FILENO) == 1
+        let progress = Progress(total: selected.count)
+        let output = context.output
+        let errorOutput = context.errorOutput
+        let results = await runner.run(selected) { result in
+            let done = progress.finish()
+            if terminal { errorOutput.write("\r\u{1B}[K") }
+            for line in ConsoleReport.lines(for: result) { output.writeLine(line) }
+            if terminal && done < selected.count {
+                errorOutput.write(ConsoleReport.progress(done: done, total: selected.count, last: result.scenario.name))
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        output.writeLine(ConsoleReport.summary(results, seconds: seconds))
+        if let junit {
+            try JUnitReport.xml(results, seconds: seconds).write(toFile: junit, atomically: true, encoding: .utf8)
+        }
+        if let json {
+            try JSONReport.data(results, seconds: seconds).write(to: URL(fileURLWithPath: json), options: .atomic)
+        }
+        return results.allSatisfy { $0.outcome == .passed } ? .success : .failure
+    }
+
+    /// Counts finished scenarios across the runner's tasks.
+    final class Progress: Sendable {
+        let total: Int
+        private let done = Mutex(0)
+        init(total: Int) { self.total = total }
+        func finish() -> Int { done.withLock { $0 += 1; return $0 } }
+    }
+}

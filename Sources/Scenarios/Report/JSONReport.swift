@@ -1,0 +1,52 @@
+import Foundation
+
+/// The machine-readable report (`--json FILE`).
+///
+/// `{"scenarios":[{"name","file","line","tags","outcome","seconds","failures":[{"location","file","line",
+/// "column","what","expected","actual","message"}]}],"total","passed","failed","seconds"}`
+public enum JSONReport {
+    struct Report: Encodable {
+        var scenarios: [Entry]
+        var total: Int
+        var passed: Int
+        var failed: Int
+        var seconds: Double
+    }
+
+    struct Entry: Encodable {
+        var name: String
+        var file: String
+        var line: Int
+        var tags: [String]
+        var outcome: String
+        var seconds: Double
+        var failures: [Failure]
+    }
+
+    struct Failure: Encodable {
+        var location: String
+        var file: String
+        var line: Int
+        var column: Int
+        var what: String
+        var expected: String?
+        var actual: String?
+        var message: String?
+    }
+
+    public static func data(_ results: [ScenarioResult], seconds: Double) throws -> Data {
+        let entries = results.map { r in
+            Entry(name: r.scenario.name, file: r.scenario.file, line: r.scenario.mark.line, tags: r.scenario.tags,
+                  outcome: r.outcome.rawValue, seconds: r.seconds,
+                  failures: r.failures.map {
+                      Failure(location: $0.location, file: $0.file, line: $0.line, column: $0.column, what: $0.what,
+                              expected: $0.expected, actual: $0.actual, message: $0.message)
+                  })
+        }
+        let failed = results.filter { $0.outcome == .failed }.count
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return try encoder.encode(Report(scenarios: entries, total: results.count, passed: results.count - failed,
+                                         failed: failed, seconds: seconds))
+    }
+}
