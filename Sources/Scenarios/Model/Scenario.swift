@@ -11,6 +11,21 @@ public struct Scenario: Sendable {
     public var devices: [DeviceSpec]
     public var senders: [String: SenderSpec]
     public var steps: [Step]
+    /// Settings of the in-process emulator the scenario needs (rate limits, delays, realism).
+    public var emulator: EmulatorOptions
+
+    /// What a scenario may change in its own emulator; with `--emulator URL` only the defaults are possible.
+    public struct EmulatorOptions: Sendable, Equatable {
+        public var tokenRateLimit: Int?
+        public var tokenRateWindowMillis: Int64?
+        public var lowPriorityDelayMillis: Int64?
+        public var maximumChannelsPerApp: Int?
+        /// `documented` or `strict`.
+        public var realism: String?
+
+        public var isDefault: Bool { self == EmulatorOptions() }
+        public init() {}
+    }
 
     public enum ClockMode: String, Sendable, CaseIterable {
         /// Frozen at the real time when the scenario starts; moves only through `advance` steps.

@@ -8,8 +8,10 @@ public struct Step: Sendable {
     /// Checked after the step ran.
     public var expectations: [Expectation]
     /// Name under which the step's result is kept (`${name}`): a push's apns-id, a GetToken token, a
-    /// call's id, a waited-for push's apns-id.
+    /// call's id, a waited-for push's apns-id, a minted provider token.
     public var save: String?
+    /// Values taken from the step's result by path (`channel: headers.apns-channel-id`).
+    public var capture: [(name: String, path: String)] = []
 
     public enum Kind: Sendable {
         /// A push plugin call (`POST …/calls`); `body` is the call JSON.
@@ -26,6 +28,9 @@ public struct Step: Sendable {
         case advance(millis: Int64)
         /// Any control request (faults, token end of life, journal settings…), with its body.
         case control(method: String, path: String, body: YAMLNode?)
+        /// A provider token signed by a sender's key, saved for a push's `authorization` header (several
+        /// tokens on one connection: the per-connection rules).
+        case mint(sender: String)
         /// Only expectations.
         case check
     }

@@ -59,6 +59,7 @@ public struct ScenarioParser {
         if let profiles = r.value("profiles") { fragments.merge(try self.fragments(profiles: profiles, senders: nil)) }
         if let senders = r.value("senders") { fragments.merge(try self.fragments(profiles: nil, senders: senders)) }
         let devices = try self.devices(r.value("devices"), profiles: fragments.profiles)
+        let emulator = try emulatorOptions(r.value("emulator"))
         let stepsNode = try r.required("steps", "a list of steps")
         try r.finish()
 
@@ -72,7 +73,24 @@ public struct ScenarioParser {
         let context = StepParser(file: file, devices: devices, senders: senders, clock: clock)
         let steps = try items.map { (item) throws(ScenarioParseError) in try context.step(item) }
         return Scenario(name: name, tags: tags, file: file, mark: node.mark, clock: clock, devices: devices,
-                        senders: senders, steps: steps)
+                        senders: senders, steps: steps, emulator: emulator)
+    }
+
+    /// `emulator:` settings for the scenario's own emulator.
+    func emulatorOptions(_ node: YAMLNode?) throws(ScenarioParseError) -> Scenario.EmulatorOptions {
+        var o = Scenario.EmulatorOptions()
+        guard let node else { return o }
+        var r = try NodeReader(node, file: file, context: "emulator settings")
+        o.tokenRateLimit = try r.int("tokenRateLimit", in: 0...1_000_000)
+        o.tokenRateWindowMillis = try r.duration("tokenRateWindow")
+        o.lowPriorityDelayMillis = try r.duration("lowPriorityDelay")
+        o.maximumChannelsPerApp = try r.int("maximumChannelsPerApp", in: 1...1_000_000)
+        o.realism = try r.string("realism")
+        try r.finish()
+        if let realism = o.realism, realism != "documented" && realism != "strict" {
+            throw r.error(node["realism"]!, "'realism' must be documented or strict, got '\(realism)'")
+        }
+        return o
     }
 
     // MARK: Fragments

@@ -11,7 +11,7 @@ struct StepParser {
     let clock: Scenario.ClockMode
 
     static let kinds = ["call", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
-                        "control", "expect"]
+                        "control", "mint", "expect"]
     /// Keys of `expect` that read the emulator's state rather than the step's own result.
     static let stateKeys = ["app", "events", "coldStart", "badge", "notifications", "fate", "deviceToken"]
     static let callNames = CallRecord.Call.allCases.map(\.rawValue) + ["CancelGetToken"]
@@ -44,6 +44,16 @@ struct StepParser {
         let appName = try r.string("app")
         let save = try r.string("save")
         _ = try r.string("note")
+        var capture: [(name: String, path: String)] = []
+        if let c = r.value("capture") {
+            guard case .mapping(let pairs, _) = c else { throw error(c, "'capture' must map names to result paths") }
+            for (k, v) in pairs {
+                guard let name = k.scalarText, let path = v.scalarText else {
+                    throw error(v, "'capture' maps a name to a path such as headers.apns-channel-id")
+                }
+                capture.append((name, path))
+            }
+        }
         let expectNode = r.value("expect")
         let targets = Targets(parser: self, node: node, device: deviceName, app: appName)
 
@@ -87,6 +97,18 @@ struct StepParser {
             hasResult = false
         case "control":
             kind = try control(r.required("control", "method, path and body"))
+        case "mint":
+            let sender = try r.string("mint", required: true) ?? ""
+            guard let spec = senders[sender] else {
+                throw error(node["mint"]!, "unknown sender '\(sender)' (declared: " + senders.keys.sorted().joined(separator: ", ") + ")")
+            }
+            switch spec.auth {
+            case .bundledKey, .generatedKey: break
+            default: throw error(node["mint"]!, "sender '\(sender)' signs no provider tokens (it is not a token sender with a key)")
+            }
+            guard save != nil else { throw error(node, "'mint' needs 'save: name' to keep the token") }
+            kind = .mint(sender: sender)
+            hasResult = false
         default:
             kind = .check
             hasResult = false
@@ -98,7 +120,10 @@ struct StepParser {
         if kindName == "expect" && expectations.isEmpty {
             throw error(node, "'expect' needs at least one expectation")
         }
-        return Step(kind: kind, mark: node.mark, expectations: expectations, save: save)
+        if !capture.isEmpty && !hasResult {
+            throw error(node["capture"]!, "'capture' needs a step with a result (call, push, wait-for-push, control)")
+        }
+        return Step(kind: kind, mark: node.mark, expectations: expectations, save: save, capture: capture)
     }
 
     // MARK: Calls and actions

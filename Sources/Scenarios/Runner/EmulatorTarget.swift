@@ -19,7 +19,8 @@ final class EmulatorTarget: Sendable {
     }
 
     /// A fresh in-process emulator on free ports with in-memory state, on the scenario's clock.
-    static func inProcess(certificatesDirectory: String, clock: Scenario.ClockMode) throws -> EmulatorTarget {
+    static func inProcess(certificatesDirectory: String, clock: Scenario.ClockMode,
+                          options: Scenario.EmulatorOptions = .init()) throws -> EmulatorTarget {
         var c = EmulatorConfiguration()
         c.host = "127.0.0.1"
         c.productionPort = 0
@@ -29,6 +30,11 @@ final class EmulatorTarget: Sendable {
         c.eventLoops = 1
         c.shutdownGraceSeconds = 0.5
         c.certificatesDirectory = certificatesDirectory
+        if let v = options.tokenRateLimit { c.tokenRateLimit = v }
+        if let v = options.tokenRateWindowMillis { c.tokenRateWindowSeconds = Double(v) / 1000 }
+        if let v = options.lowPriorityDelayMillis { c.lowPriorityDelaySeconds = Double(v) / 1000 }
+        if let v = options.maximumChannelsPerApp { c.maximumChannelsPerApp = v }
+        if options.realism == "strict" { c.connectionBehavior = .strict }
         let (emulator, _) = try Emulator.withDevices(
             configuration: c, clock: clock == .manual ? ManualClock() : SystemClock())
         let endpoints: EmulatorEndpoints

@@ -50,6 +50,12 @@ final class ScenarioRun {
             let label = "step \(index + 1) (\(Self.name(of: step.kind)))"
             do {
                 try await execute(step)
+                for (name, path) in step.capture {
+                    guard let value = Self.value(at: path, in: result).flatMap(matcher.scalarText) else {
+                        throw RunnerError("capture '\(name)': nothing at '\(path)' in the result \(matcher.describe(result))")
+                    }
+                    variables[name] = value
+                }
             } catch {
                 fail(at: step.mark, label, message: "\(error)")
                 return
@@ -76,6 +82,15 @@ final class ScenarioRun {
                                         expected: expected, actual: actual, message: message))
     }
 
+    /// The value at a dotted path (`headers.apns-channel-id`, `body.id`) in a step's result.
+    static func value(at path: String, in object: [String: Any]) -> Any? {
+        var current: Any? = object
+        for part in path.split(separator: ".") {
+            current = (current as? [String: Any])?[String(part)]
+        }
+        return current
+    }
+
     static func name(of kind: Step.Kind) -> String {
         switch kind {
         case .call: return "call"
@@ -87,6 +102,7 @@ final class ScenarioRun {
         case .waitForPush: return "wait-for-push"
         case .advance: return "advance"
         case .control: return "control"
+        case .mint: return "mint"
         case .check: return "expect"
         }
     }
@@ -129,6 +145,9 @@ final class ScenarioRun {
                       "body": (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
                         ?? String(decoding: bytes, as: UTF8.self)]
             if let save = step.save, let id = (result["body"] as? [String: Any])?["id"] { variables[save] = "\(id)" }
+        case .mint(let name):
+            guard let sender = senders[name], let save = step.save else { throw RunnerError("no sender '\(name)'") }
+            variables[save] = try await sender.mintToken()
         case .check:
             break
         }

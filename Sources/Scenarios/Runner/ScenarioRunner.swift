@@ -95,12 +95,15 @@ public struct ScenarioRunner: Sendable {
         let target: EmulatorTarget
         do {
             if let url = options.emulatorURL {
+                guard scenario.emulator.isDefault else {
+                    throw RunnerError("the scenario sets 'emulator:' options, which only an in-process emulator can take")
+                }
                 target = try await EmulatorTarget.remote(controlURL: url, controlToken: options.controlToken,
                                                          certificatesDirectory: options.certificatesDirectory,
                                                          clock: scenario.clock)
             } else {
                 target = try EmulatorTarget.inProcess(certificatesDirectory: options.certificatesDirectory,
-                                                      clock: scenario.clock)
+                                                      clock: scenario.clock, options: scenario.emulator)
             }
         } catch {
             let failure = ScenarioFailure(file: scenario.file, line: scenario.mark.line, column: scenario.mark.column,

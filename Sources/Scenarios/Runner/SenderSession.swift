@@ -63,7 +63,9 @@ final class SenderSession {
             connections[key] = (connection, signingKey == nil ? nil : try mint(now), now)
         }
         var all = headers
-        switch spec.auth {
+        // A push that names its own authorization (a token minted by a `mint` step) sends that instead.
+        let explicit = headers.contains { $0.name.lowercased() == "authorization" }
+        switch explicit ? .none : spec.auth {
         case .raw(let value): all.insert(H2Header("authorization", value), at: 0)
         case .bundledKey, .generatedKey:
             if let jwt = connections[key]?.jwt { all.insert(H2Header("authorization", "bearer \(jwt)"), at: 0) }
@@ -79,6 +81,11 @@ final class SenderSession {
             connections[key] = nil
             throw RunnerError("the push could not be sent: \(error)")
         }
+    }
+
+    /// A fresh provider token from this sender's key, on the emulator's clock.
+    func mintToken() async throws -> String {
+        try mint(try await emulatorNow())
     }
 
     private func mint(_ now: Millis) throws -> String {
