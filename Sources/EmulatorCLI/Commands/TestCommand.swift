@@ -96,6 +96,12 @@ public struct TestCommand: Command {
             context.errorOutput.writeLine("error: no scenario matched (\(all.count) found in \(files.count) file(s))")
             return .usage
         }
+        let ca = URL(fileURLWithPath: certificates).appendingPathComponent("ca.pem").path
+        guard FileManager.default.fileExists(atPath: ca) else {
+            context.errorOutput.writeLine("error: \(ca) is missing: pass --certs DIR, or run 'apns-emulator certs' to create"
+                                          + " the development certificates")
+            return .usage
+        }
         let runner = ScenarioRunner(options: .init(certificatesDirectory: certificates, emulatorURL: emulator,
                                                    controlToken: controlToken, jobs: jobs))
         let terminal = isatty(STDERR_FILENO) == 1

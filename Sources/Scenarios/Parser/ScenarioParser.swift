@@ -108,7 +108,7 @@ public struct ScenarioParser {
 
     /// `include: [path]`: a fragments file next to the scenario, holding only `profiles` and `senders`.
     func include(_ path: String, at node: YAMLNode) throws(ScenarioParseError) -> Fragments {
-        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let base = URL(fileURLWithPath: file).absoluteURL.deletingLastPathComponent()
         let full = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardized.path
         guard let text = try? String(contentsOfFile: full, encoding: .utf8) else {
             throw ScenarioParseError(file: file, mark: node.mark, "cannot read included file '\(path)' (looked at \(full))")

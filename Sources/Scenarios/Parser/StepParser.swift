@@ -240,7 +240,19 @@ struct StepParser {
         var headers: [(name: String, value: String?)] = []
         if let h = node["headers"] {
             _ = r.value("headers")
-            guard case .mapping(let pairs, _) = h else { throw error(h, "'headers' must map header names to values") }
+            // A mapping, or a list of one-entry mappings when a header repeats (DuplicateHeaders on purpose).
+            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            switch h {
+            case .mapping(let p, _): pairs = p
+            case .sequence(let items, _):
+                for item in items {
+                    guard case .mapping(let p, _) = item, p.count == 1 else {
+                        throw error(item, "each item of a 'headers' list is one 'name: value'")
+                    }
+                    pairs += p
+                }
+            default: throw error(h, "'headers' must map header names to values (or list them to repeat one)")
+            }
             for (key, value) in pairs {
                 guard case .scalar(let text, let quoted, _) = value else {
                     throw error(value, "header '\(key.scalarText ?? "")' must be a single value")

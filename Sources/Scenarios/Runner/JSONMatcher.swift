@@ -96,9 +96,21 @@ struct JSONMatcher {
         }
     }
 
+    /// `${name}` → a saved value; `${c*N}` → the character c repeated N times; `${now}` → the emulator's time in ms and `${nowSeconds}`,
+    /// `${nowSeconds+3600}`, `${nowSeconds-60}` → its time in seconds, offset (for `apns-expiration`).
     func substitute(_ text: String) -> String {
         guard text.contains("${") else { return text }
         var out = text
+        if out.contains("${nowSeconds"), let now = variables["now"].flatMap(Int64.init) {
+            out = out.replacing(/\$\{nowSeconds(?:([+-])(\d+))?\}/) { match in
+                let offset = Int64(match.output.2 ?? "0") ?? 0
+                return String(now / 1000 + (match.output.1 == "-" ? -offset : offset))
+            }
+        }
+        // `${x*5000}`: one character repeated, for payloads of a given size.
+        out = out.replacing(/\$\{(.)\*(\d{1,7})\}/) { match in
+            String(repeating: String(match.output.1), count: Int(match.output.2) ?? 0)
+        }
         for (name, value) in variables { out = out.replacingOccurrences(of: "${\(name)}", with: value) }
         return out
     }

@@ -49,6 +49,9 @@ final class ScenarioRun {
             pushId = nil
             let label = "step \(index + 1) (\(Self.name(of: step.kind)))"
             do {
+                if let clock = try? await control.object("GET", "/_emulator/clock"), let now = clock["now"] as? NSNumber {
+                    variables["now"] = String(now.int64Value)
+                }
                 try await execute(step)
                 for (name, path) in step.capture {
                     guard let value = Self.value(at: path, in: result).flatMap(matcher.scalarText) else {

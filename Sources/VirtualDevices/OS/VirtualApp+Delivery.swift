@@ -66,6 +66,14 @@ extension VirtualApp {
         let soundAllowed = allowed.contains(.sound) && !provisional
         let badgeAllowed = allowed.contains(.badge)
 
+        // Without alert text nothing is presented and willPresent is not called: the OS applies the badge
+        // (and plays the sound) itself.
+        guard content.hasAlert else {
+            if let newBadge = content.badge, badgeAllowed { badge = newBadge }
+            fate(.delivered, content.badge != nil || !content.sound.isEmpty
+                 ? "no alert text: badge and sound only" : "no alert text: nothing to show")
+            return
+        }
         var options: Set<PresentationOption>
         if lifecycle == .foreground {
             deliverCallback(.willPresent(n), ctx)
@@ -77,11 +85,6 @@ extension VirtualApp {
             options = provisional ? [.list, .badge] : [.banner, .list, .sound, .badge]
         }
         if let newBadge = content.badge, badgeAllowed, options.contains(.badge) { badge = newBadge }
-        guard content.hasAlert else {
-            fate(.delivered, content.badge != nil || !content.sound.isEmpty
-                 ? "no alert text: badge and sound only" : "no alert text: nothing to show")
-            return
-        }
         var presentation: [String] = []
         if alertAllowed && options.contains(.banner) { presentation.append("banner") }
         if alertAllowed && options.contains(.list) { presentation.append("list") }
