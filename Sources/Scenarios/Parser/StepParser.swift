@@ -350,7 +350,7 @@ struct StepParser {
                 }
             default:
                 guard hasResult else {
-                    throw error(key, "unknown expectation '\(name)' for a \(kindName) step; expected one of: "
+                    throw error(key, "unknown expectation '\(name)' for this \(kindName) step; expected one of: "
                                 + Self.stateKeys.joined(separator: ", "))
                 }
                 kind = .result

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import Scenarios
+
+/// The runner must fail what is wrong, at the right place: a runner that passed everything would show here.
+@Suite("ScenarioRunner: failures are reported at their line", .timeLimit(.minutes(2)))
+struct ScenarioRunnerTests {
+    @Test func correctScenarioPasses() async throws {
+        let results = try await run(preamble + """
+              - call: RequestAuthorization
+                options: [1, 3]
+                expect: {case: Success, granted: true}
+              - call: GetToken
+                save: token
+              - push: {payload: {aps: {alert: hi, badge: 2}}}
+                expect: {status: 200, fate: shown}
+              - expect: {badge: 2, events: [{type: TokenRefreshed, token: "${token}"}, NotificationPresented]}
+            """)
+        #expect(results.map(\.outcome) == [.passed], "\(results.flatMap(\.failures))")
+    }
+
+    @Test func wrongExpectationFailsAtItsLineWithExpectedAndActual() async throws {
+        let results = try await run(preamble + """
+              - call: RequestAuthorization
+                options: [1, 3]
+              - call: GetToken
+              - push: {payload: {aps: {alert: hi, badge: 2}}}
+                expect: {status: 200}
+              - expect:
+                  badge: 3
+                  events: [TokenRefreshed, {type: NotificationPresented, notification: {body: bye}}]
+              - call: GetToken
+            """, file: "wrong.yaml")
+        let result = try #require(results.first)
+        #expect(result.outcome == .failed)
+        #expect(result.failures.map(\.description) == [
+            "wrong.yaml:12:14: expect.badge: expected 3, got 2",
+            "wrong.yaml:13:83: expect.events[1].notification.body: expected bye, got hi",
+        ])
+    }
+
+    @Test func wrongResponseExpectationNamesTheField() async throws {
+        let result = try #require(try await run(preamble + """
+              - call: GetToken
+              - push: {environment: production}
+                expect: {status: 200, reason: <absent>}
+              - expect: {badge: 99}
+            """, file: "r.yaml").first)
+        #expect(result.failures.map(\.description) == [
+            "r.yaml:8:22: expect.status: expected 200, got 400",
+            "r.yaml:8:35: expect.reason: expected absent, got BadDeviceToken",
+        ], "every failing expectation of the failing step is reported")
+    }
+
+    @Test func stepTheEmulatorRefusesFailsAtTheStep() async throws {
+        let result = try #require(try await run(preamble + """
+              - action: tap
+                notification: not-there
+            """, file: "s.yaml").first)
+        let failure = try #require(result.failures.first)
+        #expect(failure.location == "s.yaml:6:5")
+        #expect(failure.what == "step 1 (action)")
+        #expect(failure.message?.contains("no notification 'not-there'") == true)
+    }
+
+    @Test func eventModesMatchAsDocumented() async throws {
+        let results = try await run(preamble + """
+              - call: RequestAuthorization
+                options: [3]
+              - call: GetToken
+              - push: {}
+              - push: {}
+              - expect:
+                  events: {ordered: [TokenRefreshed, NotificationPresented]}
+              - expect:
+                  events: {unordered: [NotificationPresented, TokenRefreshed]}
+              - expect:
+                  events: {none: [NotificationOpened]}
+              - expect:
+                  events: {exactly: [TokenRefreshed, NotificationPresented]}
+            """, file: "e.yaml")
+        #expect(results.first?.failures.map(\.description) == [
+            "e.yaml:18:15: expect.events: expected 2 events, got 3: [TokenRefreshed, NotificationPresented, NotificationPresented]",
+        ])
+    }
+
+    @Test func matcherOperators() {
+        let m = JSONMatcher(variables: ["x": "7"])
+        func node(_ text: String) throws -> YAMLNode { try #require(try YAMLLoader.load(text)) }
+        #expect(m.match(try! node("{contains: ell}"), "hello") == nil)
+        #expect(m.match(try! node("{matches: \"h.*o\"}"), "hello") == nil)
+        #expect(m.match(try! node("{oneOf: [a, b]}"), "b") == nil)
+        #expect(m.match(try! node("{not: a}"), "a") != nil)
+        #expect(m.match(try! node("{greaterThan: 5}"), 6) == nil)
+        #expect(m.match(try! node("{length: 2}"), [1, 2]) == nil)
+        #expect(m.match(try! node("\"${x}\""), 7) == nil)
+        #expect(m.match(try! node("<any>"), nil) != nil)
+        #expect(m.match(try! node("null"), nil) == nil)
+        #expect(m.match(try! node("{a: 1}"), ["a": 1, "b": 2]) == nil, "mappings match a subset")
+        #expect(m.match(try! node("[1]"), [1, 2]) != nil, "lists match whole")
+    }
+}
