@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "EmulatorCLI",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "Scenarios",
+            dependencies: ["APNsEmulator", "CShims", "APNsProtocol", "H2Transport", "OpenSSLSupport", "Scenarios",
                            "VirtualDevices"]
         ),
         .executableTarget(
@@ -122,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EmulatorCLITests",
-            dependencies: ["EmulatorCLI", "APNsEmulator", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["EmulatorCLI", "APNsEmulator", "EmulatorTesting", "H2Transport", "OpenSSLSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

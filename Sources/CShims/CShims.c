@@ -1,5 +1,7 @@
 #include "CShims.h"
 #include <malloc.h>
+#include <signal.h>
+#include <spawn.h>
 
 int CShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
     return accept4(fd, addr, len, flags);
@@ -41,3 +43,21 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
 }
 
 int CShims_malloc_trim(size_t pad) { return malloc_trim(pad); }
+
+int CShims_spawn_clean(pid_t *pid, const char *file, char *const argv[], char *const envp[]) {
+    posix_spawnattr_t attr;
+    int rc = posix_spawnattr_init(&attr);
+    if (rc != 0) return rc;
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    for (int s = 1; s < NSIG; s++) {
+        if (s != SIGKILL && s != SIGSTOP) sigaddset(&defaults, s);
+    }
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    rc = posix_spawnp(pid, file, NULL, &attr, argv, envp);
+    posix_spawnattr_destroy(&attr);
+    return rc;
+}

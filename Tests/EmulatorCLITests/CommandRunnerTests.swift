@@ -45,7 +45,7 @@ struct CommandRunnerTests {
         #expect(result.code == .usage)
         #expect(
             result.errorOutput.hasPrefix(
-                "error: argument 1 'start': unknown subcommand (expected one of: serve, send, token, certs, version)\n"
+                "error: argument 1 'start': unknown subcommand (expected one of: serve, test, exec, send, token, certs, version)\n"
             )
         )
     }
@@ -55,7 +55,7 @@ struct CommandRunnerTests {
         #expect(result.code == .usage)
         #expect(
             result.errorOutput.hasPrefix(
-                "error: missing subcommand (expected one of: serve, send, token, certs, version)\n"
+                "error: missing subcommand (expected one of: serve, test, exec, send, token, certs, version)\n"
             )
         )
     }

@@ -120,10 +120,11 @@ struct HostileInputTests {
             let raw = try RawSocket(port: port)
             defer { raw.close() }
             let start = Date()
+            // Closed (a hang would hit the socket's 10 s receive timeout and read false), and by the
+            // timeout rather than at once. No upper bound on wall time: a loaded CI box can be slow to
+            // schedule this thread, which says nothing about the server.
             #expect(await raw.serverClosesAsync())
-            // Closed by the timeout, not at once, and not left hanging.
             #expect(Date().timeIntervalSince(start) >= 0.25)
-            #expect(Date().timeIntervalSince(start) < 8)
             #expect(await eventually { server.connectionCount == 0 })
             try await assertStillServing(port: port)
         }

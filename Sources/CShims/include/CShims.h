@@ -86,4 +86,10 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
                                            unsigned int connection_timeout_seconds,
                                            unsigned int connection_limit);
 
+// ---- processes -------------------------------------------------------------
+/// posix_spawnp with every catchable signal reset to its default action and an empty signal mask, so a
+/// child does not inherit SIG_IGN for SIGTERM/SIGPIPE from an emulator that ignores them (a dispositions
+/// and masks survive exec; handlers do not). Returns 0 or an errno value.
+int CShims_spawn_clean(pid_t *pid, const char *file, char *const argv[], char *const envp[]);
+
 #endif

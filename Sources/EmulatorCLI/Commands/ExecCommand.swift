@@ -1,4 +1,5 @@
 import APNsEmulator
+import CShims
 import Foundation
 import VirtualDevices
 
@@ -80,23 +81,41 @@ public struct ExecCommand: Command {
         environment[Variable.keyId] = DevCertificates.sampleKeyId
         environment[Variable.teamId] = DevCertificates.sampleTeamId
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.environment = environment
+        let status: Int32
         do {
-            try process.run()
+            status = try await Self.spawnAndWait(command, environment: environment)
         } catch {
             context.errorOutput.writeLine("error: could not run \(command[0]): \(error)")
             return ExitCode(rawValue: 127)
         }
-        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+        return ExitCode(rawValue: status)
+    }
+
+    /// Runs `command` (looked up in PATH) with clean signal dispositions and waits off the cooperative pool;
+    /// returns its exit status, or 128 + the signal that ended it (the shell's convention).
+    static func spawnAndWait(_ command: [String], environment: [String: String]) async throws -> Int32 {
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let rc = CShims_spawn_clean(&pid, command[0], argv, envp)
+        guard rc == 0 else { throw ExecError(message: String(cString: strerror(rc))) }
+        let child = pid
+        return await withCheckedContinuation { (cont: CheckedContinuation<Int32, Never>) in
             Thread.detachNewThread {
-                process.waitUntilExit()
-                cont.resume()
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+                let exited = (status & 0x7f) == 0
+                cont.resume(returning: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f))
             }
         }
-        if process.terminationReason == .uncaughtSignal { return ExitCode(rawValue: 128 + process.terminationStatus) }
-        return ExitCode(rawValue: process.terminationStatus)
+    }
+
+    struct ExecError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 }

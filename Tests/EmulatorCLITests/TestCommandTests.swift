@@ -1,0 +1,160 @@
+import APNsEmulator
+import EmulatorTesting
+import Foundation
+import Testing
+
+@testable import EmulatorCLI
+
+/// `apns-emulator test` and `apns-emulator exec` through the command runner (in-process, real emulators).
+@Suite("test and exec commands", .timeLimit(.minutes(3)))
+struct TestCommandTests {
+    static let certs = ExecutableTests.packageRoot.appendingPathComponent("certs").path
+
+    static func folder(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    static let passing = """
+        name: passes
+        tags: [a]
+        devices: [{id: p, apps: [{bundleId: com.example.app}]}]
+        steps:
+          - call: GetToken
+            expect: {case: Success}
+        """
+    static let failing = """
+        name: fails
+        tags: [b]
+        devices: [{id: p, apps: [{bundleId: com.example.app}]}]
+        steps:
+          - call: GetToken
+            expect: {case: Failure}
+        """
+
+    @Test func allPassingIsExit0AndWritesBothReports() async throws {
+        let dir = try Self.folder(["ok.yaml": Self.passing])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junit = dir.appendingPathComponent("r.xml").path, json = dir.appendingPathComponent("r.json").path
+        let r = await runCLI(["test", dir.path, "--certs", Self.certs, "--junit", junit, "--json", json])
+        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
+        #expect(r.output.contains("✔ passes"))
+        #expect(r.output.contains("1 scenario: 1 passed, 0 failed"))
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"<testcase classname="#))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+        #expect(report?["passed"] as? Int == 1)
+    }
+
+    @Test func aFailingScenarioIsExit1WithFileLineAndDiff() async throws {
+        let dir = try Self.folder(["ok.yaml": Self.passing, "bad.yaml": Self.failing])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = await runCLI(["test", dir.path, "--certs", Self.certs])
+        #expect(r.code == .failure)
+        #expect(r.output.contains("bad.yaml:6:20: expect.case: expected Failure, got Success"), "\(r.output)")
+        #expect(r.output.contains("2 scenarios: 1 passed, 1 failed"))
+    }
+
+    @Test func anInvalidFileIsExit64AndNothingRuns() async throws {
+        let dir = try Self.folder(["ok.yaml": Self.passing, "broken.yaml": "name: x\nsteps:\n  - cal: GetToken\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = await runCLI(["test", dir.path, "--certs", Self.certs])
+        #expect(r.code == .usage)
+        #expect(r.errorOutput.contains("broken.yaml:3:5: a step needs one of"))
+        #expect(r.errorOutput.contains("nothing was run"))
+        #expect(!r.output.contains("passes"))
+    }
+
+    @Test func tagAndNameFiltersSelectAndAnEmptySelectionIsUsage() async throws {
+        let dir = try Self.folder(["ok.yaml": Self.passing, "bad.yaml": Self.failing])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tagged = await runCLI(["test", dir.path, "--certs", Self.certs, "--tag", "a"])
+        #expect(tagged.code == .success)
+        #expect(tagged.output.contains("1 scenario: 1 passed"))
+        let named = await runCLI(["test", dir.path, "--certs", Self.certs, "--name", "FAIL"])
+        #expect(named.code == .failure)
+        let none = await runCLI(["test", dir.path, "--certs", Self.certs, "--tag", "zzz"])
+        #expect(none.code == .usage)
+        #expect(none.errorOutput.contains("no scenario matched"))
+        let missing = await runCLI(["test", dir.appendingPathComponent("nope").path, "--certs", Self.certs])
+        #expect(missing.code == .usage)
+        let badURL = await runCLI(["test", "--emulator", "ftp://x"])
+        #expect(badURL.code == .usage)
+    }
+
+    @Test func execPassesTheEnvironmentAndPropagatesTheExitCode() async throws {
+        let dir = try Self.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("env.txt").path
+        let script = """
+            env | grep ^APNS_EMULATOR_ | sort > \(out)
+            curl -sf "$APNS_EMULATOR_CONTROL_URL/_emulator/health" >> \(out) || exit 9
+            exit 7
+            """
+        let r = await runCLI(["exec", "--certs", Self.certs, "--", "sh", "-c", script])
+        #expect(r.code.rawValue == 7)
+        let env = try String(contentsOfFile: out, encoding: .utf8)
+        for name in ["PRODUCTION_URL=https://127.0.0.1:", "SANDBOX_URL=https://127.0.0.1:", "CONTROL_URL=http://127.0.0.1:",
+                     "CA_FILE=/", "KEY_FILE=/", "KEY_ID=DEVKEY1234", "TEAM_ID=DEVTEAM123"] {
+            #expect(env.contains("APNS_EMULATOR_" + name), "\(env)")
+        }
+        #expect(env.contains(#"{"status":"ok"}"#), "the emulator answered while the command ran")
+        let ok = await runCLI(["exec", "--certs", Self.certs, "--", "true"])
+        #expect(ok.code == .success)
+        let killed = await runCLI(["exec", "--certs", Self.certs, "--", "sh", "-c", "kill -TERM $$"])
+        #expect(killed.code.rawValue == 128 + 15)
+        let missing = await runCLI(["exec", "--certs", Self.certs, "--", "no-such-command-here"])
+        #expect(missing.code.rawValue == 127)
+        let usage = await runCLI(["exec"])
+        #expect(usage.code == .usage)
+    }
+
+    /// The external-sender scenario, with curl as the user's backend: it polls the device's token from the
+    /// control API and pushes a welcome notification while `test --emulator` waits for it.
+    @Test func externalSenderScenarioPassesWithCurlAsTheSender() async throws {
+        let emu = try TestEmulator(certificatesDirectory: Self.certs)
+        defer { emu.shutdown() }
+        let control = emu.endpoints.control
+        let jwt = try emu.sampleJWT()
+        let sandbox = emu.endpoints.sandboxPort
+        let ca = emu.endpoints.ca
+        let scenario = ExecutableTests.packageRoot.appendingPathComponent("scenarios/external").path
+        async let result = runCLI(["test", "--emulator", control, "--certs", Self.certs, scenario])
+        let sent: Bool = await withCheckedContinuation { cont in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline {
+                    let app = Self.curl([control + "/_emulator/devices/ci-phone/apps/com.example.app"])
+                    if let token = (try? JSONSerialization.jsonObject(with: Data(app.utf8)) as? [String: Any])?["token"] as? String {
+                        let code = Self.curl([
+                            "--http2", "--cacert", ca, "--resolve", "api.sandbox.push.apple.com:\(sandbox):127.0.0.1",
+                            "-o", "/dev/null", "-w", "%{http_code}", "-H", "authorization: bearer \(jwt)",
+                            "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":{"title":"Welcome","body":"Hi"}}}"#,
+                            "https://api.sandbox.push.apple.com:\(sandbox)/3/device/\(token)"])
+                        cont.resume(returning: code == "200")
+                        return
+                    }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                cont.resume(returning: false)
+            }
+        }
+        #expect(sent)
+        let r = await result
+        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
+        #expect(r.output.contains("✔ The backend sends a welcome push after registration"))
+    }
+
+    static func curl(_ arguments: [String]) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = ["-s"] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        guard (try? p.run()) != nil else { return "" }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
