@@ -30,6 +30,16 @@ struct ScenarioParserTests {
         #expect(ms == 1_200_000)
     }
 
+    @Test func jsonFilesAreScenariosToo() throws {
+        let json = #"{"name": "j", "devices": [{"id": "p", "apps": [{"bundleId": "com.example.app"}]}], "#
+            + #""steps": [{"call": "GetToken", "expect": {"case": "Success"}}]}"#
+        let s = try #require(try ScenarioParser(file: "j.json").parse(json).first)
+        #expect(s.name == "j")
+        #expect(s.steps.first?.expectations.first?.label == "case")
+        #expect(parseError(#"{"name": "j", "steps": [{"call": "GetTokn"}]}"#, file: "j.json")?.hasPrefix(
+            "j.json:1:34: unknown plugin call 'GetTokn'") == true)
+    }
+
     @Test func severalDocumentsAreSeveralScenarios() throws {
         let text = preamble + "  - call: GetToken\n---\n" + preamble.replacingOccurrences(of: "name: t", with: "name: u")
             + "  - call: GetToken\n"
@@ -54,7 +64,7 @@ struct ScenarioParserTests {
 
     @Test(arguments: [
         ("  - cal: GetToken\n",
-         "s.yaml:6:5: a step needs one of: call, action, device-action, install, uninstall, push, wait-for-push, advance, control, mint, expect (got: cal); 'cal' — did you mean 'call'?"),
+         "s.yaml:6:5: a step needs one of: call, action, device-action, install, uninstall, push, wait-for-push, advance, control, mint, fault, expect (got: cal); 'cal' — did you mean 'call'?"),
         ("  - call: GetTokens\n",
          "s.yaml:6:11: unknown plugin call 'GetTokens'; expected one of: RequestAuthorization, GetNotificationSettings, GetToken, GetProviderEnvironment, GetColdStartNotification, SetBadgeCount, CancelGetToken"),
         ("  - call: RequestAuthorization\n",
@@ -86,6 +96,9 @@ struct ScenarioParserTests {
         ("  - install: {bundleId: com.x, build: nightly}\n",
          "s.yaml:6:39: app: field 'build' must be one of \"development\", \"adHoc\", \"testFlight\", \"appStore\", \"simulator\" (got \"nightly\")"),
         ("  - call: GetToken\n    call: GetToken\n", "s.yaml:7:5: invalid YAML: duplicate key 'call'"),
+        ("  - fault: {reason: Nope}\n", "s.yaml:6:21: 'Nope' is not an APNs reason (e.g. BadDeviceToken, ServiceUnavailable)"),
+        ("  - fault: {count: 2}\n",
+         "s.yaml:6:12: a fault needs exactly one of 'reason' (an APNs reason), 'delay' (a duration) or 'action' (reset-stream, goaway, shutdown); or 'fault: clear'"),
     ])
     func stepErrors(_ step: String, _ message: String) {
         #expect(parseError(preamble + step) == message)

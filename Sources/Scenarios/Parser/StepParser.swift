@@ -11,7 +11,7 @@ struct StepParser {
     let clock: Scenario.ClockMode
 
     static let kinds = ["call", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
-                        "control", "mint", "expect"]
+                        "control", "mint", "fault", "expect"]
     /// Keys of `expect` that read the emulator's state rather than the step's own result.
     static let stateKeys = ["app", "events", "coldStart", "badge", "notifications", "fate", "deviceToken"]
     static let callNames = CallRecord.Call.allCases.map(\.rawValue) + ["CancelGetToken"]
@@ -97,6 +97,8 @@ struct StepParser {
             hasResult = false
         case "control":
             kind = try control(r.required("control", "method, path and body"))
+        case "fault":
+            kind = try fault(r.required("fault", "a fault to inject, or clear"))
         case "mint":
             let sender = try r.string("mint", required: true) ?? ""
             guard let spec = senders[sender] else {
@@ -314,6 +316,48 @@ struct StepParser {
             throw error(node["path"]!, "'path' must be a control path under /_emulator/")
         }
         return .control(method: method, path: path, body: body)
+    }
+
+    /// `fault: {reason|delay|action, token, topic, count, for}` or `fault: clear`, as control requests.
+    private func fault(_ node: YAMLNode) throws(ScenarioParseError) -> Step.Kind {
+        if node.scalarText == "clear" { return .control(method: "DELETE", path: "/_emulator/faults", body: nil) }
+        var r = try NodeReader(node, file: file, context: "fault")
+        let reason = try r.string("reason")
+        let delay = try r.duration("delay")
+        let action = try r.string("action")
+        let token = try r.string("token")
+        let topic = try r.string("topic")
+        let count = try r.int("count", in: 1...1_000_000)
+        let duration = try r.duration("for")
+        try r.finish()
+        let m = node.mark
+        func s(_ text: String) -> YAMLNode { .scalar(text, quoted: true, m) }
+        func n(_ value: Int64) -> YAMLNode { .scalar(String(value), quoted: false, m) }
+        let chosen = [reason != nil, delay != nil, action != nil].filter { $0 }.count
+        guard chosen == 1 else {
+            throw error(node, "a fault needs exactly one of 'reason' (an APNs reason), 'delay' (a duration) or "
+                        + "'action' (reset-stream, goaway, shutdown); or 'fault: clear'")
+        }
+        var actionPairs: [(key: YAMLNode, value: YAMLNode)]
+        if let reason {
+            guard APNsReason(rawValue: reason) != nil else {
+                throw error(node["reason"]!, "'\(reason)' is not an APNs reason (e.g. BadDeviceToken, ServiceUnavailable)")
+            }
+            actionPairs = [(s("type"), s("reason")), (s("reason"), s(reason))]
+        } else if let delay {
+            actionPairs = [(s("type"), s("delay")), (s("delayMs"), n(delay))]
+        } else {
+            guard let action, ["reset-stream", "goaway", "shutdown"].contains(action) else {
+                throw error(node["action"]!, "'action' must be reset-stream, goaway or shutdown")
+            }
+            actionPairs = [(s("type"), s(action))]
+        }
+        var pairs: [(key: YAMLNode, value: YAMLNode)] = [(s("action"), .mapping(actionPairs, m))]
+        if let token { pairs.append((s("token"), s(token))) }
+        if let topic { pairs.append((s("topic"), s(topic))) }
+        if let count { pairs.append((s("count"), n(Int64(count)))) }
+        if let duration { pairs.append((s("durationMs"), n(duration))) }
+        return .control(method: "POST", path: "/_emulator/faults", body: .mapping(pairs, m))
     }
 
     // MARK: Expectations
