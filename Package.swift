@@ -76,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "VirtualDevices",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport"]
         ),
         .target(
             name: "Scenarios",

@@ -27,6 +27,14 @@ struct DevicesControlAPITests {
                 (#"{"apps":[{"bundleId":"com.a","categories":[{"identifier":"C","actions":[{"identifier":"X"},{"identifier":"X"}]}]}]}"#,
                  "apps[0].categories[0].actions[1].identifier"),
                 (#"{"apps":[{"bundleid":"com.a"}]}"#, "apps[0].bundleid"),
+                (#"{"apps":[{"bundleId":"com.a","categories":[{"identifier":"C","actions":[{"identifier":"A"},{"identifier":"B"},{"identifier":"C"},{"identifier":"D"}]}]}]}"#,
+                 "apps[0].categories[0].actions"),
+                (#"{"apps":[{"bundleId":"com.a","serviceExtension":{"handler":"sometimes"}}]}"#,
+                 "apps[0].serviceExtension.handler"),
+                (#"{"apps":[{"bundleId":"com.a","serviceExtension":{"decrypt":{"field":"e","key":"abc"}}}]}"#,
+                 "apps[0].serviceExtension.decrypt.key"),
+                (#"{"apps":[{"bundleId":"com.a","serviceExtension":{"memoryMB":-1}}]}"#, "apps[0].serviceExtension.memoryMB"),
+                (#"{"apps":[{"bundleId":"com.a","contentExtension":{}}]}"#, "apps[0].contentExtension.categories"),
             ]
             for (body, field) in cases {
                 let r = h.call("POST", "/_emulator/devices", body)
@@ -74,6 +82,31 @@ struct DevicesControlAPITests {
             #expect(h.call("POST", "/_emulator/devices/phone/apps", #"{"bundleId":"com.example.app"}"#).status == 409)
             #expect(h.action(app, #"{"action":"answerPrompt","allow":true}"#).status == 409)
             #expect(h.call("PUT", "/_emulator/devices").status == 405)
+        }
+    }
+
+    @Test func moreThan32CategoriesAreRefused() async throws {
+        try await DeviceHarness.run { h in
+            let categories = (0..<33).map { #"{"identifier":"C\#($0)"}"# }.joined(separator: ",")
+            let r = h.call("POST", "/_emulator/devices", #"{"apps":[{"bundleId":"com.a","categories":[\#(categories)]}]}"#)
+            #expect(r.status == 400)
+            #expect(r.json["field"] as? String == "apps[0].categories")
+        }
+    }
+
+    @Test func filesAreUploadedServedListedAndDeleted() async throws {
+        try await DeviceHarness.run { h in
+            let png = Array(try Data(contentsOf: AttachmentValidatorTests.fixtures.appendingPathComponent("image.png")))
+            let put = Reply(h.control.handle(HTTP1Request(method: "PUT", path: "/_emulator/files/a.png", body: png)))
+            #expect(put.status == 201)
+            #expect(put.json["bytes"] as? Int == png.count)
+            let get = h.call("GET", "/_emulator/files/a.png")
+            #expect(get.status == 200)
+            #expect(get.response.body == png)
+            #expect((h.call("GET", "/_emulator/files").json["files"] as? [[String: Any]])?.first?["name"] as? String == "a.png")
+            #expect(h.call("DELETE", "/_emulator/files/a.png").status == 204)
+            #expect(h.call("GET", "/_emulator/files/a.png").status == 404)
+            #expect(Reply(h.control.handle(HTTP1Request(method: "PUT", path: "/_emulator/files/a b", body: png))).status == 400)
         }
     }
 

@@ -13,6 +13,8 @@ public struct Scenario: Sendable {
     public var steps: [Step]
     /// Settings of the in-process emulator the scenario needs (rate limits, delays, realism).
     public var emulator: EmulatorOptions
+    /// Files uploaded to `/_emulator/files/{name}` before the steps (attachments for service extensions).
+    public var files: [(name: String, bytes: [UInt8])] = []
 
     /// What a scenario may change in its own emulator; with `--emulator URL` only the defaults are possible.
     public struct EmulatorOptions: Sendable, Equatable {

@@ -60,6 +60,7 @@ public struct ScenarioParser {
         if let senders = r.value("senders") { fragments.merge(try self.fragments(profiles: nil, senders: senders)) }
         let devices = try self.devices(r.value("devices"), profiles: fragments.profiles)
         let emulator = try emulatorOptions(r.value("emulator"))
+        let files = try self.files(r.value("files"))
         let stepsNode = try r.required("steps", "a list of steps")
         try r.finish()
 
@@ -72,8 +73,56 @@ public struct ScenarioParser {
         }
         let context = StepParser(file: file, devices: devices, senders: senders, clock: clock)
         let steps = try items.map { (item) throws(ScenarioParseError) in try context.step(item) }
-        return Scenario(name: name, tags: tags, file: file, mark: node.mark, clock: clock, devices: devices,
-                        senders: senders, steps: steps, emulator: emulator)
+        var scenario = Scenario(name: name, tags: tags, file: file, mark: node.mark, clock: clock, devices: devices,
+                                senders: senders, steps: steps, emulator: emulator)
+        scenario.files = files
+        return scenario
+    }
+
+    /// `files: {name: path | {size: 11MB, like: path}}`: a file next to the scenario, or one of a given size
+    /// made of another's first bytes and padding (an oversize attachment without a huge fixture).
+    func files(_ node: YAMLNode?) throws(ScenarioParseError) -> [(name: String, bytes: [UInt8])] {
+        guard let node else { return [] }
+        guard case .mapping(let pairs, _) = node else {
+            throw ScenarioParseError(file: file, mark: node.mark, "'files' must map file names to paths")
+        }
+        let base = URL(fileURLWithPath: file).absoluteURL.deletingLastPathComponent()
+        func read(_ path: String, _ at: YAMLNode) throws(ScenarioParseError) -> [UInt8] {
+            let full = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardized.path
+            guard let data = FileManager.default.contents(atPath: full) else {
+                throw ScenarioParseError(file: file, mark: at.mark, "cannot read '\(path)' (looked at \(full))")
+            }
+            return Array(data)
+        }
+        var out: [(name: String, bytes: [UInt8])] = []
+        for (key, value) in pairs {
+            let name = key.scalarText ?? ""
+            switch value {
+            case .scalar(let path, _, _):
+                out.append((name, try read(path, value)))
+            default:
+                var r = try NodeReader(value, file: file, context: "file '\(name)'")
+                let like = try r.string("like", required: true) ?? ""
+                let sizeNode = r.value("size")
+                try r.finish()
+                guard let sizeText = sizeNode?.scalarText, let size = Self.bytes(sizeText), size <= 16 * 1024 * 1024 else {
+                    throw ScenarioParseError(file: file, mark: (sizeNode ?? value).mark,
+                                             "'size' must be a size such as 11MB or 500KB (at most 16MB)")
+                }
+                let head = try read(like, value["like"] ?? value)
+                out.append((name, Array(head.prefix(size)) + [UInt8](repeating: 0, count: max(0, size - head.count))))
+            }
+        }
+        return out
+    }
+
+    static func bytes(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("MB", 1024 * 1024), ("KB", 1024), ("B", 1)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            guard let n = Double(text.dropLast(suffix.count)) else { return nil }
+            return Int(n * Double(factor))
+        }
+        return Int(text)
     }
 
     /// `emulator:` settings for the scenario's own emulator.

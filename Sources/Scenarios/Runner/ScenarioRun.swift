@@ -32,8 +32,13 @@ final class ScenarioRun {
         do {
             let newest = try await control.object("GET", "/_emulator/journal", query: [("limit", "1")])
             journalCursor = ((newest["entries"] as? [[String: Any]])?.last?["id"] as? NSNumber)?.int64Value ?? 0
+            for file in scenario.files {
+                _ = try await control.json("PUT", "/_emulator/files/\(file.name)", body: file.bytes)
+            }
+            variables["scenarioDir"] = URL(fileURLWithPath: scenario.file).absoluteURL.deletingLastPathComponent().path
             for device in scenario.devices {
-                _ = try await control.json("POST", "/_emulator/devices", body: device.body, expecting: [201])
+                let body = Array(matcher.substitute(String(decoding: device.body, as: UTF8.self)).utf8)
+                _ = try await control.json("POST", "/_emulator/devices", body: body, expecting: [201])
             }
             for (name, spec) in scenario.senders {
                 let session = SenderSession(spec: spec, target: target)

@@ -8,6 +8,7 @@ enum DevicesOperation: String, CaseIterable, Sendable {
     case listApps, installApp, getApp, uninstallApp
     case callPlugin, listCalls, appAction, listEvents, getNotificationCentre
     case listDeliveries
+    case listFiles, putFile, getFile, deleteFile
 }
 
 /// The devices endpoints under `/_emulator/devices` and `/_emulator/deliveries`, added to the control API.
@@ -31,6 +32,10 @@ extension DeviceFarm: EmulatorExtension {
             ("GET", app + "/events", DevicesOperation.listEvents.rawValue),
             ("GET", app + "/notifications", DevicesOperation.getNotificationCentre.rawValue),
             ("GET", "/_emulator/deliveries", DevicesOperation.listDeliveries.rawValue),
+            ("GET", "/_emulator/files", DevicesOperation.listFiles.rawValue),
+            ("PUT", "/_emulator/files/{name}", DevicesOperation.putFile.rawValue),
+            ("GET", "/_emulator/files/{name}", DevicesOperation.getFile.rawValue),
+            ("DELETE", "/_emulator/files/{name}", DevicesOperation.deleteFile.rawValue),
         ]
     }
 
@@ -114,6 +119,34 @@ extension DeviceFarm: EmulatorExtension {
         case .getNotificationCentre:
             let a = try app(bundleId, on: deviceId)
             return try ControlAPIResponse.json(CentreView(badge: a.badge, notifications: a.notifications, groups: a.groups))
+        case .listFiles:
+            return try ControlAPIResponse.json("files", state.withLock { s in
+                s.files.keys.sorted().map { FileView(name: $0, bytes: s.files[$0]?.count ?? 0) }
+            })
+        case .putFile:
+            let name = request.parameter("name")
+            guard name.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x2F && $0 < 0x7F }), name.count <= 128 else {
+                throw ControlAPIError.invalid("name", mustBe: "1–128 printable characters without '/'", got: name)
+            }
+            let bytes = request.http.body
+            let replaced = state.withLock { s in s.files.updateValue(bytes, forKey: name) != nil }
+            return try ControlAPIResponse.json(FileView(name: name, bytes: bytes.count), status: replaced ? 200 : 201,
+                                               headers: [H2Header("location", "/_emulator/files/\(name)")])
+        case .getFile:
+            let name = request.parameter("name")
+            guard let bytes = state.withLock({ $0.files[name] }) else {
+                throw ControlAPIError.notFound("no file '\(name)'")
+            }
+            return HTTP1Response(status: 200, headers: [
+                H2Header("content-type", "application/octet-stream"),
+                H2Header(EmulatorVersion.headerName, EmulatorVersion.current),
+            ], body: bytes)
+        case .deleteFile:
+            let name = request.parameter("name")
+            guard state.withLock({ $0.files.removeValue(forKey: name) }) != nil else {
+                throw ControlAPIError.notFound("no file '\(name)'")
+            }
+            return ControlAPIResponse.noContent()
         case .listDeliveries:
             var query = request.query
             let apnsId = query.string("apnsId")

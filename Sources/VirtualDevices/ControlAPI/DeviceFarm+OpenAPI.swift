@@ -10,6 +10,7 @@ extension DeviceFarm {
             tags: [
                 ["name": "devices", "description": "Virtual iPhones and Macs, their apps, plugin calls and user actions."],
                 ["name": "deliveries", "description": "What happened to each accepted push on the devices."],
+                ["name": "files", "description": "Files service extensions download as attachments."],
             ],
             operations: Self.operations, schemas: Self.schemas)
     }
@@ -69,6 +70,16 @@ extension DeviceFarm {
                        Doc.queryParameter("deviceId", Doc.string("Device id.")),
                        Doc.queryParameter("bundleId", Doc.string("App bundle id."))],
                success: (200, "`{\"deliveries\": [...]}` oldest first; a push's last step is its fate.", "DeliveryList")),
+            Op(id: "listFiles", method: "GET", path: "/_emulator/files", tag: "files", summary: "Uploaded files",
+               success: (200, "`{\"files\": [{\"name\", \"bytes\"}]}`.", "FileList")),
+            Op(id: "putFile", method: "PUT", path: "/_emulator/files/{name}", tag: "files", summary: "Upload a file",
+               description: "The raw request body (any bytes, not JSON) is stored; service extensions download it from"
+                + " any URL whose path is `/_emulator/files/{name}`.",
+               success: (201, "Stored.", "File"), replaces: true, errors: [400: "A name with '/' or spaces."]),
+            Op(id: "getFile", method: "GET", path: "/_emulator/files/{name}", tag: "files", summary: "Download a file",
+               success: (200, "The bytes (`application/octet-stream`).", nil), errors: [404: "No such file."]),
+            Op(id: "deleteFile", method: "DELETE", path: "/_emulator/files/{name}", tag: "files", summary: "Remove a file",
+               success: (204, "Removed.", nil), errors: [404: "No such file."]),
         ]
     }
 
@@ -121,11 +132,43 @@ extension DeviceFarm {
                                         choices: PromptAnswer.allCases.map(\.rawValue))),
             ("categories", Doc.array(Doc.ref("NotificationCategory"), "Registered categories.")),
             ("registrationError", Doc.string("Registration fails with this description.")),
+            ("serviceExtension", Doc.ref("ServiceExtension")),
+            ("contentExtension", Doc.object("The app's Notification Content Extension.", [
+                ("categories", Doc.array(Doc.string("category id"), "Categories it draws (UNNotificationExtensionCategory).")),
+            ], required: ["categories"])),
             ("unknownOutcomeCalls", Doc.array(Doc.string("Plugin method", choices: CallRecord.Call.allCases.map(\.rawValue)),
                                               "Calls the OS answers with something this plugin version does not know"
                                                 + " (they end `UnknownOutcome`).")),
         ]
         return [
+            "ServiceExtension": Doc.object("What the app's Notification Service Extension does with a mutable alert push.", [
+                ("title", Doc.string("Sets the title.")), ("subtitle", Doc.string("Sets the subtitle.")),
+                ("body", Doc.string("Sets the body.")), ("threadId", Doc.string("Sets the thread identifier.")),
+                ("category", Doc.string("Sets the category.")), ("badge", Doc.integer("Sets the badge.")),
+                ("sound", Doc.string("Sets the sound.")),
+                ("decrypt", Doc.object("Decrypts a payload field (base64 of nonce, ciphertext and tag; AES-256-GCM).", [
+                    ("field", Doc.string("Top-level payload key.")), ("key", Doc.string("64 hex digits.")),
+                    ("into", Doc.string("Where the text goes.", choices: ["body", "title", "subtitle"])),
+                ], required: ["field", "key"])),
+                ("attachments", Doc.array(Doc.object("An attachment to download.", [
+                    ("identifier", Doc.string("Attachment id.")),
+                    ("url", Doc.string("`file://` path or a URL whose path is `/_emulator/files/{name}`.")),
+                    ("typeHint", Doc.string("UTI or extension (`public.jpeg`, `mp4`).")),
+                ], required: ["url"]), "Downloaded in order.")),
+                ("downloadMs", Doc.integer("Time per download (default 1000).", minimum: 0, maximum: 3_600_000)),
+                ("cachedDownloadMs", Doc.integer("Time for a URL already in the container's cache (default 100).",
+                                                 minimum: 0, maximum: 3_600_000)),
+                ("processingMs", Doc.integer("Time besides downloads before the handler (default 0).", minimum: 0,
+                                             maximum: 3_600_000)),
+                ("handler", Doc.string("When the content handler is called.",
+                                       choices: ServiceExtensionScript.Handler.allCases.map(\.rawValue))),
+                ("timeWillExpire", Doc.string("What serviceExtensionTimeWillExpire does at 29 s.",
+                                              choices: ServiceExtensionScript.TimeWillExpire.allCases.map(\.rawValue))),
+                ("memoryMB", Doc.integer("Peak memory (default 12).", minimum: 0, maximum: 4096)),
+                ("memoryLimitMB", Doc.integer("Memory cap (default 50).", minimum: 0, maximum: 4096)),
+            ]),
+            "File": Doc.object("A served file.", [("name", Doc.string("Name.")), ("bytes", Doc.integer("Size."))]),
+            "FileList": Doc.object("Files.", [("files", Doc.array(Doc.ref("File"), "Files"))], required: ["files"]),
             "ApnsNotification": notification,
             "NotificationAction": action,
             "NotificationCategory": category,
@@ -143,6 +186,9 @@ extension DeviceFarm {
                 ("pendingTokenCall", Doc.integer("The GetToken call waiting for the delegate.")),
                 ("promptShowing", Doc.boolean("A permission prompt waits for `answerPrompt`.")),
                 ("notificationCount", Doc.integer("Notifications in the centre.")),
+                ("attachmentCacheHits", Doc.integer("Attachment downloads served from the extension's cache.")),
+                ("attachmentCacheMisses", Doc.integer("Attachment downloads that were not cached.")),
+                ("extensionRunsInProgress", Doc.integer("Service extension runs not yet delivered.")),
             ]),
             "AppList": Doc.object("Installed apps.", [("apps", Doc.array(Doc.ref("App"), "Apps"))], required: ["apps"]),
             "DeviceCreateRequest": Doc.object("A device; every field is optional.", [
@@ -221,6 +267,14 @@ extension DeviceFarm {
                 ("notification", Doc.ref("ApnsNotification")), ("deliveredAt", Doc.millis("Delivered")),
                 ("presentation", Doc.array(Doc.string("banner or list"), "How it was presented.")),
                 ("soundPlayed", Doc.string("Sound played on arrival.")),
+                ("attachments", Doc.array(Doc.object("An attachment.", [
+                    ("identifier", Doc.string("Id.")), ("url", Doc.string("Where it came from.")),
+                    ("type", Doc.string("Media type.", choices: AttachmentType.allCases.map(\.rawValue))),
+                    ("bytes", Doc.integer("Size.")), ("durationSeconds", ["type": "number", "description": "Video length."] as JSON),
+                ]), "Media the service extension attached.")),
+                ("serviceExtension", Doc.string("How the service extension ended.",
+                                                choices: ["completed", "expiredBestAttempt", "timedOut", "killed"])),
+                ("contentExtension", Doc.boolean("Drawn by the app's content extension.")),
             ]),
             "NotificationCentre": Doc.object("The notification centre.", [
                 ("badge", Doc.integer("Icon badge.")),

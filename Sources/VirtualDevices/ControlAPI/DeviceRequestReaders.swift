@@ -83,11 +83,81 @@ package enum DeviceRequestReaders {
     package struct AppFields {
         var bundleId, build, promptAnswer, registrationError: String?
         var unknownOutcomeCalls: [String]?
+        var serviceExtension: ExtensionFields?
+        var contentExtensionCategories: [String]?
         var push, timeSensitive, criticalAlerts: Bool?
         var forwarding, thirdParty, suppressKey: String?
         var setLate: Bool?
         var presentation: [Int64]?
         var categories: [CategoryFields]?
+    }
+
+    package struct ExtensionFields {
+        var title, subtitle, body, threadId, category, sound, handler, timeWillExpire: String?
+        var badge, downloadMs, cachedDownloadMs, processingMs, memoryMB, memoryLimitMB: Int64?
+        var decryptField, decryptKey, decryptInto: String?
+        var hasDecrypt = false
+        var attachments: [(identifier: String?, url: String?, typeHint: String?)]?
+    }
+
+    static func readExtension(_ e: JSONBodyReader) -> ExtensionFields {
+        let d = e.object("decrypt")
+        return ExtensionFields(
+            title: e.string("title"), subtitle: e.string("subtitle"), body: e.string("body"),
+            threadId: e.string("threadId"), category: e.string("category"), sound: e.string("sound"),
+            handler: e.string("handler"), timeWillExpire: e.string("timeWillExpire"), badge: e.int64("badge"),
+            downloadMs: e.int64("downloadMs"), cachedDownloadMs: e.int64("cachedDownloadMs"),
+            processingMs: e.int64("processingMs"), memoryMB: e.int64("memoryMB"), memoryLimitMB: e.int64("memoryLimitMB"),
+            decryptField: d?.string("field", required: true), decryptKey: d?.string("key", required: true),
+            decryptInto: d?.string("into"), hasDecrypt: d != nil,
+            attachments: e.objectArray("attachments")?.map { a in
+                (a.string("identifier"), a.string("url", required: true), a.string("typeHint"))
+            })
+    }
+
+    static func serviceExtension(_ f: ExtensionFields, prefix: String) throws(ControlAPIError) -> ServiceExtensionScript {
+        let p = prefix + "serviceExtension."
+        func millis(_ v: Int64?, _ name: String, _ fallback: Int64) throws(ControlAPIError) -> Int64 {
+            guard let v else { return fallback }
+            guard (0...3_600_000).contains(v) else {
+                throw ControlAPIError.invalid(p + name, mustBe: "milliseconds from 0 to 3600000", got: "\(v)")
+            }
+            return v
+        }
+        func megabytes(_ v: Int64?, _ name: String, _ fallback: Int) throws(ControlAPIError) -> Int {
+            guard let v else { return fallback }
+            guard (0...4096).contains(v) else {
+                throw ControlAPIError.invalid(p + name, mustBe: "megabytes from 0 to 4096", got: "\(v)")
+            }
+            return Int(v)
+        }
+        var decrypt: ServiceExtensionScript.Decrypt?
+        if f.hasDecrypt {
+            let key = f.decryptKey ?? ""
+            guard ServiceExtensionMachine.hex(key)?.count == 32 else {
+                throw ControlAPIError.invalid(p + "decrypt.key", mustBe: "64 hex digits (an AES-256 key)")
+            }
+            let into = f.decryptInto ?? "body"
+            guard ["body", "title", "subtitle"].contains(into) else {
+                throw ControlAPIError.invalid(p + "decrypt.into", mustBe: "body, title or subtitle", got: into)
+            }
+            decrypt = .init(field: f.decryptField ?? "", keyHex: key, into: into)
+        }
+        var attachments: [ServiceExtensionScript.AttachmentRequest] = []
+        for (i, a) in (f.attachments ?? []).enumerated() {
+            attachments.append(.init(identifier: a.identifier ?? "attachment-\(i + 1)", url: a.url ?? "", typeHint: a.typeHint))
+        }
+        return ServiceExtensionScript(
+            title: f.title, subtitle: f.subtitle, body: f.body, threadId: f.threadId, category: f.category,
+            badge: f.badge.map { Int(clamping: $0) }, sound: f.sound, decrypt: decrypt, attachments: attachments,
+            downloadMillis: try millis(f.downloadMs, "downloadMs", 1_000),
+            cachedDownloadMillis: try millis(f.cachedDownloadMs, "cachedDownloadMs", 100),
+            processingMillis: try millis(f.processingMs, "processingMs", 0),
+            handler: try enumValue(ServiceExtensionScript.Handler.self, f.handler, field: p + "handler") ?? .calls,
+            timeWillExpire: try enumValue(ServiceExtensionScript.TimeWillExpire.self, f.timeWillExpire,
+                                          field: p + "timeWillExpire") ?? .deliversBestAttempt,
+            memoryMB: try megabytes(f.memoryMB, "memoryMB", 12),
+            memoryLimitMB: try megabytes(f.memoryLimitMB, "memoryLimitMB", 50))
     }
 
     struct CategoryFields {
@@ -104,6 +174,8 @@ package enum DeviceRequestReaders {
             bundleId: r.string("bundleId", required: true), build: r.string("build"),
             promptAnswer: r.string("promptAnswer"), registrationError: r.string("registrationError"),
             unknownOutcomeCalls: r.stringArray("unknownOutcomeCalls"),
+            serviceExtension: r.object("serviceExtension").map(readExtension),
+            contentExtensionCategories: r.object("contentExtension")?.stringArray("categories", required: true),
             push: entitlements?.bool("push"), timeSensitive: entitlements?.bool("timeSensitive"),
             criticalAlerts: entitlements?.bool("criticalAlerts"),
             forwarding: delegate?.string("forwarding"), thirdParty: delegate?.string("thirdParty"),
@@ -139,7 +211,16 @@ package enum DeviceRequestReaders {
             unknownOutcomeCalls.append(call)
         }
         var categories: [NotificationCategory] = []
+        // Limits of the managed SDK in seed 002: at most 32 categories and 3 actions each. Decision: a category
+        // may have no action (iOS allows one registered only for customDismissAction).
+        if let all = f.categories, all.count > 32 {
+            throw ControlAPIError.invalid(prefix + "categories", mustBe: "at most 32 categories", got: "\(all.count)")
+        }
         for (i, c) in (f.categories ?? []).enumerated() {
+            if let actions = c.actions, actions.count > 3 {
+                throw ControlAPIError.invalid("\(prefix)categories[\(i)].actions", mustBe: "at most 3 actions",
+                                              got: "\(actions.count)")
+            }
             let field = "\(prefix)categories[\(i)]"
             let id = c.identifier ?? ""
             guard !id.isEmpty else { throw ControlAPIError.invalid(field + ".identifier", mustBe: "a non-empty string") }
@@ -171,6 +252,8 @@ package enum DeviceRequestReaders {
             delegate: DelegateConfiguration(forwarding: forwarding, setLate: f.setLate ?? false, thirdParty: thirdParty,
                                             presentation: presentation, suppressWhenPayloadHas: f.suppressKey),
             promptAnswer: answer, categories: categories, registrationError: f.registrationError,
-            unknownOutcomeCalls: unknownOutcomeCalls)
+            unknownOutcomeCalls: unknownOutcomeCalls,
+            serviceExtension: try f.serviceExtension.map { (e) throws(ControlAPIError) in try serviceExtension(e, prefix: prefix) },
+            contentExtensionCategories: f.contentExtensionCategories ?? [])
     }
 }

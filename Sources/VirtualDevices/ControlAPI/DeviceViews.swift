@@ -31,6 +31,11 @@ struct AppView: Encodable {
     var categories: [NotificationCategory]
     var registrationError: String?
     var unknownOutcomeCalls: [String]
+    var serviceExtension: ServiceExtensionScript?
+    var contentExtension: ContentExtensionView?
+    var attachmentCacheHits: Int
+    var attachmentCacheMisses: Int
+    var extensionRunsInProgress: Int
     var lifecycle: AppLifecycle
     var forceQuit: Bool
     var badge: Int
@@ -53,6 +58,12 @@ struct AppView: Encodable {
         categories = a.configuration.categories
         registrationError = a.configuration.registrationError
         unknownOutcomeCalls = a.configuration.unknownOutcomeCalls.map(\.rawValue)
+        serviceExtension = a.configuration.serviceExtension
+        let categories = a.configuration.contentExtensionCategories
+        contentExtension = categories.isEmpty ? nil : ContentExtensionView(categories: categories)
+        attachmentCacheHits = a.attachmentCacheHits
+        attachmentCacheMisses = a.attachmentCacheMisses
+        extensionRunsInProgress = a.extensionRuns.count
         lifecycle = a.lifecycle
         forceQuit = a.forceQuit
         badge = a.badge
@@ -169,4 +180,15 @@ struct CentreView: Encodable {
     var badge: Int
     var notifications: [DeliveredNotification]
     var groups: [NotificationGroup]
+}
+
+/// A file served for service extensions to download.
+struct FileView: Encodable {
+    var name: String
+    var bytes: Int
+}
+
+/// `{"categories": [...]}`: the categories the app's content extension draws.
+struct ContentExtensionView: Encodable {
+    var categories: [String]
 }

@@ -38,6 +38,8 @@ public final class DeviceFarm: Sendable {
         var queue: DeliveryQueue
         var fates: [PushFate] = []
         var nextDeviceNumber = 1
+        /// Files served at `/_emulator/files/{name}` for service extensions to download.
+        var files: [String: [UInt8]] = [:]
     }
 
     struct Owner: Sendable, Equatable {
@@ -88,9 +90,13 @@ public final class DeviceFarm: Sendable {
             let actions = s.queue.tick(now: now, isOnline: online)
             apply(actions, to: &s, now: now)
             for id in s.order {
-                for bundle in s.devices[id]?.installOrder ?? [] where s.devices[id]?.apps[bundle]?.heldBackgroundPush != nil {
+                for bundle in s.devices[id]?.installOrder ?? [] {
+                    guard let app = s.devices[id]?.apps[bundle],
+                          app.heldBackgroundPush != nil || !app.extensionRuns.isEmpty else { continue }
                     // The app exists (just checked under the same lock).
-                    let fates = try? withApp(&s, id, bundle, now: now) { app, ctx in app.releaseHeldBackgroundPush(ctx) }
+                    let fates = try? withApp(&s, id, bundle, now: now) { app, ctx in
+                        app.releaseHeldBackgroundPush(ctx) + app.advanceExtensions(ctx)
+                    }
                     record(fates ?? [], in: &s.fates)
                 }
             }
@@ -153,8 +159,10 @@ public final class DeviceFarm: Sendable {
         guard var app = s.devices[deviceId]?.apps.removeValue(forKey: bundleId) else {
             throw .appNotInstalled(device: deviceId, bundleId: bundleId)
         }
-        let ctx = OSContext(deviceId: deviceId, platform: configuration.platform, online: configuration.online, now: now,
+        var ctx = OSContext(deviceId: deviceId, platform: configuration.platform, online: configuration.online, now: now,
                             backgroundBudgetPerHour: configuration.backgroundBudgetPerHour, registrar: registrar)
+        let files = s.files
+        ctx.fetchAttachment = { url in AttachmentFetch.load(url, files: files) }
         let before = app.token
         defer {
             if app.token != before {

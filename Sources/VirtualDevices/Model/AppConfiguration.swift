@@ -13,11 +13,16 @@ public struct AppConfiguration: Sendable, Codable, Equatable {
     /// Calls for which the OS answers something newer than this plugin version knows: they end with
     /// `UnknownOutcome` (how a caller's handling of that third result case gets exercised).
     public var unknownOutcomeCalls: [CallRecord.Call]
+    /// The app's Notification Service Extension and what it does (nil: the app has none).
+    public var serviceExtension: ServiceExtensionScript?
+    /// Categories the app's Notification Content Extension draws (`UNNotificationExtensionCategory`).
+    public var contentExtensionCategories: [String]
 
     public init(bundleId: String, build: BuildKind = .development, entitlements: Entitlements = Entitlements(),
                 delegate: DelegateConfiguration = DelegateConfiguration(), promptAnswer: PromptAnswer = .allow,
                 categories: [NotificationCategory] = [], registrationError: String? = nil,
-                unknownOutcomeCalls: [CallRecord.Call] = []) {
+                unknownOutcomeCalls: [CallRecord.Call] = [], serviceExtension: ServiceExtensionScript? = nil,
+                contentExtensionCategories: [String] = []) {
         self.bundleId = bundleId
         self.build = build
         self.entitlements = entitlements
@@ -26,6 +31,8 @@ public struct AppConfiguration: Sendable, Codable, Equatable {
         self.categories = categories
         self.registrationError = registrationError
         self.unknownOutcomeCalls = unknownOutcomeCalls
+        self.serviceExtension = serviceExtension
+        self.contentExtensionCategories = contentExtensionCategories
     }
 }
 

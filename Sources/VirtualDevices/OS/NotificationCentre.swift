@@ -56,6 +56,13 @@ public struct DeliveredNotification: Sendable, Codable, Equatable {
     public var presentation: [String]
     /// The sound played on arrival (empty: silent).
     public var soundPlayed: String
+    /// Media the service extension attached.
+    public var attachments: [AttachmentRecord] = []
+    /// How the service extension ended (`completed`, `expiredBestAttempt`, `timedOut`, `killed`); nil when
+    /// none ran.
+    public var serviceExtension: String?
+    /// Whether the app's content extension draws it (its category is one the extension declares).
+    public var contentExtension: Bool = false
 }
 
 /// One stack in the notification centre.

@@ -21,4 +21,8 @@ struct OSContext {
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
     let registrar: any TokenRegistrar
+    /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
+    var fetchAttachment: (String) -> Result<[UInt8], AttachmentValidator.Refused> = { url in
+        .failure(.init(reason: "cannot download \(url)"))
+    }
 }

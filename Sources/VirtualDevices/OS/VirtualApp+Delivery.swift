@@ -49,7 +49,7 @@ extension VirtualApp {
     /// Shows (or not) a notification: foreground → the delegate's willPresent decides; otherwise the
     /// notification centre, if alerts are authorized. Badge and sound follow the same permissions.
     mutating func present(_ n: ApnsNotification, content: PushContent, apnsId: String?, token: String,
-                          _ ctx: OSContext, fates: inout [PushFate]) {
+                          _ ctx: OSContext, fates: inout [PushFate], extensionResult: ExtensionResult? = nil) {
         func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, apnsId override: String? = nil) {
             guard let id0 = override ?? apnsId else { return }
             fates.append(PushFate(apnsId: id0, deviceId: ctx.deviceId, bundleId: bundleId, token: token, fate: kind,
@@ -74,6 +74,15 @@ extension VirtualApp {
                  ? "no alert text: badge and sound only" : "no alert text: nothing to show")
             return
         }
+        // The service extension runs before display: alert pushes with mutable-content and text, when
+        // alerts are allowed (device-model.md §3). The push is shown when it delivers.
+        if extensionResult == nil, let script = configuration.serviceExtension, content.mutableContent, alertAllowed,
+           n.isRemote, let apnsId {
+            startExtension(script, n: n, content: content, apnsId: apnsId, token: token, ctx)
+            fate(.deferred, "the service extension is running (30 s budget)")
+            fates += advanceExtensions(ctx)
+            return
+        }
         var options: Set<PresentationOption>
         if lifecycle == .foreground {
             deliverCallback(.willPresent(n), ctx)
@@ -94,21 +103,72 @@ extension VirtualApp {
                  : "alerts are not among the authorized options")
             return
         }
-        let item = DeliveredNotification(
+        var item = DeliveredNotification(
             identifier: n.identifier, apnsId: apnsId, notification: n, deliveredAt: ctx.now,
             presentation: presentation,
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "")
+        item.attachments = extensionResult?.attachments ?? []
+        item.serviceExtension = extensionResult?.outcome
+        item.contentExtension = configuration.contentExtensionCategories.contains(content.category)
+        let suffix = extensionResult.map { "; " + $0.log.joined(separator: "; ") } ?? ""
         guard options.contains(.list) || lifecycle != .foreground else {
-            fate(.shown, "shown as a banner only (willPresent did not ask for the list)", n.identifier)
+            fate(.shown, "shown as a banner only (willPresent did not ask for the list)" + suffix, n.identifier)
             return
         }
         if let replaced = centre.add(item) {
             fate(.coalesced, "replaced on screen by \(apnsId ?? n.identifier) (same identifier / apns-collapse-id)",
                  replaced.identifier, apnsId: replaced.apnsId)
         }
-        fate(.shown, lifecycle == .foreground
+        fate(.shown, (lifecycle == .foreground
              ? "presented in the foreground (\(presentation.joined(separator: ", ")))"
-             : "shown in the notification centre", n.identifier)
+             : "shown in the notification centre") + suffix, n.identifier)
+    }
+
+    // MARK: Service extension
+
+    /// What a finished service extension hands to display.
+    struct ExtensionResult: Sendable {
+        var outcome: String
+        var attachments: [AttachmentRecord]
+        var log: [String]
+    }
+
+    private mutating func startExtension(_ script: ServiceExtensionScript, n: ApnsNotification, content: PushContent,
+                                         apnsId: String, token: String, _ ctx: OSContext) {
+        var cache = attachmentCache
+        var hits = 0, misses = 0
+        let machine = ServiceExtensionMachine(
+            script: script, original: content, now: ctx.now, fetch: ctx.fetchAttachment,
+            cached: { url in
+                if cache.contains(url) { hits += 1; return true }
+                misses += 1
+                cache.insert(url)
+                return false
+            })
+        attachmentCache = cache
+        attachmentCacheHits += hits
+        attachmentCacheMisses += misses
+        extensionRuns.append(ExtensionRun(apnsId: apnsId, token: token, identifier: n.identifier, machine: machine))
+    }
+
+    /// Time passed: extensions whose moment came deliver their content (or the original), which is then
+    /// presented as any notification is.
+    mutating func advanceExtensions(_ ctx: OSContext) -> [PushFate] {
+        var fates: [PushFate] = []
+        var i = 0
+        while i < extensionRuns.count {
+            let actions = extensionRuns[i].machine.advance(to: ctx.now)
+            let run = extensionRuns[i]
+            if run.machine.isFinished { extensionRuns.remove(at: i) } else { i += 1 }
+            for case .deliver(let content, let attachments, let outcome, let log) in actions {
+                let n = ApnsNotification(identifier: run.identifier, content: content, platform: plugin.platform,
+                                         level: Self.effectiveLevel(content.interruptionLevel, configuration.entitlements),
+                                         source: .delegate)
+                present(n, content: content, apnsId: run.apnsId, token: run.token, ctx, fates: &fates,
+                        extensionResult: ExtensionResult(outcome: "\(outcome)", attachments: attachments, log: log))
+            }
+        }
+        return fates
     }
 
     // MARK: Background

@@ -35,9 +35,23 @@ public struct VirtualApp: Sendable {
     var backgroundDeliveries: [Millis] = []
     /// The newest background push held back by the budget (the device keeps only the newest).
     var heldBackgroundPush: QueuedPush?
+    /// Service extension runs in progress, in start order.
+    var extensionRuns: [ExtensionRun] = []
+    /// URLs in the extension's container cache, and how often it helped.
+    var attachmentCache: Set<String> = []
+    public internal(set) var attachmentCacheHits = 0
+    public internal(set) var attachmentCacheMisses = 0
     var nextSeq = 1
     var nextCallId = 1
     var nextLocalId = 1
+
+    /// A push held by the service extension until it delivers.
+    struct ExtensionRun: Sendable {
+        var apnsId: String
+        var token: String
+        var identifier: String
+        var machine: ServiceExtensionMachine
+    }
 
     init(configuration: AppConfiguration, platform: Platform) {
         self.configuration = configuration

@@ -1,0 +1,172 @@
+import APNsEmulator
+import Foundation
+import OpenSSLSupport
+
+/// One run of a Notification Service Extension on a push, on the virtual clock.
+///
+/// ```
+///              start(t0)
+///   ─────────────────────────► running(best attempt, timeline)
+///                                 │ advance(now ≥ handler time ≤ t0+30 s)   → completed(content)
+///                                 │ advance(now ≥ kill time)                → killed (original shown)
+///                                 │ advance(now ≥ t0+29 s), expiry delivers → expired(best attempt)
+///                                 └ advance(now ≥ t0+30 s)                  → timedOut (original shown)
+/// ```
+/// ### Implementation
+/// The script is deterministic, so `start` lays out the timeline: text changes and decryption at t0,
+/// each download finishing in turn (a cached URL costs `cachedDownloadMillis`), the handler after the
+/// downloads and `processingMillis`, a memory overrun killing the process once processing starts. The
+/// best attempt at any moment is what had finished by then. `advance` answers `.deliver` once, when the
+/// first decisive moment has passed; afterwards it answers nothing.
+struct ServiceExtensionMachine: Sendable {
+    /// Apple's budget, and when `serviceExtensionTimeWillExpire` is called (one second before it).
+    static let budgetMillis: Millis = 30_000
+    static let willExpireMillis: Millis = 29_000
+
+    enum Outcome: Sendable, Equatable {
+        case completed
+        case expiredBestAttempt
+        case timedOut
+        case killed
+    }
+
+    enum Action: Sendable, Equatable {
+        /// Display `content` (the extension's result, or the original) with `attachments`.
+        case deliver(content: PushContent, attachments: [AttachmentRecord], outcome: Outcome, log: [String])
+    }
+
+    /// A change that lands at a moment of the run.
+    private struct Change: Sendable {
+        var at: Millis
+        var attachment: AttachmentRecord?
+        var note: String
+    }
+
+    private enum State: Sendable {
+        case running(started: Millis, original: PushContent, edited: PushContent, changes: [Change],
+                     decisive: (at: Millis, outcome: Outcome), log: [String])
+        case finished(Outcome)
+    }
+
+    private var state: State
+
+    /// Starts the extension on `original` at `now`; `fetch` loads an attachment URL's bytes (or says why
+    /// it cannot) and `cached` says whether the URL is in the container's cache already.
+    init(script: ServiceExtensionScript, original: PushContent, now: Millis,
+         fetch: (String) -> Result<[UInt8], AttachmentValidator.Refused>, cached: (String) -> Bool) {
+        var edited = original
+        var log: [String] = []
+        if let v = script.title { edited.title = v; log.append("title set") }
+        if let v = script.subtitle { edited.subtitle = v; log.append("subtitle set") }
+        if let v = script.body { edited.body = v; log.append("body set") }
+        if let v = script.threadId { edited.threadId = v; log.append("thread id set to \(v)") }
+        if let v = script.category { edited.category = v; log.append("category set to \(v)") }
+        if let v = script.badge { edited.badge = v; log.append("badge set to \(v)") }
+        if let v = script.sound { edited.sound = v; log.append("sound set") }
+        if let d = script.decrypt { log.append(Self.decrypt(d, original: original, into: &edited)) }
+
+        var changes: [Change] = []
+        var t = now
+        for request in script.attachments {
+            t += cached(request.url) ? script.cachedDownloadMillis : script.downloadMillis
+            switch fetch(request.url).flatMap({ AttachmentValidator.validate($0, hint: request.typeHint) }) {
+            case .success(let a):
+                changes.append(Change(at: t, attachment: AttachmentRecord(
+                    identifier: request.identifier, url: request.url, type: a.type, bytes: a.bytes,
+                    durationSeconds: a.duration), note: "attachment \(request.identifier) (\(a.type.rawValue)) added"))
+            case .failure(let refused):
+                changes.append(Change(at: t, attachment: nil,
+                                      note: "attachment \(request.identifier) failed: \(refused.reason)"))
+            }
+        }
+        let handlerAt = t + script.processingMillis
+        let decisive: (Millis, Outcome)
+        if script.memoryMB > script.memoryLimitMB {
+            decisive = (now + script.processingMillis, .killed)
+            log.append("used \(script.memoryMB) MB over its \(script.memoryLimitMB) MB limit and was killed")
+        } else if script.handler == .calls && handlerAt - now <= Self.budgetMillis {
+            decisive = (handlerAt, .completed)
+        } else if script.handler != .never && script.timeWillExpire == .deliversBestAttempt {
+            decisive = (now + Self.willExpireMillis, .expiredBestAttempt)
+        } else {
+            decisive = (now + Self.budgetMillis, .timedOut)
+        }
+        state = .running(started: now, original: original, edited: edited, changes: changes,
+                         decisive: decisive, log: log)
+    }
+
+    /// When the run next needs the clock (nil once finished).
+    var dueAt: Millis? {
+        if case .running(_, _, _, _, let decisive, _) = state { return decisive.at }
+        return nil
+    }
+
+    var isFinished: Bool { dueAt == nil }
+
+    /// Time moved to `now`: delivers once the decisive moment has passed.
+    mutating func advance(to now: Millis) -> [Action] {
+        guard case .running(let started, let original, let edited, let changes, let decisive, let log) = state,
+              now >= decisive.at else { return [] }
+        state = .finished(decisive.outcome)
+        let elapsed = String(format: "%.1f s", Double(decisive.at - started) / 1000)
+        switch decisive.outcome {
+        case .completed, .expiredBestAttempt:
+            let done = changes.filter { $0.at <= decisive.at }
+            let notes = log + done.map(\.note)
+                + changes.filter { $0.at > decisive.at }.map { "attachment still downloading at the deadline: \($0.note)" }
+            let head = decisive.outcome == .completed
+                ? "the service extension completed in \(elapsed)"
+                : "the service extension ran out of time; serviceExtensionTimeWillExpire delivered its best attempt at \(elapsed)"
+            return [.deliver(content: edited, attachments: done.compactMap(\.attachment), outcome: decisive.outcome,
+                             log: [head] + notes)]
+        case .timedOut:
+            return [.deliver(content: original, attachments: [], outcome: .timedOut,
+                             log: ["the service extension never called its content handler: the original content is shown after \(elapsed)"])]
+        case .killed:
+            return [.deliver(content: original, attachments: [], outcome: .killed,
+                             log: ["the service extension " + (log.last ?? "was killed") + ": the original content is shown"])]
+        }
+    }
+
+    /// Decrypts the sealed payload field into the content; the line for the log either way.
+    private static func decrypt(_ d: ServiceExtensionScript.Decrypt, original: PushContent, into edited: inout PushContent)
+        -> String
+    {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(original.userInfoJson.utf8))) as? [String: Any],
+              let sealedText = object[d.field] as? String, let sealed = Data(base64Encoded: sealedText) else {
+            return "decryption failed: no base64 field '\(d.field)' in the payload"
+        }
+        guard let key = hex(d.keyHex), let plain = try? AESGCM.open(Array(sealed), key: key) else {
+            return "decryption failed: wrong key or altered data"
+        }
+        let text = String(decoding: plain, as: UTF8.self)
+        switch d.into {
+        case "title": edited.title = text
+        case "subtitle": edited.subtitle = text
+        default: edited.body = text
+        }
+        return "decrypted '\(d.field)' into \(d.into)"
+    }
+
+    static func hex(_ text: String) -> [UInt8]? {
+        let chars = Array(text.utf8)
+        guard chars.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        var i = 0
+        while i < chars.count {
+            guard let hi = nibble(chars[i]), let lo = nibble(chars[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x61...0x66: return c - 0x61 + 10
+        case 0x41...0x46: return c - 0x41 + 10
+        default: return nil
+        }
+    }
+}

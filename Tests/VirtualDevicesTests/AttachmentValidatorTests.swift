@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import VirtualDevices
+
+/// Real small files of every accepted type (made by `scripts/make-attachment-fixtures.py`) and broken ones.
+@Suite("AttachmentValidator")
+struct AttachmentValidatorTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: fixtures.appendingPathComponent(name)))
+    }
+
+    @Test(arguments: [
+        ("image.jpg", AttachmentType.jpeg), ("image.png", .png), ("image.gif", .gif), ("image.tiff", .tiff),
+        ("clip.mpg", .mpeg), ("clip.mp4", .mp4), ("clip.mov", .mov),
+        ("sound.mp3", .mp3), ("sound.aac", .aac), ("sound.wav", .wav), ("sound.caf", .caf),
+    ])
+    func everyAcceptedTypeIsRecognisedFromItsBytes(_ file: String, _ type: AttachmentType) throws {
+        guard case .success(let accepted) = AttachmentValidator.validate(try Self.bytes(file), hint: nil) else {
+            Issue.record("\(file) refused")
+            return
+        }
+        #expect(accepted.type == type)
+    }
+
+    @Test func videoDurationComesFromTheHeaderAndOver30SecondsIsRefused() throws {
+        guard case .success(let clip) = AttachmentValidator.validate(try Self.bytes("clip.mp4"), hint: "public.mpeg-4") else {
+            Issue.record("clip refused")
+            return
+        }
+        #expect(clip.duration == 5)
+        #expect(AttachmentValidator.validate(try Self.bytes("long.mp4"), hint: nil)
+            == .failure(.init(reason: "the video is 45 s long, over the 30 s limit")))
+    }
+
+    @Test func brokenAndUnsupportedFilesFailCreationWithTheReason() throws {
+        #expect(AttachmentValidator.validate(try Self.bytes("corrupt.jpg"), hint: "jpg")
+            == .failure(.init(reason: "the content is not a valid jpeg file (hint 'jpg')")))
+        #expect(AttachmentValidator.validate(try Self.bytes("document.pdf"), hint: nil)
+            == .failure(.init(reason: "unsupported file type (not JPEG, PNG, GIF, TIFF, MPEG, MP4, MOV, MP3, AAC, WAV or CAF)")))
+        #expect(AttachmentValidator.validate(try Self.bytes("document.pdf"), hint: "com.adobe.pdf")
+            == .failure(.init(reason: "the type hint 'com.adobe.pdf' is not an image, video or audio type attachments accept")))
+        #expect(AttachmentValidator.validate(try Self.bytes("empty.png"), hint: nil) == .failure(.init(reason: "the file is empty")))
+        let big = try Self.bytes("image.png") + [UInt8](repeating: 0, count: AttachmentValidator.maximumBytes)
+        #expect(AttachmentValidator.validate(big, hint: nil)
+            == .failure(.init(reason: "the file is \(big.count) bytes, over the 10 MB attachment limit")))
+    }
+
+    @Test func hintOfTheWrongFamilyIsRefusedButMovAndMp4ShareTheirSignature() throws {
+        #expect(AttachmentValidator.validate(try Self.bytes("image.png"), hint: "mp3")
+            == .failure(.init(reason: "the content is not a valid mp3 file (hint 'mp3')")))
+        guard case .success(let mov) = AttachmentValidator.validate(try Self.bytes("clip.mp4"), hint: "mov") else {
+            Issue.record("mp4 bytes with a mov hint refused")
+            return
+        }
+        #expect(mov.type == .mov)
+        guard case .success(let png) = AttachmentValidator.validate(try Self.bytes("image.png"), hint: "jpg") else {
+            Issue.record("image with another image hint refused")
+            return
+        }
+        #expect(png.type == .png, "the bytes decide among images")
+    }
+}
