@@ -53,7 +53,7 @@ struct ScenarioParserTests {
         ("steps: []\n", "s.yaml:1:1: a scenario is missing 'name' (a string)"),
         ("name: x\n", "s.yaml:1:1: a scenario is missing 'steps' (a list of steps)"),
         ("name: x\nstep: []\nsteps: []\n",
-         "s.yaml:2:1: unknown key 'step' in a scenario (did you mean 'steps'?); expected one of: name, tags, description, clock, include, profiles, senders, devices, emulator, steps"),
+         "s.yaml:2:1: unknown key 'step' in a scenario (did you mean 'steps'?); expected one of: name, tags, description, clock, include, profiles, senders, devices, emulator, files, steps"),
         ("name: x\nclock: fast\nsteps: []\n", "s.yaml:2:8: 'clock' must be manual or real, got 'fast'"),
         ("name: x\nsteps: {}\n", "s.yaml:2:8: 'steps' must be a list, got a mapping"),
         ("name: x\nname: y\nsteps: []\n", "s.yaml:2:1: invalid YAML: duplicate key 'name'"),
