@@ -12,7 +12,7 @@ public struct APNsEmulatorCommand: Command {
             trust the printed CA, and inspect what arrived through the control API.
             """,
         options: [versionFlag],
-        subcommands: [ServeCommand.self, TestCommand.self, ExecCommand.self, SendCommand.self, TokenCommand.self,
+        subcommands: [ServeCommand.self, TestCommand.self, ExecCommand.self, BenchCommand.self, SendCommand.self, TokenCommand.self,
                       CertsCommand.self, VersionCommand.self]
     )
 

@@ -1,0 +1,232 @@
+import APNsEmulator
+import APNsProtocol
+import Foundation
+import H2Transport
+import OpenSSLSupport
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `apns-emulator bench`: a load generator for the emulator (or any APNs-compatible endpoint with our control
+/// API), on our HTTP/2 client: it registers its own key and device tokens through the control API, then sends
+/// valid pushes over N connections × M streams and reports throughput, latency percentiles and errors.
+public struct BenchCommand: Command {
+    enum Option {
+        static let target = OptionDeclaration.value("target", valueName: "url",
+            help: "APNs listener to load, https://HOST:PORT (default: the production URL the control API names).")
+        static let control = OptionDeclaration.value("control", valueName: "url",
+            help: "The emulator's control API, for the key and tokens.", default: "http://127.0.0.1:8765")
+        static let connections = OptionDeclaration.value("connections", valueName: "n", help: "HTTP/2 connections.",
+                                                         default: "4")
+        static let streams = OptionDeclaration.value("streams", valueName: "n",
+            help: "Requests in flight per connection.", default: "100")
+        static let count = OptionDeclaration.value("count", valueName: "n", help: "Stop after this many requests.")
+        static let duration = OptionDeclaration.value("duration", valueName: "seconds", help: "Stop after this long.")
+        static let rate = OptionDeclaration.value("rate", valueName: "per-second",
+            help: "Open loop at this many requests per second (latency counted from each request's intended time); "
+                + "default: as fast as the streams allow.")
+        static let tokens = OptionDeclaration.value("tokens", valueName: "n",
+            help: "Device tokens to register and spread the pushes over.", default: "100")
+        static let topic = OptionDeclaration.value("topic", valueName: "bundle-id", help: "The app.",
+                                                   default: "com.example.app")
+        static let payload = OptionDeclaration.value("payload", valueName: "json|@file",
+            help: "Push payload template.", default: #"{"aps":{"alert":"bench"}}"#)
+        static let certificate = OptionDeclaration.value("cert", valueName: "pem",
+            help: "Use certificate auth with this client certificate (with --key) instead of a provider token.")
+        static let key = OptionDeclaration.value("key", valueName: "pem", help: "The client certificate's key.")
+        static let ca = OptionDeclaration.value("ca", valueName: "pem",
+            help: "CA to trust (default: the one the control API names).")
+        static let controlToken = OptionDeclaration.value("control-token", valueName: "token",
+            help: "Bearer token for the control API.")
+        static let json = OptionDeclaration.value("json", valueName: "file", help: "Write the report as JSON there.")
+        static let all = [target, control, connections, streams, count, duration, rate, tokens, topic, payload,
+                          certificate, key, ca, controlToken, json]
+    }
+
+    public static let configuration = CommandConfiguration(
+        name: "bench",
+        abstract: "Load an APNs listener with valid pushes and report throughput and latency.",
+        discussion: """
+            Registers a generated signing key and --tokens device tokens through the control API, opens \
+            --connections HTTP/2 connections and keeps --streams requests in flight on each, until --count \
+            requests or --duration seconds. With --rate it sends on a fixed schedule and counts latency from \
+            each request's intended send time, so a stall is not hidden. The JSON report has at least \
+            requests, succeeded, throughputPerSecond, latencyMs {p50, p90, p99, p999, max} and errors.
+
+            Example:
+              apns-emulator bench --target https://127.0.0.1:2197 --control http://127.0.0.1:8765 \\
+                --connections 8 --streams 100 --count 200000 --json bench.json
+            """,
+        options: Option.all
+    )
+
+    var target: String?
+    var control: String
+    var connections: Int
+    var streams: Int
+    var count: Int?
+    var duration: Double?
+    var rate: Double?
+    var tokens: Int
+    var topic: String
+    var payload: String
+    var certificate: String?
+    var key: String?
+    var ca: String?
+    var controlToken: String?
+    var json: String?
+
+    public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
+        let o = try arguments.parseOptions(Self.configuration.options)
+        target = try o.value(Option.target, expected: "an https:// URL") { $0.hasPrefix("https://") ? $0 : nil }
+        control = try o.value(Option.control, expected: "an http:// URL") { $0.hasPrefix("http") ? $0 : nil }
+            ?? "http://127.0.0.1:8765"
+        connections = try o.integer(Option.connections, in: 1...10_000) ?? 4
+        streams = try o.integer(Option.streams, in: 1...10_000) ?? 100
+        count = try o.integer(Option.count, in: 1...Int(Int32.max))
+        duration = try o.seconds(Option.duration, allowingZero: false)
+        rate = try o.value(Option.rate, expected: "a number of requests per second above 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+        tokens = try o.integer(Option.tokens, in: 1...100_000) ?? 100
+        topic = try o.string(Option.topic) ?? "com.example.app"
+        payload = try o.string(Option.payload) ?? #"{"aps":{"alert":"bench"}}"#
+        certificate = try o.string(Option.certificate)
+        key = try o.string(Option.key)
+        ca = try o.string(Option.ca)
+        controlToken = try o.string(Option.controlToken)
+        json = try o.string(Option.json)
+        guard count != nil || duration != nil else {
+            throw .missingOption(Option.count)
+        }
+        if (certificate == nil) != (key == nil) {
+            throw .invalidCombination("--cert and --key go together", argument: o.argument(for: Option.certificate)
+                                      ?? o.argument(for: Option.key))
+        }
+    }
+
+    public func run(context: CommandContext) async throws -> ExitCode {
+        let setup = try await prepare()
+        let plan = LoadGenerator.Plan(streamsPerConnection: streams, count: count,
+                                      duration: duration.map { .milliseconds(Int64($0 * 1000)) }, rate: rate)
+        let generator = LoadGenerator(connections: setup.connections, requests: setup.requests, plan: plan)
+        let progress = isatty(STDERR_FILENO) == 1 ? Self.startProgress(generator, count: count, context: context) : nil
+        let outcome = await generator.run()
+        progress?.cancel()
+        if progress != nil { context.errorOutput.write("\r\u{1B}[K") }
+        for c in setup.connections { c.close() }
+        setup.client.shutdown()
+        let report = BenchReport(outcome, connections: connections, streams: streams, rate: rate, target: setup.target,
+                                 environment: setup.environment.rawValue, auth: certificate == nil ? "token" : "certificate")
+        context.output.writeLine(report.text)
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: json), options: .atomic)
+        }
+        return report.succeeded > 0 ? .success : .failure
+    }
+
+    // MARK: Setup
+
+    struct Setup {
+        var client: H2Client
+        var connections: [H2ClientConnection]
+        var requests: [H2Request]
+        var target: String
+        var environment: APNsEnvironment
+    }
+
+    private func prepare() async throws -> Setup {
+        let endpoints = try await controlJSON("GET", "/_emulator/endpoints")
+        let production = endpoints["production"] as? String ?? ""
+        let sandbox = endpoints["sandbox"] as? String ?? ""
+        let targetURL = target ?? production
+        let environment: APNsEnvironment = targetURL == sandbox ? .sandbox : .production
+        guard let components = URLComponents(string: targetURL), let host = components.host, let port = components.port else {
+            throw CommandFailure("--target \(targetURL) is not https://HOST:PORT")
+        }
+        var authorization: String?
+        if certificate == nil {
+            let keyId = String((0..<10).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".randomElement()! })
+            let created = try await controlJSON("POST", "/_emulator/keys",
+                                                ["teamId": "BENCHTEAM1", "keyId": keyId, "kind": "team"])
+            guard let pem = created["privateKeyPem"] as? String else { throw CommandFailure("the emulator returned no key") }
+            let clock = try await controlJSON("GET", "/_emulator/clock")
+            let now = (clock["now"] as? NSNumber)?.int64Value ?? Int64(Date().timeIntervalSince1970 * 1000)
+            authorization = "bearer " + (try ProviderTokenSigner.makeToken(
+                privateKey: try PrivateKey(pem: pem), keyId: keyId, teamId: "BENCHTEAM1", issuedAt: now / 1000))
+        }
+        let body: [UInt8]
+        if payload.hasPrefix("@") {
+            body = Array(try Data(contentsOf: URL(fileURLWithPath: String(payload.dropFirst()))))
+        } else {
+            body = Array(payload.utf8)
+        }
+        let serverName = environment == .production ? "api.push.apple.com" : "api.sandbox.push.apple.com"
+        var requests: [H2Request] = []
+        for _ in 0..<tokens {
+            let record = try await controlJSON("POST", "/_emulator/tokens", ["bundleId": topic, "environment": environment.rawValue])
+            guard let token = record["token"] as? String else { throw CommandFailure("the emulator issued no token") }
+            var headers = [H2Header("apns-topic", topic), H2Header("apns-push-type", "alert")]
+            if let authorization { headers.insert(H2Header("authorization", authorization), at: 0) }
+            requests.append(H2Request(method: "POST", authority: "\(serverName):\(port)", path: "/3/device/\(token)",
+                                      headers: headers, body: body))
+        }
+        let client = try H2Client(
+            tls: TLSClientConfiguration(trustRootsFile: ca ?? endpoints["ca"] as? String, certificateChainFile: certificate,
+                                        privateKeyFile: key),
+            eventLoops: min(connections, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+        var opened: [H2ClientConnection] = []
+        do {
+            for _ in 0..<connections {
+                opened.append(try await client.connect(host: host, port: port, serverName: serverName))
+            }
+        } catch {
+            for c in opened { c.close() }
+            client.shutdown()
+            throw CommandFailure("could not connect to \(targetURL): \(error)")
+        }
+        return Setup(client: client, connections: opened, requests: requests, target: targetURL, environment: environment)
+    }
+
+    private func controlJSON(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
+        guard let url = URL(string: control + path) else { throw CommandFailure("bad --control URL \(control)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
+        if let controlToken { request.setValue("Bearer \(controlToken)", forHTTPHeaderField: "authorization") }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw CommandFailure("the control API at \(control) did not answer \(method) \(path): \(error.localizedDescription)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        guard (200..<300).contains(status) else {
+            throw CommandFailure("\(method) \(path) answered \(status): \(object["error"] as? String ?? "")")
+        }
+        return object
+    }
+
+    /// Redraws `[####    ] 45%  123456 requests  98765/s` every quarter second on stderr.
+    private static func startProgress(_ g: LoadGenerator, count: Int?, context: CommandContext) -> Task<Void, Never> {
+        Task {
+            let start = Date()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                let done = g.completedCount.load(ordering: .relaxed)
+                let rate = Double(done) / max(0.001, Date().timeIntervalSince(start))
+                var line = "\r\(done) requests  \(Int(rate))/s"
+                if let count {
+                    let filled = min(30, done * 30 / max(1, count))
+                    line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
+                        + "] \(done * 100 / max(1, count))%  " + line.dropFirst()
+                }
+                context.errorOutput.write(line)
+            }
+        }
+    }
+}

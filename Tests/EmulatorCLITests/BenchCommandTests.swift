@@ -1,0 +1,77 @@
+import APNsEmulator
+import EmulatorTesting
+import Foundation
+import Testing
+
+@testable import EmulatorCLI
+
+@Suite("LatencyHistogram")
+struct LatencyHistogramTests {
+    @Test func bucketsAreContiguousAndWithinTwoPercent() {
+        var previous = -1
+        for v in stride(from: UInt64(0), to: 5_000_000, by: 997) {
+            let i = LatencyHistogram.index(v)
+            #expect(i >= previous)
+            previous = i
+            let low = LatencyHistogram.lowerBound(i)
+            #expect(low <= v && v < LatencyHistogram.lowerBound(i + 1))
+            #expect(Double(v - low) <= Double(max(v, 1)) * 0.016)
+        }
+    }
+
+    @Test func percentilesOfAKnownDistribution() {
+        var h = LatencyHistogram()
+        for v in 1...1000 { h.record(UInt64(v) * 1000) }   // 1 ms … 1000 ms, in µs
+        #expect(abs(Double(h.value(at: 0.5)) - 500_000) / 500_000 < 0.02)
+        #expect(abs(Double(h.value(at: 0.99)) - 990_000) / 990_000 < 0.02)
+        #expect(h.value(at: 1.0) == 1_000_000)
+        #expect(h.maximum == 1_000_000)
+        var other = LatencyHistogram()
+        other.record(2_000_000)
+        h.merge(other)
+        #expect(h.total == 1001)
+        #expect(h.value(at: 1.0) == 2_000_000)
+    }
+}
+
+@Suite("bench command", .timeLimit(.minutes(2)))
+struct BenchCommandTests {
+    @Test func benchRegistersItsOwnKeyAndTokensAndWritesTheJSONContract() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
+                              "--connections", "2", "--streams", "10", "--count", "300", "--tokens", "3", "--json", json])
+        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
+        #expect(r.output.contains("requests:   300 (300 succeeded, 0 failed)"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(report["requests"] as? Int == 300)
+        #expect(report["succeeded"] as? Int == 300)
+        #expect((report["throughputPerSecond"] as? Double ?? 0) > 0)
+        let latency = try #require(report["latencyMs"] as? [String: Double])
+        #expect(Set(latency.keys).isSuperset(of: ["p50", "p90", "p99", "p999", "max"]))
+        #expect(latency["p50"]! <= latency["p99"]! && latency["p99"]! <= latency["max"]!)
+        #expect((report["errors"] as? [String: Int])?.isEmpty == true)
+        #expect(emu.services.tokens.all(bundleId: "com.example.app", environment: .production).count == 3)
+        #expect(emu.services.keys.all().contains { $0.teamId == "BENCHTEAM1" })
+    }
+
+    @Test func refusedPushesAreCountedByReason() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        try emu.services.faults.add(FaultRule(id: "all", action: .reason("ServiceUnavailable"), createdAt: emu.clock.now()))
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
+                              "--connections", "1", "--streams", "5", "--count", "50", "--tokens", "1", "--json", json])
+        #expect(r.code == .failure, "nothing succeeded")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect((report["errors"] as? [String: Int])?["ServiceUnavailable"] == 50)
+    }
+
+    @Test func countOrDurationIsRequired() async {
+        let r = await runCLI(["bench", "--connections", "1"])
+        #expect(r.code == .usage)
+    }
+}
