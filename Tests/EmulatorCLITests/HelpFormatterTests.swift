@@ -23,6 +23,7 @@ struct HelpFormatterTests {
         ("--transport-only", nil),
         ("--state-dir <dir>", ".emulator-state"),
         ("--ephemeral", nil),
+        ("--import <file>", nil),
         ("--control-token <token>", nil),
         ("--realism <profile>", "documented"),
         ("--no-journal", nil),
@@ -128,6 +129,8 @@ struct HelpFormatterTests {
                                       (default: .emulator-state)
               --ephemeral             Keep all state in memory: nothing is read from or
                                       written to --state-dir.
+              --import <file>         Import a state snapshot (GET /_emulator/state) at
+                                      start: replicas share keys and tokens.
               --control-token <token>
                                       Bearer token every control API request must carry;
                                       required when --host is not a loopback address. Read

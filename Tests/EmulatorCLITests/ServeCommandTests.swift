@@ -32,6 +32,7 @@ struct ServeCommandTests {
             "--no-client-certificates",
             "--state-dir", "/var/lib/apns-emulator",
             "--ephemeral",
+            "--import", "/tmp/snapshot.json",
             "--control-token", "s3cret",
             "--realism", "strict",
             "--no-journal",
@@ -69,6 +70,7 @@ struct ServeCommandTests {
         expected.requestClientCertificates = false
         expected.stateDirectory = "/var/lib/apns-emulator"
         expected.ephemeral = true
+        expected.importStateFile = "/tmp/snapshot.json"
         expected.controlToken = "s3cret"
         expected.connectionBehavior = .strict
         expected.journalEnabled = false

@@ -55,6 +55,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// Time moves only through `POST /_emulator/clock/advance` (starting at the real now): scenarios and
     /// manual checks of the hour-long rules without waiting.
     public var manualClock = false
+    /// A state snapshot (`GET /_emulator/state`) imported at start, replacing stored keys, tokens and faults:
+    /// how replicas behind a load balancer all accept the same tokens.
+    public var importStateFile: String?
     /// How long APNs holds priority 5 and 1 pushes before delivering them to an online device (0: at once).
     public var lowPriorityDelaySeconds: Double = 0
     /// TooManyRequests when one token gets more than this many pushes per `tokenRateWindowSeconds` (0: off).

@@ -49,6 +49,14 @@ public final class Emulator: Sendable {
         config.eventLoops = configuration.eventLoops
         self.services = try EmulatorServices(
             configuration: configuration, clock: clock, persistence: try makeStatePersistence(for: configuration))
+        if let file = configuration.importStateFile {
+            guard let data = FileManager.default.contents(atPath: file) else { throw EmulatorError.importFailed(file, "cannot read it") }
+            do {
+                try services.importState(try StateImportReader.read(Array(data)))
+            } catch {
+                throw EmulatorError.importFailed(file, "\(error)")
+            }
+        }
         let extensions = try makeExtensions(services)
         self.extensions = extensions
         let handler: any H2ServerHandler = configuration.transportOnly
@@ -109,11 +117,14 @@ public final class Emulator: Sendable {
 public enum EmulatorError: Error, CustomStringConvertible {
     case missingCertificate(String)
     case controlTokenRequired(String)
+    case importFailed(String, String)
 
     public var description: String {
         switch self {
         case .missingCertificate(let path):
             return "missing \(path): run `apns-emulator certs` to create the development certificates"
+        case .importFailed(let file, let why):
+            return "could not import the state snapshot \(file): \(why)"
         case .controlTokenRequired(let host):
             return "the control API would listen on \(host), reachable from the network: pass --control-token TOKEN"
                 + " (every control request must then carry 'Authorization: Bearer TOKEN')"

@@ -30,6 +30,7 @@ extension ServeCommand {
             configuration.journalCapacity = capacity
         }
         if options.flag(Option.manualClock) { configuration.manualClock = true }
+        if let file = try options.string(Option.importState) { configuration.importStateFile = file }
         if let seconds = try options.seconds(Option.lowPriorityDelay, allowingZero: true) {
             configuration.lowPriorityDelaySeconds = seconds
         }

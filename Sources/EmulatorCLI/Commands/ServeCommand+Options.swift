@@ -122,6 +122,11 @@ extension ServeCommand {
             help: "Journal entries kept; the oldest are dropped beyond this.",
             default: String(defaults.journalCapacity)
         )
+        static let importState = OptionDeclaration.value(
+            "import",
+            valueName: "file",
+            help: "Import a state snapshot (GET /_emulator/state) at start: replicas share keys and tokens."
+        )
         static let manualClock = OptionDeclaration.flag(
             "manual-clock",
             help: "Start the clock at the real time and move it only through POST /_emulator/clock/advance."
@@ -230,7 +235,8 @@ extension ServeCommand {
         static let all = [
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
-            stateDirectory, ephemeral, controlToken, realism, noJournal, journalCapacity, manualClock, lowPriorityDelay,
+            stateDirectory, ephemeral, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
+            lowPriorityDelay,
             tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,
