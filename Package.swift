@@ -72,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "APNsEmulator",
-            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite"]
+            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite", "CShims"]
         ),
         .target(
             name: "VirtualDevices",

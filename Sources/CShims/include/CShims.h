@@ -86,6 +86,16 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
                                            unsigned int connection_timeout_seconds,
                                            unsigned int connection_limit);
 
+// ---- counters --------------------------------------------------------------
+/// Relaxed atomic add and load on a plain uint64_t slot: metrics counters in one allocated table, bumped
+/// from every event loop without a lock (Swift's Atomic cannot live in an array).
+static inline void CShims_counter_add(uint64_t *slot, uint64_t value) { __atomic_fetch_add(slot, value, __ATOMIC_RELAXED); }
+static inline uint64_t CShims_counter_load(const uint64_t *slot) { return __atomic_load_n(slot, __ATOMIC_RELAXED); }
+static inline void CShims_counter_max(uint64_t *slot, uint64_t value) {
+    uint64_t seen = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    while (value > seen && !__atomic_compare_exchange_n(slot, &seen, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+
 // ---- processes -------------------------------------------------------------
 /// posix_spawnp with every catchable signal reset to its default action and an empty signal mask, so a
 /// child does not inherit SIG_IGN for SIGTERM/SIGPIPE from an emulator that ignores them (a dispositions

@@ -1,0 +1,124 @@
+import APNsProtocol
+import Dispatch
+
+/// The emulator's live counters: what `/metrics` (Prometheus) and `/_emulator/stats` report.
+///
+/// ### Cost on the hot path
+/// A push bumps three or four relaxed atomic counters in one `CounterTable` (status and reason, push type and
+/// environment, a latency bucket, the latency sum): no lock, no allocation.
+public final class EmulatorMetrics: Sendable {
+    /// Response classes: index 0 is 200, then one per `APNsReason` in `allCases` order.
+    static let reasons = APNsReason.allCases
+    /// Push types, then "unknown" (a request refused before its push type was read).
+    static let pushTypes = PushType.allCases
+    static let environments = APNsEnvironment.allCases
+    /// Upper bounds of the latency histogram, in microseconds (Prometheus reports them in seconds).
+    static let latencyBoundsMicros: [UInt64] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000,
+                                               250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000]
+
+    private enum Slot {
+        static let responses = 0
+        static let byType = responses + 1 + reasons.count
+        static let latencyBuckets = byType + (pushTypes.count + 1) * environments.count
+        static let latencySum = latencyBuckets + latencyBoundsMicros.count + 1
+        static let latencyCount = latencySum + 1
+        static let openConnections = latencyCount + 1
+        static let connectionsTotal = openConnections + 1
+        static let openStreams = connectionsTotal + 1
+        static let streamsHighWater = openStreams + 1
+        static let tokenRefreshes = streamsHighWater + 1
+        static let count = tokenRefreshes + 1
+    }
+
+    private let table = CounterTable(count: Slot.count)
+
+    public init() {}
+
+    // MARK: Recording (any thread)
+
+    /// One answered APNs request.
+    @inline(__always)
+    public func response(reason: APNsReason?, pushType: PushType?, environment: APNsEnvironment, micros: UInt64) {
+        table.add(Slot.responses + (reason.map { Self.reasonIndex($0) + 1 } ?? 0))
+        let type = pushType.map { Self.pushTypeIndex($0) } ?? Self.pushTypes.count
+        table.add(Slot.byType + type * Self.environments.count + (environment == .production ? 0 : 1))
+        var bucket = Self.latencyBoundsMicros.count
+        for (i, bound) in Self.latencyBoundsMicros.enumerated() where micros <= bound {
+            bucket = i
+            break
+        }
+        table.add(Slot.latencyBuckets + bucket)
+        table.add(Slot.latencySum, micros)
+        table.add(Slot.latencyCount)
+    }
+
+    public func connectionOpened() {
+        table.add(Slot.openConnections)
+        table.add(Slot.connectionsTotal)
+    }
+
+    public func connectionClosed() { table.subtract(Slot.openConnections) }
+
+    @inline(__always) public func streamOpened(concurrentOnConnection: Int) {
+        table.add(Slot.openStreams)
+        table.max(Slot.streamsHighWater, UInt64(concurrentOnConnection))
+    }
+
+    @inline(__always) public func streamClosed() { table.subtract(Slot.openStreams) }
+
+    public func tokenRefreshed() { table.add(Slot.tokenRefreshes) }
+
+    // MARK: Reading
+
+    public struct Snapshot: Sendable, Equatable {
+        public var responses: [String: UInt64]
+        public var byPushTypeAndEnvironment: [String: UInt64]
+        public var latencyBuckets: [(boundMicros: UInt64?, count: UInt64)]
+        public var latencySumMicros: UInt64
+        public var latencyCount: UInt64
+        public var openConnections: Int64
+        public var connectionsTotal: UInt64
+        public var openStreams: Int64
+        public var streamsPerConnectionHighWater: UInt64
+        public var tokenRefreshes: UInt64
+
+        public static func == (a: Snapshot, b: Snapshot) -> Bool {
+            a.responses == b.responses && a.latencyCount == b.latencyCount && a.openConnections == b.openConnections
+        }
+    }
+
+    public func snapshot() -> Snapshot {
+        var responses: [String: UInt64] = ["200": table.value(Slot.responses)]
+        for (i, r) in Self.reasons.enumerated() {
+            let v = table.value(Slot.responses + 1 + i)
+            if v > 0 { responses["\(r.status) \(r.rawValue)"] = v }
+        }
+        var byType: [String: UInt64] = [:]
+        for t in 0...Self.pushTypes.count {
+            for (e, env) in Self.environments.enumerated() {
+                let v = table.value(Slot.byType + t * Self.environments.count + e)
+                let name = t < Self.pushTypes.count ? Self.pushTypes[t].rawValue : "unknown"
+                if v > 0 { byType["\(name) \(env.rawValue)"] = v }
+            }
+        }
+        var buckets: [(UInt64?, UInt64)] = []
+        for i in 0...Self.latencyBoundsMicros.count {
+            buckets.append((i < Self.latencyBoundsMicros.count ? Self.latencyBoundsMicros[i] : nil,
+                            table.value(Slot.latencyBuckets + i)))
+        }
+        return Snapshot(
+            responses: responses, byPushTypeAndEnvironment: byType, latencyBuckets: buckets,
+            latencySumMicros: table.value(Slot.latencySum), latencyCount: table.value(Slot.latencyCount),
+            openConnections: Int64(bitPattern: table.value(Slot.openConnections)),
+            connectionsTotal: table.value(Slot.connectionsTotal),
+            openStreams: Int64(bitPattern: table.value(Slot.openStreams)),
+            streamsPerConnectionHighWater: table.value(Slot.streamsHighWater),
+            tokenRefreshes: table.value(Slot.tokenRefreshes))
+    }
+
+    private static let reasonIndexes: [APNsReason: Int] = Dictionary(uniqueKeysWithValues: reasons.enumerated().map { ($1, $0) })
+    private static let pushTypeIndexes: [PushType: Int] = Dictionary(uniqueKeysWithValues: pushTypes.enumerated().map { ($1, $0) })
+
+    @inline(__always) static func reasonIndex(_ r: APNsReason) -> Int { reasonIndexes[r] ?? 0 }
+    @inline(__always) static func pushTypeIndex(_ t: PushType) -> Int { pushTypeIndexes[t] ?? 0 }
+}
