@@ -47,7 +47,11 @@ public enum DeviceToken {
     /// and the journal files a request under, even one that validation refused early.
     public static func pathToken(in headers: H2HeaderList) -> String? {
         guard let i = headers.firstIndex(of: ":path") else { return nil }
-        let path = headers.value(at: i)
+        return pathToken(inPath: headers.value(at: i))
+    }
+
+    /// The same for a `:path` value given as text (the journal reads paths back from its own storage).
+    public static func pathToken(inPath path: String) -> String? {
         guard path.hasPrefix("/3/device/"), path.utf8.count > 10 else { return nil }
         return String(path.dropFirst(10)).lowercased()
     }
