@@ -13,6 +13,9 @@ final class APNsConnectionState {
     var errorScore = 0
     /// MAX_CONCURRENT_STREAMS as currently advertised, to send SETTINGS only on a change.
     var advertisedStreams: Int
+    /// The header array of this connection's 200 answers, rewritten for each one: once the previous
+    /// response is sent nothing else holds it, so an accepted push costs no array allocation.
+    var successHeaders: [H2Header] = []
 
     init(auth: ConnectionAuth, advertisedStreams: Int, listenerEnvironment: APNsEnvironment) {
         self.auth = auth

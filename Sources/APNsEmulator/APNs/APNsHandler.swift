@@ -91,19 +91,21 @@ final class APNsHandler: H2ServerHandler {
         }
         var outcome = validator.validate(request, context: context, state: &state.authState)
 
-        outcome = Self.applyFault(fault, to: outcome, now: now)
+        // Checked first so the common case (no fault, no rate limit) does not copy the outcome around.
+        if let fault { outcome = Self.applyFault(fault, to: outcome, now: now) }
 
         // Per-token rate limit (429 TooManyRequests), only for pushes that would otherwise go through.
-        if case .success(let push) = outcome, tokenRateLimit > 0,
+        if tokenRateLimit > 0, case .success(let push) = outcome,
            services.tokens.recordPush(to: push.token, now: now, limit: tokenRateLimit, windowMillis: tokenRateWindowMillis) {
             outcome = .failure(Rejection(reason: .tooManyRequests, apnsId: push.apnsId, summary: push.summary))
         }
 
         let response: H2Response
-        switch outcome {
+        switch consume outcome {
         case .success(let push):
             let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
-            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders)
+            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders,
+                                                   reusing: &state.successHeaders)
             journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
                     fault: fault, now: now, auth: state.auth, authRejection: nil)

@@ -19,8 +19,6 @@ public enum APNsID {
         return true
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
     /// A random (version 4) UUID in lowercase, as APNs generates when the request carries none.
     public static func generate() -> String {
         var rng = SystemRandomNumberGenerator()
@@ -33,20 +31,22 @@ public enum APNsID {
         var b = rng.next() as UInt64
         a = (a & ~0xF000) | 0x4000              // version 4 in bits 12–15 of the third group
         b = (b & ~(0xC << 60)) | (0x8 << 60)    // variant 10xx
-        // Nibbles of a (32 hex digits) then b, hyphens after digits 8, 12, 16 and 20.
+        // Nibbles of a (32 hex digits) then b, hyphens after digits 8, 12, 16 and 20. Digits are computed,
+        // not looked up: a static table costs a lazy-initialisation check and a bounds check per digit.
         return String(unsafeUninitializedCapacity: 36) { buffer in
-            var out = 0
+            let out = UnsafeMutableRawPointer(buffer.baseAddress!)
+            var o = 0
             for digit in 0..<32 {
                 if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
-                    buffer[out] = UInt8(ascii: "-")
-                    out += 1
+                    out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: o, as: UInt8.self)
+                    o += 1
                 }
                 let word = digit < 16 ? a : b
-                let shift = UInt64(60 - (digit % 16) * 4)
-                buffer[out] = hex[Int((word >> shift) & 0xF)]
-                out += 1
+                let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - (digit & 15) * 4)) & 0xF
+                out.storeBytes(of: nibble < 10 ? nibble &+ 48 : nibble &+ 87, toByteOffset: o, as: UInt8.self)
+                o += 1
             }
-            return out
+            return 36
         }
     }
 }

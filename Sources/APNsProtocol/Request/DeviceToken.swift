@@ -43,6 +43,19 @@ public enum DeviceToken {
         }
     }
 
+    /// Whether `text` is the canonical form of the token `bytes` (without building it).
+    public static func isCanonical(_ text: String, of bytes: UnsafeRawBufferPointer) -> Bool {
+        var text = text
+        return text.withUTF8 { t in
+            guard t.count == bytes.count else { return false }
+            for i in 0..<t.count {
+                let b = bytes[i]
+                if t[i] != ((b &- UInt8(ascii: "A")) < 6 ? b | 0x20 : b) { return false }
+            }
+            return true
+        }
+    }
+
     /// The lowercase text after `/3/device/` in a request's `:path`, well-formed or not: what faults match on
     /// and the journal files a request under, even one that validation refused early.
     public static func pathToken(in headers: H2HeaderList) -> String? {

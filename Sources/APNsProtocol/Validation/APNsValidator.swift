@@ -81,7 +81,8 @@ public struct APNsValidator: Sendable {
 
         // 2. Path: /3/device/<token>. The token's format is judged later (step 5), after the headers.
         guard let pathIndex else { return reject(.badPath) }
-        let path = headers.withValue(at: pathIndex) { Self.parsePath($0) }
+        let lastToken = state.lastToken?.token
+        let path = headers.withValue(at: pathIndex) { Self.parsePath($0, reusing: lastToken) }
         let tokenWellFormed: Bool
         switch path {
         case .badPath: return reject(.badPath)
@@ -232,8 +233,10 @@ public struct APNsValidator: Sendable {
         case token(String)
     }
 
-    /// Reads `/3/device/<token>` without building a String for the path.
-    static func parsePath(_ p: UnsafeRawBufferPointer) -> PathOutcome {
+    /// Reads `/3/device/<token>` without building a String for the path. A well-formed token equal to
+    /// `last` (the connection's previous one, as senders push to the same few devices) comes back as that
+    /// String rather than a new one: no allocation, and later comparisons with it are pointer checks.
+    static func parsePath(_ p: UnsafeRawBufferPointer, reusing last: String? = nil) -> PathOutcome {
         let prefix: StaticString = "/3/device/"
         let n = prefix.utf8CodeUnitCount
         if p.count == n - 1 && memcmp(p.baseAddress!, prefix.utf8Start, n - 1) == 0 { return .missingToken }
@@ -245,7 +248,9 @@ public struct APNsValidator: Sendable {
             if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") { return .badPath }
             if !DeviceToken.isHexDigit(b) { hex = false }
         }
-        return hex ? .token(DeviceToken.canonical(token)) : .malformedToken
+        guard hex else { return .malformedToken }
+        if let last, DeviceToken.isCanonical(last, of: token) { return .token(last) }
+        return .token(DeviceToken.canonical(token))
     }
 
 }
