@@ -7,7 +7,7 @@ import Testing
 
     @Test(arguments: [
         #"{}"#, #" { "a" : 1 } "#, #"{"aps":{"alert":{"title":"t","body":"b"}},"x":[1,2.5e3,-0.1,true,false,null]}"#,
-        #"{"s":"\u00e9\n\"q\"","u":"한국어","e":"😀"}"#, #"{"a":{"b":{"c":[[],{}]}}}"#,
+        #"{"s":"\u00e9\n\"q\"","u":"한국어","e":"😀"}"#, #"{"a":{"b":{"c":[[],{}]}}}"#, "{\"del\":\"\u{7F}\"}",
     ])
     func objectsAreObjects(_ text: String) {
         #expect(scan(text).isObject, "\(text)")
@@ -17,6 +17,9 @@ import Testing
     @Test(arguments: [
         "", "[]", "1", #""s""#, "null", "{", #"{"a":}"#, #"{"a":1,}"#, #"{a:1}"#, #"{"a":01}"#, #"{"a":1.}"#,
         #"{"a":"\x"}"#, "{\"a\":\"\u{01}\"}", #"{"a":1} {}"#, #"{"a":tru}"#, #"{"a":[1,]}"#, #"{"a":"\u12"}"#,
+        // Input ending inside a token, and NUL bytes (the scanner reads past-the-end as a 0 byte).
+        "{\"a\":1}\u{0}", "{\"a\":\u{0}}", "{\"a\":\"x\u{0}\"}", #"{"a":"\"#, #"{"a":-"#, #"{"a":1e"#, #"{"a":1.5"#,
+        #"{"a":"x"#, #"{"a""#, "{\u{0}",
     ])
     func nonObjectsAndBrokenJSONAreNotObjects(_ text: String) {
         #expect(!scan(text).isObject, "\(text)")

@@ -235,7 +235,7 @@ public final class H2ServerConnection: H2Connection {
     // MARK: Responses
 
     func submitResponse(streamID: Int32, _ response: H2Response) {
-        guard let session, let stream = streams[streamID], !stream.responded else { return }
+        guard let session, let stream = stream(streamID), !stream.responded else { return }
         stream.responded = true
         let status = H2StatusText.text(for: response.status)
         let encoder = loop.headerEncoder
