@@ -25,6 +25,26 @@ import Testing
         #expect(!scan(text).isObject, "\(text)")
     }
 
+    /// Strings are skipped a word at a time: a byte that matters is found at every offset around a word.
+    @Test func stringBytesThatMatterAreFoundAtEveryOffset() {
+        let cases: [([UInt8], Bool)] = [
+            (Array(#"\""#.utf8), true), (Array(#"\\"#.utf8), true), (Array("é".utf8), true), ([0x7F], true),
+            ([0x0A], false), ([0x1F], false), ([0xFF], false), ([0xC3], false), (Array(#"\q"#.utf8), false),
+        ]
+        for before in 0..<18 {
+            for after in [0, 1, 7, 8, 9] {
+                for (bytes, valid) in cases {
+                    let value = [UInt8](repeating: UInt8(ascii: "x"), count: before) + bytes
+                        + [UInt8](repeating: UInt8(ascii: "y"), count: after)
+                    let body = Array(#"{"k":""#.utf8) + value + Array(#""}"#.utf8)
+                    #expect(PayloadScanner.scan(body).isObject == valid, "\(before) \(bytes) \(after)")
+                }
+                // An unterminated string ending at every offset is never an object.
+                #expect(!PayloadScanner.scan(Array(#"{"k":""#.utf8) + [UInt8](repeating: 0x61, count: before)).isObject)
+            }
+        }
+    }
+
     @Test func invalidUTF8IsNotAnObject() {
         #expect(!PayloadScanner.scan([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]).isObject)
     }

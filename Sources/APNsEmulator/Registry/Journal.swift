@@ -90,7 +90,8 @@ public final class Journal: Sendable {
             var e = entry
             e.id = id
             s.aside[id] = e
-            s.arena.append(maxBytes: JournalEntryEncoder.asideSize) { JournalEntryEncoder.writeAside(id: id, to: $0) }
+            let slot = s.arena.reserve(maxBytes: JournalEntryEncoder.asideSize)
+            s.arena.commit(JournalEntryEncoder.writeAside(id: id, to: slot))
             return id
         }
     }
@@ -103,10 +104,9 @@ public final class Journal: Sendable {
         return state.withLock { s in
             guard s.enabled else { return 0 }
             let id = s.nextSlot()
-            s.arena.append(maxBytes: size) {
-                JournalEntryEncoder.write(record, headers: request.headers, body: request.body, summary: summary, id: id,
-                                          to: $0)
-            }
+            let slot = s.arena.reserve(maxBytes: size)
+            s.arena.commit(JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
+                                                     summary: summary, id: id, to: slot))
             return id
         }
     }

@@ -30,6 +30,8 @@ struct JournalArena: ~Copyable {
     private var spare: Chunk?
     /// Entries kept.
     private(set) var count = 0
+    /// Bytes promised by the last `reserve`, for `commit` to check.
+    private var reserved = 0
 
     init() {}
 
@@ -38,17 +40,22 @@ struct JournalArena: ~Copyable {
         spare?.base.deallocate()
     }
 
-    /// Appends one entry of at most `maxBytes`: `write` gets room for that many and returns the bytes it
-    /// actually wrote (the 4-byte length prefix included; the writer stores it).
-    mutating func append(maxBytes: Int, _ write: (UnsafeMutableRawPointer) -> Int) {
+    /// Room for one entry of at most `maxBytes`; write it there, then `commit` what was written (the
+    /// 4-byte length prefix included; the writer stores it). Nothing else may touch the arena in between.
+    mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
         if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
             chunks.append(newChunk(atLeast: maxBytes))
         }
-        let last = chunks.count - 1
-        let written = write(chunks[last].base + chunks[last].used)
-        precondition(written >= 4 && written <= maxBytes, "journal entry overran its reservation")
-        chunks[last].used += written
-        chunks[last].entries += 1
+        reserved = maxBytes
+        return chunks[chunks.count - 1].base + chunks[chunks.count - 1].used
+    }
+
+    /// Completes the entry begun with `reserve`.
+    mutating func commit(_ written: Int) {
+        precondition(written >= 4 && written <= reserved, "journal entry overran its reservation")
+        reserved = 0
+        chunks[chunks.count - 1].used += written
+        chunks[chunks.count - 1].entries += 1
         count += 1
     }
 

@@ -45,10 +45,14 @@ struct JournalByteWriter {
     }
 
     mutating func string(_ s: String?) {
-        guard var s else {
+        guard let s else {
             uint32(Self.nilLength)
             return
         }
-        s.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+        // Read in place (native and small strings are contiguous); `withUTF8` would need a mutable copy.
+        if s.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
+            var copy = s
+            copy.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+        }
     }
 }

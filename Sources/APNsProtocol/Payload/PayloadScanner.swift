@@ -183,7 +183,15 @@ public struct PayloadScanner {
         guard expect(UInt8(ascii: "\"")) else { return nil }
         let start = i
         while i < count {
-            // Most string bytes are plain printable ASCII: skip them with one compare each.
+            // Most string bytes are plain printable ASCII: skip them eight at a time, then one by one.
+            while i + 8 <= count {
+                let special = Self.specialBytes(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                if special != 0 {
+                    i += special.trailingZeroBitCount >> 3
+                    break
+                }
+                i += 8
+            }
             while i < count {
                 let b = p[i]
                 if b &- 0x20 >= 0x60 || b == 0x22 || b == 0x5C { break }
@@ -220,6 +228,17 @@ public struct PayloadScanner {
             i += 1
         }
         return nil
+    }
+
+    /// A high bit in each byte of `w` that a string scan must stop at: below 0x20, 0x80 and up, '"' or
+    /// '\\'. Borrows can also mark bytes above (later than) a marked one, never below, so the lowest
+    /// marked byte (`trailingZeroBitCount / 8` on little-endian) is always a real one.
+    @inline(__always)
+    private static func specialBytes(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
+        let control = (w &- ones &* 0x20) & ~w & high
+        return (w & high) | control | zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C))
     }
 
     private func isHex(_ c: UInt8) -> Bool {

@@ -52,8 +52,7 @@ final class HeaderEncoder {
 
     /// Adds a regular field; its name is lowercased (RFC 9113 §8.2.1) as it is copied.
     func add(_ header: H2Header) {
-        var name = header.name
-        let n = name.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: true) }
+        let n = copy(header.name, lowercase: true)
         let v = copy(header.value)
         append(name: n, value: v, flags: header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0)
     }
@@ -63,9 +62,13 @@ final class HeaderEncoder {
         body(UnsafePointer(nvs), count)
     }
 
-    private func copy(_ value: String) -> UnsafeMutableRawBufferPointer {
+    /// Copies text in place when it is contiguous (native and small strings are), else through a copy.
+    private func copy(_ value: String, lowercase: Bool = false) -> UnsafeMutableRawBufferPointer {
+        if let copied = value.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0), lowercase: lowercase) }) {
+            return copied
+        }
         var value = value
-        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: false) }
+        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: lowercase) }
     }
 
     private func copy(_ source: UnsafeRawBufferPointer, lowercase: Bool) -> UnsafeMutableRawBufferPointer {
