@@ -1,4 +1,5 @@
 import APNsProtocol
+import H2Transport
 import Testing
 
 @Suite struct APNsReasonTests {
@@ -51,6 +52,33 @@ import Testing
         policy.useUndocumentedBadEnvironmentKeySpelling = true
         #expect(policy.wireString(for: .badEnvironmentKeyIdInToken) == "BadEnvironmentKeyInToken")
         #expect(policy.wireString(for: .badTopic) == "BadTopic")
+    }
+
+    @Test func successReusingAnArrayLeavesEarlierResponsesIntact() {
+        let extra = [H2Header("x-version", "1")]
+        var headers: [H2Header] = []
+        let first = APNsResponseBuilder.success(apnsId: "id-1", uniqueId: "u-1", extra: extra, reusing: &headers)
+        let second = APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: extra, reusing: &headers)
+        #expect(first.headers.map(\.name) == ["x-version", "apns-id", "apns-unique-id"])
+        #expect(first["apns-id"] == "id-1" && first["apns-unique-id"] == "u-1")
+        #expect(second.headers.map(\.name) == ["x-version", "apns-id"] && second["apns-id"] == "id-2")
+        #expect(second == APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: extra))
+        #expect(second.headers.allSatisfy { $0.name == "x-version" || $0.neverIndexed })
+    }
+
+    @Test func generatedApnsIdsAreLowercaseVersion4UUIDs() {
+        var rng = APNsIDGenerator()
+        var seen = Set<String>()
+        for _ in 0..<1000 {
+            let id = rng.generate()
+            #expect(APNsID.isCanonical(id.utf8) && id == id.lowercased())
+            let bytes = Array(id.utf8)
+            #expect(bytes[14] == UInt8(ascii: "4"))
+            #expect([UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(bytes[19]))
+            seen.insert(id)
+        }
+        #expect(seen.count == 1000)
+        #expect(Set(APNsID.generate().utf8).isSubset(of: Set("0123456789abcdef-".utf8)))
     }
 
     @Test func rejectionBodyIsApplesJSON() {

@@ -84,6 +84,18 @@ import Testing
         #expect(h.reason(push(jwt: jwt, headers: [("apns-push-type", "background"), ("apns-priority", "10")], body: bg)) == nil)
     }
 
+    @Test mutating func theConnectionsLastTokenIsReusedOnlyForTheSameDevice() throws {
+        let other = String(repeating: "cd", count: 32)
+        h.lookups.add(token: other, DeviceTokenInfo(bundleId: "com.example.app", environment: .production))
+        #expect(try h.run(push(token: appToken.uppercased(), jwt: jwt)).get().token == appToken)
+        #expect(try h.run(push(token: appToken, jwt: jwt)).get().token == appToken)
+        #expect(try h.run(push(token: other, jwt: jwt)).get().token == other)
+        #expect(try h.run(push(token: other.uppercased(), jwt: jwt)).get().token == other)
+        #expect(try h.run(push(token: appToken, jwt: jwt)).get().token == appToken)
+        // Same length and letters but a different device right after: not mistaken for the last one.
+        #expect(h.reason(push(token: "ba" + String(appToken.dropFirst(2)), jwt: jwt)) == .badDeviceToken)
+    }
+
     @Test mutating func deviceTokenFormatAndRegistry() {
         #expect(h.reason(push(token: "zz" + String(appToken.dropFirst(2)), jwt: jwt)) == .badDeviceToken)
         #expect(h.reason(push(token: "abc", jwt: jwt)) == .badDeviceToken)

@@ -74,7 +74,7 @@ final class APNsHandler: H2ServerHandler {
             token: DeviceToken.pathToken(in: request.headers), topic: Self.faultTopic(request, isBroadcast: isBroadcast),
             now: now)
         if let fault, case .resetStream = fault.action {
-            journal(request, connection: connection, environment: environment, summary: nil, status: 0,
+            journal(request, connection: connection, environment: environment, summary: RequestSummary(), status: 0,
                     reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
                     auth: state.auth, authRejection: nil)
             responder.reset(.internalError)
@@ -91,19 +91,21 @@ final class APNsHandler: H2ServerHandler {
         }
         var outcome = validator.validate(request, context: context, state: &state.authState)
 
-        outcome = Self.applyFault(fault, to: outcome, now: now)
+        // Checked first so the common case (no fault, no rate limit) does not copy the outcome around.
+        if let fault { outcome = Self.applyFault(fault, to: outcome, now: now) }
 
         // Per-token rate limit (429 TooManyRequests), only for pushes that would otherwise go through.
-        if case .success(let push) = outcome, tokenRateLimit > 0,
+        if tokenRateLimit > 0, case .success(let push) = outcome,
            services.tokens.recordPush(to: push.token, now: now, limit: tokenRateLimit, windowMillis: tokenRateWindowMillis) {
             outcome = .failure(Rejection(reason: .tooManyRequests, apnsId: push.apnsId, summary: push.summary))
         }
 
         let response: H2Response
-        switch outcome {
+        switch consume outcome {
         case .success(let push):
             let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
-            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders)
+            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders,
+                                                   reusing: &state.successHeaders)
             journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
                     fault: fault, now: now, auth: state.auth, authRejection: nil)
@@ -203,7 +205,7 @@ final class APNsHandler: H2ServerHandler {
     // MARK: Journal
 
     func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
-                 summary: RequestSummary?, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
+                 summary: RequestSummary, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
                  uniqueId: String?, started: UInt64, fault: FaultRule?, now: Millis, auth: ConnectionAuth,
                  authRejection: APNsReason?) {
         guard services.journal.isEnabled else { return }
@@ -213,11 +215,10 @@ final class APNsHandler: H2ServerHandler {
         case .token: authMode = request.headers.firstIndex(of: "authorization") == nil ? .none : .token
         }
         services.journal.append(JournalRecord(
-            // Packed copy: the request's own buffers have pool headroom and go back to its stream.
-            receivedAt: now, connectionId: connection.id, environment: environment,
-            request: PackedRequest(headers: request.headers, body: request.body), summary: summary ?? RequestSummary(), authMode: authMode, authRejection: authRejection,
-            status: status, reason: reason, timestamp: timestamp, apnsId: apnsId, apnsUniqueId: uniqueId,
-            durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000), faultId: fault?.id))
+            receivedAt: now, connectionId: connection.id, environment: environment, authMode: authMode,
+            authRejection: authRejection, status: status, reason: reason, timestamp: timestamp, apnsId: apnsId,
+            apnsUniqueId: uniqueId, durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000),
+            faultId: fault?.id), request: request, summary: summary)
     }
 
     /// The topic a fault rule matches: `apns-topic`, or for broadcasts and channels the app named in the path.

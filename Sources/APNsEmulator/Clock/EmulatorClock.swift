@@ -11,10 +11,15 @@ public protocol EmulatorClock: Sendable {
     func now() -> Millis
 }
 
-/// Wall-clock time.
+/// Wall-clock time, read with `clock_gettime` (every push reads it; `Date()` costs a Foundation round trip
+/// and floating point for the same number).
 public struct SystemClock: EmulatorClock {
     public init() {}
-    public func now() -> Millis { Millis((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    public func now() -> Millis {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Millis(ts.tv_sec) * 1000 + Millis(ts.tv_nsec) / 1_000_000
+    }
 }
 
 /// A controllable clock: frozen (moves only when told to) or running (real time plus whatever it was

@@ -1,50 +1,41 @@
 import APNsProtocol
+import H2Transport
 import Synchronization
 
 /// Every APNs request and its answer, in memory, newest last; capped, and switchable off for load tests.
+///
+/// Entries live as bytes in a `JournalArena` (recording one costs a few copies, no allocation); they become
+/// `JournalEntry` values only when read.
 public final class Journal: Sendable {
-    /// Entries recorded by the hot path stay in their compact form until read.
-    private enum Stored: Sendable {
-        case entry(JournalEntry)
-        case record(Int64, JournalRecord)
-
-        var id: Int64 {
-            switch self {
-            case .entry(let e): return e.id
-            case .record(let id, _): return id
-            }
-        }
-
-        var entry: JournalEntry {
-            switch self {
-            case .entry(let e): return e
-            case .record(let id, let r): return r.entry(id: id)
-            }
-        }
-
-        func matches(_ f: JournalFilter) -> Bool {
-            switch self {
-            case .entry(let e): return f.matches(e)
-            case .record(let id, let r):
-                if let afterId = f.afterId, id <= afterId { return false }
-                if let status = f.status, r.status != status { return false }
-                if let reason = f.reason, r.reason != reason { return false }
-                if let topic = f.topic, r.summary.topic != topic { return false }
-                if let apnsId = f.apnsId, r.apnsId.lowercased() != apnsId.lowercased() { return false }
-                if let token = f.token, r.token != token.lowercased() { return false }
-                return true
-            }
-        }
-    }
-
-    private struct State {
-        var entries: [Stored] = []
-        /// Index of the oldest entry once the ring is full.
-        var head = 0
+    private struct State: ~Copyable {
+        var arena = JournalArena()
+        /// Entries appended whole (`append(JournalEntry)`) by id; the arena holds a placeholder for each so
+        /// order, capacity and ids work the same for both kinds.
+        var aside: [Int64: JournalEntry] = [:]
         var nextId: Int64 = 1
         var enabled = true
         var capacity: Int
         var dropped: Int64 = 0
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        mutating func dropOldest() {
+            if !aside.isEmpty, let id = arena.first({ e in JournalStoredEntry(e).id }) {
+                aside.removeValue(forKey: id)
+            }
+            arena.removeFirst()
+        }
+
+        /// Makes room for one more entry and returns its id.
+        mutating func nextSlot() -> Int64 {
+            let id = nextId
+            nextId += 1
+            if arena.count >= capacity {
+                dropOldest()
+                dropped += 1
+            }
+            return id
+        }
     }
 
     private let state: Mutex<State>
@@ -70,7 +61,7 @@ public final class Journal: Sendable {
     }
 
     public var settings: Settings {
-        state.withLock { Settings(enabled: $0.enabled, capacity: $0.capacity, size: $0.entries.count, dropped: $0.dropped) }
+        state.withLock { Settings(enabled: $0.enabled, capacity: $0.capacity, size: $0.arena.count, dropped: $0.dropped) }
     }
 
     /// Turns recording on or off and/or changes the cap (keeping the newest entries).
@@ -81,11 +72,10 @@ public final class Journal: Sendable {
                 enabledFlag.store(enabled, ordering: .relaxed)
             }
             if let capacity, capacity > 0, capacity != s.capacity {
-                let ordered = Self.ordered(s)
-                let kept = Array(ordered.suffix(capacity))
-                s.dropped += Int64(ordered.count - kept.count)
-                s.entries = kept
-                s.head = 0
+                while s.arena.count > capacity {
+                    s.dropOldest()
+                    s.dropped += 1
+                }
                 s.capacity = capacity
             }
         }
@@ -94,58 +84,88 @@ public final class Journal: Sendable {
     /// Appends an entry, assigning its id (the id given is ignored). Returns the id.
     @discardableResult
     public func append(_ entry: JournalEntry) -> Int64 {
-        store { id in
+        state.withLock { s in
+            guard s.enabled else { return 0 }
+            let id = s.nextSlot()
             var e = entry
             e.id = id
-            return .entry(e)
+            s.aside[id] = e
+            let slot = s.arena.reserve(maxBytes: JournalEntryEncoder.asideSize)
+            s.arena.commit(JournalEntryEncoder.writeAside(id: id, to: slot))
+            return id
         }
     }
 
-    /// Appends a hot-path record (text is built only when the journal is read). Returns its id.
+    /// Appends a hot-path record of `request` (its fields and body; the authorization value redacted) and
+    /// what validation read from it, copying what it keeps. Returns its id.
     @discardableResult
-    public func append(_ record: JournalRecord) -> Int64 {
-        store { .record($0, record) }
-    }
-
-    private func store(_ make: (Int64) -> Stored) -> Int64 {
-        state.withLock { s in
+    public func append(_ record: JournalRecord, request: H2Request, summary: RequestSummary) -> Int64 {
+        let size = JournalEntryEncoder.maxSize(record, headers: request.headers, body: request.body, summary: summary)
+        return state.withLock { s in
             guard s.enabled else { return 0 }
-            let id = s.nextId
-            s.nextId += 1
-            let stored = make(id)
-            if s.entries.count < s.capacity {
-                s.entries.append(stored)
-            } else {
-                s.entries[s.head] = stored
-                s.head = (s.head + 1) % s.capacity
-                s.dropped += 1
-            }
+            let id = s.nextSlot()
+            let slot = s.arena.reserve(maxBytes: size)
+            s.arena.commit(JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
+                                                     summary: summary, id: id, to: slot))
             return id
         }
     }
 
     /// Entries matching `filter`, oldest first (the newest `limit` when a limit is given).
     public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
-        let all = state.withLock { Self.ordered($0) }
-        var matching = all.filter { $0.matches(filter) }
-        if let limit = filter.limit, limit >= 0 { matching = Array(matching.suffix(limit)) }
-        return matching.map(\.entry)
+        // Under the lock: find the matches and copy their bytes out; text is built after it is released.
+        let (copied, aside) = state.withLock { s -> ([UInt8], [Int64: JournalEntry]) in
+            var matching: [UnsafeRawBufferPointer] = []
+            s.arena.forEach { e in
+                if JournalStoredEntry(e).matches(filter, aside: s.aside) { matching.append(e) }
+                return true
+            }
+            if let limit = filter.limit, limit >= 0, matching.count > limit {
+                matching.removeFirst(matching.count - limit)
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(matching.reduce(0) { $0 + $1.count })
+            var aside: [Int64: JournalEntry] = [:]
+            for e in matching {
+                bytes.append(contentsOf: e)
+                let stored = JournalStoredEntry(e)
+                if stored.kind == .aside { aside[stored.id] = s.aside[stored.id] }
+            }
+            return (bytes, aside)
+        }
+        var entries: [JournalEntry] = []
+        copied.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let length = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let stored = JournalStoredEntry(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length]))
+                if stored.kind == .aside {
+                    if let e = aside[stored.id] { entries.append(e) }
+                } else {
+                    entries.append(stored.entry())
+                }
+                offset += length
+            }
+        }
+        return entries
     }
 
     public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
-        state.withLock { Self.ordered($0) }.reduce(0) { $0 + ($1.matches(filter) ? 1 : 0) }
+        state.withLock { s in
+            var n = 0
+            s.arena.forEach { e in
+                if JournalStoredEntry(e).matches(filter, aside: s.aside) { n += 1 }
+                return true
+            }
+            return n
+        }
     }
 
     /// Empties the journal (ids keep increasing).
     public func clear() {
         state.withLock { s in
-            s.entries.removeAll()
-            s.head = 0
+            s.arena.removeAll()
+            s.aside.removeAll()
         }
-    }
-
-    private static func ordered(_ s: State) -> [Stored] {
-        if s.head == 0 { return s.entries }
-        return Array(s.entries[s.head...] + s.entries[..<s.head])
     }
 }

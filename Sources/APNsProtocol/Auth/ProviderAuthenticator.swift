@@ -24,7 +24,12 @@ enum ProviderAuthenticator {
                     guard v.count > 7, hasBearerPrefix(v), v.count - 7 == state.currentTokenBytes.count else { return false }
                     return state.currentTokenBytes.withUnsafeBytes { memcmp($0.baseAddress!, v.baseAddress! + 7, v.count - 7) == 0 }
                 }
-                if same { return checkTimeAndEnvironment(known.token, known.key, context: context, summary: &summary) }
+                // Fields read in place: copying the token out of the verdict would retain and release each.
+                if same {
+                    return checkTimeAndEnvironment(teamId: known.token.teamId, keyId: known.token.keyId,
+                                                   issuedAt: known.token.issuedAt, key: known.key, context: context,
+                                                   summary: &summary)
+                }
             }
             let value = headers.value(at: index)
             guard value.utf8.count > 7, value.utf8.withContiguousStorageIfAvailable({ hasBearerPrefix(UnsafeRawBufferPointer($0)) })
@@ -42,7 +47,11 @@ enum ProviderAuthenticator {
             case .valid(let t, let k):
                 verdict = (t, k)
             }
-            if let reason = checkTimeAndEnvironment(verdict.0, verdict.1, context: context, summary: &summary) { return reason }
+            if let reason = checkTimeAndEnvironment(teamId: verdict.0.teamId, keyId: verdict.0.keyId,
+                                                    issuedAt: verdict.0.issuedAt, key: verdict.1, context: context,
+                                                    summary: &summary) {
+                return reason
+            }
             switch state.tokenRules.present(compact, token: verdict.0, key: verdict.1, now: context.now,
                                             refreshIntervalMillis: context.policy.providerTokenRefreshIntervalSeconds * 1000) {
             case .reject(let reason):
@@ -60,17 +69,18 @@ enum ProviderAuthenticator {
     }
 
     /// The rules that depend on time and on the request's environment, applied to every request.
-    private static func checkTimeAndEnvironment(_ parsed: ProviderToken, _ key: VerificationKey, context: ValidationContext,
+    private static func checkTimeAndEnvironment(teamId: String, keyId: String, issuedAt: Int64, key: VerificationKey,
+                                                context: ValidationContext,
                                                 summary: inout RequestSummary) -> APNsReason? {
-        summary.teamId = parsed.teamId
-        summary.keyId = parsed.keyId
+        summary.teamId = teamId
+        summary.keyId = keyId
         let nowSeconds = context.now / 1000
-        if parsed.issuedAt > nowSeconds + context.policy.futureIssuedAtToleranceSeconds {
-            summary.authDetail = "iat \(parsed.issuedAt) is in the future"
+        if issuedAt > nowSeconds + context.policy.futureIssuedAtToleranceSeconds {
+            summary.authDetail = "iat \(issuedAt) is in the future"
             return .invalidProviderToken
         }
-        if nowSeconds - parsed.issuedAt > context.policy.providerTokenMaxAgeSeconds {
-            summary.authDetail = "iat \(parsed.issuedAt) is more than \(context.policy.providerTokenMaxAgeSeconds) s old"
+        if nowSeconds - issuedAt > context.policy.providerTokenMaxAgeSeconds {
+            summary.authDetail = "iat \(issuedAt) is more than \(context.policy.providerTokenMaxAgeSeconds) s old"
             return .expiredProviderToken
         }
         if let env = key.environment, env != context.environment {

@@ -43,11 +43,61 @@ public enum DeviceToken {
         }
     }
 
+    /// Whether `text` is the canonical form of the well-formed token `bytes`, without building it. Eight
+    /// bytes at a time: for hex digits the canonical byte is just `b | 0x20` (digits already have that bit).
+    public static func isCanonical(_ text: String, ofWellFormed bytes: UnsafeRawBufferPointer) -> Bool {
+        var text = text
+        return text.withUTF8 { t in
+            guard t.count == bytes.count else { return false }
+            let t = UnsafeRawBufferPointer(t)
+            var i = 0
+            while i + 8 <= t.count {
+                let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) | 0x2020_2020_2020_2020
+                if w != t.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                i += 8
+            }
+            while i < t.count {
+                if t[i] != bytes[i] | 0x20 { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    /// Whether every byte is a hex digit (either case), eight at a time: the path's token is checked on
+    /// every push. A false answer says nothing about which byte; callers look again byte by byte.
+    static func allHexDigits(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        /// Per byte (all below 0x80): the high bit set where `lo <= byte <= hi`.
+        func inRange(_ w: UInt64, _ lo: UInt8, _ hi: UInt8) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            return (w &+ ones &* UInt64(0x80 - lo)) & ~(w &+ ones &* UInt64(0x7F - hi)) & high
+        }
+        var i = 0
+        while i + 8 <= bytes.count {
+            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            guard w & high == 0 else { return false }
+            let digits = inRange(w, UInt8(ascii: "0"), UInt8(ascii: "9"))
+            let letters = inRange(w | 0x2020_2020_2020_2020, UInt8(ascii: "a"), UInt8(ascii: "f"))
+            guard digits | letters == high else { return false }
+            i += 8
+        }
+        while i < bytes.count {
+            guard isHexDigit(bytes[i]) else { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// The lowercase text after `/3/device/` in a request's `:path`, well-formed or not: what faults match on
     /// and the journal files a request under, even one that validation refused early.
     public static func pathToken(in headers: H2HeaderList) -> String? {
         guard let i = headers.firstIndex(of: ":path") else { return nil }
-        let path = headers.value(at: i)
+        return pathToken(inPath: headers.value(at: i))
+    }
+
+    /// The same for a `:path` value given as text (the journal reads paths back from its own storage).
+    public static func pathToken(inPath path: String) -> String? {
         guard path.hasPrefix("/3/device/"), path.utf8.count > 10 else { return nil }
         return String(path.dropFirst(10)).lowercased()
     }

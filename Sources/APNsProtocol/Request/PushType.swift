@@ -29,4 +29,24 @@ public enum PushType: String, CaseIterable, Sendable, Codable, Hashable {
     public init?(headerValue: String) {
         self.init(rawValue: headerValue)
     }
+
+    /// The same from the header's bytes, without building a String (every push carries this header).
+    public init?(headerBytes v: UnsafeRawBufferPointer) {
+        func matches(_ name: StaticString) -> Bool {
+            v.count == name.utf8CodeUnitCount
+                && v.elementsEqual(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        }
+        if matches("alert") { self = .alert }
+        else if matches("background") { self = .background }
+        else if matches("location") { self = .location }
+        else if matches("voip") { self = .voip }
+        else if matches("complication") { self = .complication }
+        else if matches("fileprovider") { self = .fileprovider }
+        else if matches("mdm") { self = .mdm }
+        else if matches("liveactivity") { self = .liveactivity }
+        else if matches("pushtotalk") { self = .pushtotalk }
+        else if matches("widgets") { self = .widgets }
+        else if matches("controls") { self = .controls }
+        else { return nil }
+    }
 }

@@ -7,11 +7,30 @@ public enum APNsResponseBuilder {
     ///   - uniqueId: sandbox only: the `apns-unique-id` Apple adds so a delivery can be looked up.
     ///   - extra: headers every response carries (e.g. the emulator version).
     public static func success(apnsId: String, uniqueId: String?, extra: [H2Header]) -> H2Response {
-        var headers = extra
+        var headers: [H2Header] = []
         headers.reserveCapacity(extra.count + 2)
+        return success(apnsId: apnsId, uniqueId: uniqueId, extra: extra, reusing: &headers)
+    }
+
+    /// The same answer with its fields written into `headers`, whose storage is reused when nothing else
+    /// holds it (a connection keeps one array for all its 200s: no allocation per push).
+    public static func success(apnsId: String, uniqueId: String?, extra: [H2Header],
+                               reusing headers: inout [H2Header]) -> H2Response {
         // Ids are unique per response: never worth a slot in the client's HPACK table.
-        headers.append(H2Header("apns-id", apnsId, neverIndexed: true))
-        if let uniqueId { headers.append(H2Header("apns-unique-id", uniqueId, neverIndexed: true)) }
+        let id = H2Header("apns-id", apnsId, neverIndexed: true)
+        let unique = uniqueId.map { H2Header("apns-unique-id", $0, neverIndexed: true) }
+        let count = extra.count + (unique == nil ? 1 : 2)
+        if headers.count == count {
+            // Every element is overwritten in place (cheaper than emptying and appending again).
+            for i in 0..<extra.count { headers[i] = extra[i] }
+            headers[extra.count] = id
+            if let unique { headers[extra.count + 1] = unique }
+        } else {
+            headers.removeAll(keepingCapacity: true)
+            headers.append(contentsOf: extra)
+            headers.append(id)
+            if let unique { headers.append(unique) }
+        }
         return H2Response(status: 200, headers: headers)
     }
 

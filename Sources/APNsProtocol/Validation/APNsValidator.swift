@@ -81,7 +81,8 @@ public struct APNsValidator: Sendable {
 
         // 2. Path: /3/device/<token>. The token's format is judged later (step 5), after the headers.
         guard let pathIndex else { return reject(.badPath) }
-        let path = headers.withValue(at: pathIndex) { Self.parsePath($0) }
+        let lastToken = state.lastToken?.token
+        let path = headers.withValue(at: pathIndex) { Self.parsePath($0, reusing: lastToken) }
         let tokenWellFormed: Bool
         switch path {
         case .badPath: return reject(.badPath)
@@ -99,8 +100,9 @@ public struct APNsValidator: Sendable {
         // 4. Header values.
         if idIndex != nil && apnsId == nil { return reject(.badMessageId) }
         if let typeIndex {
-            let value = headers.value(at: typeIndex)
-            guard let type = PushType(headerValue: value) else { return reject(.invalidPushType) }
+            guard let type = headers.withValue(at: typeIndex, { PushType(headerBytes: $0) }) else {
+                return reject(.invalidPushType)
+            }
             summary.pushType = type
         } else if context.policy.defaultPushTypeToAlert {
             summary.pushType = .alert
@@ -194,15 +196,13 @@ public struct APNsValidator: Sendable {
         }
 
         // 9. Device token registry.
+        // Compared in place (copying the cached tuple out would retain and release its strings); the token
+        // is usually the very String cached (see parsePath), so the comparison is a pointer check.
         let generation = context.tokens.generation
-        let found: DeviceTokenInfo?
-        if let last = state.lastToken, last.generation == generation, last.token == token {
-            found = last.info
-        } else {
-            found = context.tokens.deviceToken(token)
-            state.lastToken = (token, generation, found)
+        if state.lastToken?.generation != generation || state.lastToken?.token != token {
+            state.lastToken = (token, generation, context.tokens.deviceToken(token))
         }
-        guard let info = found else { return reject(.badDeviceToken) }
+        guard let info = state.lastToken?.info else { return reject(.badDeviceToken) }
         guard info.environment == context.environment else { return reject(.badDeviceToken) }
         guard info.bundleId == bundleId else { return reject(.deviceTokenNotForTopic) }
         if let at = info.unregisteredAt, at <= context.now { return reject(.unregistered, timestamp: at) }
@@ -223,8 +223,8 @@ public struct APNsValidator: Sendable {
     }
 
     private static func containsSpace(_ text: String) -> Bool {
-        for b in text.utf8 where b == UInt8(ascii: " ") { return true }
-        return false
+        var text = text
+        return text.withUTF8 { $0.count > 0 && memchr($0.baseAddress!, Int32(UInt8(ascii: " ")), $0.count) != nil }
     }
 
     enum PathOutcome {
@@ -232,8 +232,10 @@ public struct APNsValidator: Sendable {
         case token(String)
     }
 
-    /// Reads `/3/device/<token>` without building a String for the path.
-    static func parsePath(_ p: UnsafeRawBufferPointer) -> PathOutcome {
+    /// Reads `/3/device/<token>` without building a String for the path. A well-formed token equal to
+    /// `last` (the connection's previous one, as senders push to the same few devices) comes back as that
+    /// String rather than a new one: no allocation, and later comparisons with it are pointer checks.
+    static func parsePath(_ p: UnsafeRawBufferPointer, reusing last: String? = nil) -> PathOutcome {
         let prefix: StaticString = "/3/device/"
         let n = prefix.utf8CodeUnitCount
         if p.count == n - 1 && memcmp(p.baseAddress!, prefix.utf8Start, n - 1) == 0 { return .missingToken }
@@ -241,11 +243,16 @@ public struct APNsValidator: Sendable {
         let token = UnsafeRawBufferPointer(rebasing: p[n...])
         if token.isEmpty { return .missingToken }
         var hex = token.count % 2 == 0 && DeviceToken.byteRange.contains(token.count / 2)
-        for b in token {
-            if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") { return .badPath }
-            if !DeviceToken.isHexDigit(b) { hex = false }
+        // All hex (the usual case) rules out '/' and '?' too; otherwise look at each byte.
+        if !DeviceToken.allHexDigits(token) {
+            for b in token {
+                if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") { return .badPath }
+                if !DeviceToken.isHexDigit(b) { hex = false }
+            }
         }
-        return hex ? .token(DeviceToken.canonical(token)) : .malformedToken
+        guard hex else { return .malformedToken }
+        if let last, DeviceToken.isCanonical(last, ofWellFormed: token) { return .token(last) }
+        return .token(DeviceToken.canonical(token))
     }
 
 }

@@ -54,6 +54,9 @@ public struct H2HeaderList: Sendable, Sequence {
     public var count: Int { fields.count }
     @inlinable
     public var isEmpty: Bool { fields.isEmpty }
+    /// Bytes of all names and values together (for sizing a copy).
+    @inlinable
+    public var byteCount: Int { bytes.count }
 
     public mutating func append(name: String, value: String) {
         let ns = Int32(bytes.count)

@@ -52,8 +52,7 @@ final class HeaderEncoder {
 
     /// Adds a regular field; its name is lowercased (RFC 9113 §8.2.1) as it is copied.
     func add(_ header: H2Header) {
-        var name = header.name
-        let n = name.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: true) }
+        let n = copy(header.name, lowercase: true)
         let v = copy(header.value)
         append(name: n, value: v, flags: header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0)
     }
@@ -63,23 +62,42 @@ final class HeaderEncoder {
         body(UnsafePointer(nvs), count)
     }
 
-    private func copy(_ value: String) -> UnsafeMutableRawBufferPointer {
+    /// Copies text in place when it is contiguous (native and small strings are), else through a copy.
+    private func copy(_ value: String, lowercase: Bool = false) -> UnsafeMutableRawBufferPointer {
+        if let copied = value.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0), lowercase: lowercase) }) {
+            return copied
+        }
         var value = value
-        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: false) }
+        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: lowercase) }
     }
 
     private func copy(_ source: UnsafeRawBufferPointer, lowercase: Bool) -> UnsafeMutableRawBufferPointer {
         precondition(used + source.count <= byteCapacity, "HeaderEncoder.begin sized too small")
         let start = bytes + used
         if source.count > 0 { start.copyMemory(from: source.baseAddress!, byteCount: source.count) }
-        if lowercase {
-            for i in 0..<source.count {
-                let b = start.load(fromByteOffset: i, as: UInt8.self)
-                if b >= 65 && b <= 90 { start.storeBytes(of: b | 0x20, toByteOffset: i, as: UInt8.self) }
-            }
-        }
+        if lowercase { Self.lowercaseASCII(start, count: source.count) }
         used += source.count
         return UnsafeMutableRawBufferPointer(start: start, count: source.count)
+    }
+
+    /// Lowercases A–Z in place, eight bytes at a time (every response's names go through here); other
+    /// bytes, including non-ASCII ones, are left as they are.
+    static func lowercaseASCII(_ p: UnsafeMutableRawPointer, count: Int) {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while i + 8 <= count {
+            let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let low7 = w & ~high
+            // High bit set per byte where 'A' <= byte <= 'Z' (and the byte itself is below 0x80).
+            let upper = (low7 &+ ones &* (0x80 - 0x41)) & ~(low7 &+ ones &* (0x7F - 0x5A)) & ~w & high
+            if upper != 0 { p.storeBytes(of: w | (upper >> 2), toByteOffset: i, as: UInt64.self) }
+            i += 8
+        }
+        while i < count {
+            let b = p.load(fromByteOffset: i, as: UInt8.self)
+            if b >= 65 && b <= 90 { p.storeBytes(of: b | 0x20, toByteOffset: i, as: UInt8.self) }
+            i += 1
+        }
     }
 
     private func append(name: UnsafeMutableRawBufferPointer, value: UnsafeMutableRawBufferPointer,

@@ -37,8 +37,8 @@ public final class H2ServerConnection: H2Connection {
     private let handler: any H2ServerHandler
     private weak var registry: ServerConnectionRegistry?
     private var streams: [Int32: ServerStream] = [:]
-    /// The stream whose HEADERS/DATA are arriving: frames of one stream come in a row, so this saves a
-    /// hash lookup per header field.
+    /// The stream last begun or looked up (see `stream(_:)`): frames of one stream come in a row and its
+    /// answer follows its last frame, so this saves a hash lookup per header field and per response.
     private var current: ServerStream? = nil
     /// Closed streams kept for reuse. Sized for a client keeping ~100 requests in flight, as load generators
     /// and busy senders do: a smaller pool discards what the next batch of HEADERS needs and every request
@@ -171,10 +171,14 @@ public final class H2ServerConnection: H2Connection {
         }
     }
 
+    /// The open stream `id`; a hash lookup makes it `current`, so the frames, request and response that
+    /// follow for the same stream (DATA with END_STREAM, then the answer) find it without another.
     @inline(__always)
     private func stream(_ id: Int32) -> ServerStream? {
         if let current, current.id == id { return current }
-        return streams[id]
+        guard let found = streams[id] else { return nil }
+        current = found
+        return found
     }
 
     // MARK: nghttp2 callbacks
@@ -235,7 +239,7 @@ public final class H2ServerConnection: H2Connection {
     // MARK: Responses
 
     func submitResponse(streamID: Int32, _ response: H2Response) {
-        guard let session, let stream = streams[streamID], !stream.responded else { return }
+        guard let session, let stream = stream(streamID), !stream.responded else { return }
         stream.responded = true
         let status = H2StatusText.text(for: response.status)
         let encoder = loop.headerEncoder

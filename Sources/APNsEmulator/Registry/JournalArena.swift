@@ -1,0 +1,126 @@
+/// The journal's entries as bytes, oldest first, in a chain of large chunks that are written front to back.
+///
+/// Recording a push must not cost a malloc, a free of a cold entry, or retains: the previous design (a
+/// Swift value per entry in a 100,000-slot ring) spent ~2 µs per push mostly on cache misses while
+/// overwriting and releasing the oldest entry. Here an entry is appended with a few `memcpy`s into the
+/// current chunk and dropping the oldest only counts it (the dropped bytes are not even read: they are
+/// long out of cache); a chunk whose entries are all dropped is reused for new ones. Memory follows the bytes actually kept, not a fixed size per slot.
+///
+/// Each entry starts with its total length (`UInt32`), so the chain can be walked; what follows is up to
+/// the writer (`JournalEntryEncoder`). Not thread-safe: `Journal` keeps it inside its mutex.
+struct JournalArena: ~Copyable {
+    /// One block of entries. Entries never straddle chunks.
+    private struct Chunk {
+        let base: UnsafeMutableRawPointer
+        let size: Int
+        /// Bytes written (entries end here).
+        var used = 0
+        /// Entries written.
+        var entries = 0
+    }
+
+    /// Chunk size: big enough that chunk turnover is rare, small enough that a tiny journal stays small.
+    static let chunkSize = 256 * 1024
+
+    /// Live chunks, oldest first; new entries go to the last one.
+    private var chunks: [Chunk] = []
+    /// Entries of `chunks[0]` already dropped (the oldest live entry is the next one).
+    private var headDropped = 0
+    /// One emptied chunk kept for reuse, so steady-state recording allocates nothing.
+    private var spare: Chunk?
+    /// Entries kept.
+    private(set) var count = 0
+    /// Bytes promised by the last `reserve`, for `commit` to check.
+    private var reserved = 0
+
+    init() {}
+
+    deinit {
+        for c in chunks { c.base.deallocate() }
+        spare?.base.deallocate()
+    }
+
+    /// Room for one entry of at most `maxBytes`; write it there, then `commit` what was written (the
+    /// 4-byte length prefix included; the writer stores it). Nothing else may touch the arena in between.
+    mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
+        if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
+            chunks.append(newChunk(atLeast: maxBytes))
+        }
+        reserved = maxBytes
+        return chunks[chunks.count - 1].base + chunks[chunks.count - 1].used
+    }
+
+    /// Completes the entry begun with `reserve`.
+    mutating func commit(_ written: Int) {
+        precondition(written >= 4 && written <= reserved, "journal entry overran its reservation")
+        reserved = 0
+        chunks[chunks.count - 1].used += written
+        chunks[chunks.count - 1].entries += 1
+        count += 1
+    }
+
+    /// Drops the oldest entry.
+    mutating func removeFirst() {
+        precondition(count > 0, "removeFirst on an empty journal")
+        headDropped += 1
+        count -= 1
+        if headDropped == chunks[0].entries {
+            let emptied = chunks.removeFirst()
+            headDropped = 0
+            recycle(emptied)
+        }
+    }
+
+    /// Drops every entry (keeping one chunk for reuse).
+    mutating func removeAll() {
+        for c in chunks { recycle(c) }
+        chunks.removeAll()
+        headDropped = 0
+        count = 0
+    }
+
+    /// Calls `body` with the oldest entry's bytes, if there is one.
+    func first<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        guard count > 0 else { return nil }
+        let c = chunks[0]
+        let offset = Self.offset(in: c, skipping: headDropped)
+        let length = Int(c.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        return body(UnsafeRawBufferPointer(start: c.base + offset, count: length))
+    }
+
+    /// Calls `body` with each entry's bytes (length prefix included), oldest first; stops when it returns false.
+    func forEach(_ body: (UnsafeRawBufferPointer) -> Bool) {
+        for (i, c) in chunks.enumerated() {
+            var offset = i == 0 ? Self.offset(in: c, skipping: headDropped) : 0
+            while offset < c.used {
+                let length = Int(c.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                guard body(UnsafeRawBufferPointer(start: c.base + offset, count: length)) else { return }
+                offset += length
+            }
+        }
+    }
+
+    /// Where the entry after the first `n` of `chunk` starts (reads run rarely; drops must stay cheap).
+    private static func offset(in chunk: Chunk, skipping n: Int) -> Int {
+        var offset = 0
+        for _ in 0..<n { offset += Int(chunk.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        return offset
+    }
+
+    private mutating func newChunk(atLeast bytes: Int) -> Chunk {
+        if let s = spare, s.size >= bytes {
+            spare = nil
+            return Chunk(base: s.base, size: s.size)
+        }
+        let size = max(bytes, Self.chunkSize)
+        return Chunk(base: .allocate(byteCount: size, alignment: 16), size: size)
+    }
+
+    private mutating func recycle(_ chunk: Chunk) {
+        if spare == nil && chunk.size == Self.chunkSize {
+            spare = chunk
+        } else {
+            chunk.base.deallocate()
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import APNsProtocol
+import Foundation
+import H2Transport
+
+/// Writes one journal entry into `JournalArena` memory: fixed-width fields, then length-prefixed strings,
+/// the request's fields (authorization already redacted, so the secret part of a token is never kept) and
+/// the body. `JournalStoredEntry` reads it back.
+///
+/// ```
+/// 0   UInt32 total length        4  UInt8 kind (record / aside)  5  UInt8 environment
+/// 6   UInt8 auth mode            7  UInt8 flags (Flag)           8  Int64 id
+/// 16  Int64 receivedAt           24 UInt64 connectionId          32 Int64 durationMicros
+/// 40  Int64 timestamp            48 Int64 priority               56 Int64 expiration
+/// 64  Int32 status
+/// 68  strings: reason, apnsId, apnsUniqueId, faultId, topic, collapseId, teamId, keyId, authDetail,
+///     authRejection, pushType, token (as validated; nil means "read it from the path")
+///     UInt32 warning count, warnings
+///     UInt32 field count, (name, value) pairs
+///     body
+/// ```
+/// An `aside` entry (appended whole as a `JournalEntry`) stops after the fixed part: `Journal` keeps its
+/// value beside the arena by id.
+enum JournalEntryEncoder {
+    enum Kind: UInt8 { case record = 0, aside = 1 }
+
+    /// Bits of the flags byte: which optional integers are present.
+    enum Flag {
+        static let timestamp: UInt8 = 1
+        static let priority: UInt8 = 2
+        static let expiration: UInt8 = 4
+    }
+
+    static let fixedSize = 68
+    private static let redactedSuffix: StaticString = ".<redacted>"
+    private static let redactedWhole: StaticString = "bearer <redacted>"
+
+    /// An upper bound of what `write` writes for these.
+    static func maxSize(_ r: JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary) -> Int {
+        var n = fixedSize
+        n += JournalByteWriter.size(r.reason) + JournalByteWriter.size(r.apnsId)
+            + JournalByteWriter.size(r.apnsUniqueId) + JournalByteWriter.size(r.faultId)
+            + JournalByteWriter.size(s.topic) + JournalByteWriter.size(s.collapseId)
+            + JournalByteWriter.size(s.teamId) + JournalByteWriter.size(s.keyId) + JournalByteWriter.size(s.authDetail)
+            + JournalByteWriter.size(r.authRejection?.rawValue) + JournalByteWriter.size(s.pushType?.rawValue)
+            + JournalByteWriter.size(s.token)
+        n += 4
+        for w in s.warnings { n += JournalByteWriter.size(w) }
+        // A redacted authorization value can be longer than the original: "bearer <redacted>", or text
+        // whose invalid UTF-8 was repaired (one byte becomes three) before ".<redacted>". Bounded without
+        // looking for those fields: the slack only matters when a chunk is nearly full.
+        n += 4 + headers.count * (8 + redactedWhole.utf8CodeUnitCount) + 3 * headers.byteCount
+        n += 4 + body.count
+        return n
+    }
+
+    /// Writes the record of a request as entry `id`; returns the bytes written.
+    static func write(_ r: JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary, id: Int64,
+                      to base: UnsafeMutableRawPointer) -> Int {
+        var w = JournalByteWriter(base)
+        var flags: UInt8 = 0
+        if r.timestamp != nil { flags |= Flag.timestamp }
+        if s.priority != nil { flags |= Flag.priority }
+        if s.expiration != nil { flags |= Flag.expiration }
+        w.uint32(0)
+        w.uint8(Kind.record.rawValue)
+        w.uint8(r.environment == .sandbox ? 1 : 0)
+        w.uint8(r.authMode.rawValue)
+        w.uint8(flags)
+        w.int64(id)
+        w.int64(r.receivedAt)
+        w.int64(Int64(bitPattern: r.connectionId))
+        w.int64(r.durationMicros)
+        w.int64(r.timestamp ?? 0)
+        w.int64(Int64(s.priority ?? 0))
+        w.int64(s.expiration ?? 0)
+        w.uint32(UInt32(truncatingIfNeeded: Int32(clamping: r.status)))
+        w.string(r.reason)
+        w.string(r.apnsId)
+        w.string(r.apnsUniqueId)
+        w.string(r.faultId)
+        w.string(s.topic)
+        w.string(s.collapseId)
+        w.string(s.teamId)
+        w.string(s.keyId)
+        w.string(s.authDetail)
+        w.string(r.authRejection?.rawValue)
+        w.string(s.pushType?.rawValue)
+        w.string(s.token)
+        w.uint32(UInt32(s.warnings.count))
+        for warning in s.warnings { w.string(warning) }
+        w.uint32(UInt32(headers.count))
+        for i in 0..<headers.count {
+            headers.withBytes(at: i) { name, value in
+                w.bytes(name)
+                if isAuthorization(name) { writeRedacted(value, to: &w) } else { w.bytes(value) }
+            }
+        }
+        body.withUnsafeBytes { w.bytes($0) }
+        w.uint32(UInt32(w.offset), at: 0)
+        return w.offset
+    }
+
+    /// Writes the fixed part only, for an entry kept aside (see `Journal`).
+    static let asideSize = fixedSize
+
+    static func writeAside(id: Int64, to base: UnsafeMutableRawPointer) -> Int {
+        var w = JournalByteWriter(base)
+        w.uint32(UInt32(fixedSize))
+        w.uint8(Kind.aside.rawValue)
+        w.uint8(0)
+        w.uint8(0)
+        w.uint8(0)
+        w.int64(id)
+        for _ in 0..<6 { w.int64(0) }
+        w.uint32(0)
+        return w.offset
+    }
+
+    private static func isAuthorization(_ name: UnsafeRawBufferPointer) -> Bool {
+        let a: StaticString = "authorization"
+        guard name.count == a.utf8CodeUnitCount else { return false }
+        return memcmp(name.baseAddress!, a.utf8Start, name.count) == 0
+    }
+
+    /// `JournalRecord.redact` over bytes: everything up to the first ".", then ".<redacted>". Text that is
+    /// not plain ASCII around that dot goes through the String version, whose idea of "." is a whole
+    /// Character (a combining mark after the dot, say, makes it another character).
+    private static func writeRedacted(_ value: UnsafeRawBufferPointer, to w: inout JournalByteWriter) {
+        var dot: Int? = nil
+        for i in 0..<value.count {
+            let b = value[i]
+            if b >= 0x80 { return w.string(JournalRecord.redact(String(decoding: value, as: UTF8.self))) }
+            if b == UInt8(ascii: ".") {
+                if i + 1 < value.count && value[i + 1] >= 0x80 {
+                    return w.string(JournalRecord.redact(String(decoding: value, as: UTF8.self)))
+                }
+                dot = i
+                break
+            }
+        }
+        guard let dot else {
+            return w.bytes(UnsafeRawBufferPointer(start: redactedWhole.utf8Start, count: redactedWhole.utf8CodeUnitCount))
+        }
+        w.uint32(UInt32(dot + redactedSuffix.utf8CodeUnitCount))
+        w.raw(UnsafeRawBufferPointer(rebasing: value[..<dot]))
+        w.raw(UnsafeRawBufferPointer(start: redactedSuffix.utf8Start, count: redactedSuffix.utf8CodeUnitCount))
+    }
+}

@@ -1,0 +1,139 @@
+import APNsProtocol
+
+/// One entry of `JournalArena` read in place (layout: `JournalEntryEncoder`): enough to filter it without
+/// building strings, and to build its `JournalEntry` when a reader wants it. Valid only while the bytes are.
+struct JournalStoredEntry {
+    let kind: JournalEntryEncoder.Kind
+    let id: Int64
+    private let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        kind = JournalEntryEncoder.Kind(rawValue: bytes[4]) ?? .record
+        id = bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self)
+    }
+
+    var status: Int { Int(bytes.loadUnaligned(fromByteOffset: 64, as: Int32.self)) }
+
+    /// The strings after the fixed part, in the order the encoder writes them.
+    private struct Strings {
+        var reason, apnsId, apnsUniqueId, faultId, topic, collapseId, teamId, keyId, authDetail: UnsafeRawBufferPointer?
+        var authRejection, pushType, token: UnsafeRawBufferPointer?
+        /// Where the warnings start.
+        var rest: JournalByteReader
+    }
+
+    private var strings: Strings {
+        var r = JournalByteReader(bytes, at: JournalEntryEncoder.fixedSize)
+        return Strings(reason: r.bytesOrNil(), apnsId: r.bytesOrNil(), apnsUniqueId: r.bytesOrNil(),
+                       faultId: r.bytesOrNil(), topic: r.bytesOrNil(), collapseId: r.bytesOrNil(),
+                       teamId: r.bytesOrNil(), keyId: r.bytesOrNil(), authDetail: r.bytesOrNil(),
+                       authRejection: r.bytesOrNil(), pushType: r.bytesOrNil(), token: r.bytesOrNil(), rest: r)
+    }
+
+    /// The same test as `JournalFilter.matches` on the entry this record becomes; `aside` holds entries
+    /// appended whole.
+    func matches(_ f: JournalFilter, aside: [Int64: JournalEntry]) -> Bool {
+        if kind == .aside { return aside[id].map(f.matches) ?? false }
+        if let afterId = f.afterId, id <= afterId { return false }
+        if let status = f.status, self.status != status { return false }
+        if f.reason == nil && f.topic == nil && f.apnsId == nil && f.token == nil { return true }
+        let s = strings
+        if let reason = f.reason, !Self.equal(s.reason, reason) { return false }
+        if let topic = f.topic, !Self.equal(s.topic, topic) { return false }
+        if let apnsId = f.apnsId, !Self.equalIgnoringCase(s.apnsId, apnsId) { return false }
+        if let token = f.token {
+            if let t = s.token {
+                if !Self.equal(t, token.lowercased()) { return false }
+            } else {
+                let fromPath = Self.firstPath(after: s.rest).flatMap {
+                    DeviceToken.pathToken(inPath: String(decoding: $0, as: UTF8.self))
+                }
+                if fromPath != token.lowercased() { return false }
+            }
+        }
+        return true
+    }
+
+    /// The text form the control API serves (see `JournalEntry`).
+    func entry() -> JournalEntry {
+        let fixed = bytes
+        let flags = fixed[7]
+        let s = strings
+        var r = s.rest
+        var warnings: [String] = []
+        let warningCount = Int(r.uint32())
+        warnings.reserveCapacity(warningCount + 1)
+        for _ in 0..<warningCount { warnings.append(r.string() ?? "") }
+        if let detail = s.authDetail { warnings.append("auth: \(String(decoding: detail, as: UTF8.self))") }
+        let fieldCount = Int(r.uint32())
+        var pairs: [[String]] = []
+        pairs.reserveCapacity(fieldCount)
+        var method = "", path = ""
+        var firstPath: String?
+        for _ in 0..<fieldCount {
+            let name = r.string() ?? "", value = r.string() ?? ""
+            if name == ":method" { method = value }
+            if name == ":path" {
+                path = value
+                if firstPath == nil { firstPath = value }
+            }
+            pairs.append([name, value])
+        }
+        let body = r.bytesOrNil() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let token = s.token.map { String(decoding: $0, as: UTF8.self) } ?? firstPath.flatMap(DeviceToken.pathToken(inPath:))
+        func text(_ b: UnsafeRawBufferPointer?) -> String? { b.map { String(decoding: $0, as: UTF8.self) } }
+        func int64(_ offset: Int) -> Int64 { fixed.loadUnaligned(fromByteOffset: offset, as: Int64.self) }
+        let authMode = JournalRecord.AuthMode(rawValue: fixed[6]) ?? .none
+        return JournalEntry(
+            id: id, receivedAt: int64(16), connectionId: UInt64(bitPattern: int64(24)),
+            environment: fixed[5] == 1 ? .sandbox : .production, method: method, path: path, token: token,
+            topic: text(s.topic), pushType: text(s.pushType),
+            priority: flags & JournalEntryEncoder.Flag.priority != 0 ? Int(int64(48)) : nil,
+            expiration: flags & JournalEntryEncoder.Flag.expiration != 0 ? int64(56) : nil,
+            collapseId: text(s.collapseId), headers: pairs,
+            payload: body.isEmpty ? nil : String(validating: body, as: UTF8.self), authMode: authMode.text,
+            authOutcome: text(s.authRejection) ?? "accepted", teamId: text(s.teamId), keyId: text(s.keyId),
+            status: status, reason: text(s.reason),
+            timestamp: flags & JournalEntryEncoder.Flag.timestamp != 0 ? int64(40) : nil,
+            apnsId: text(s.apnsId) ?? "", apnsUniqueId: text(s.apnsUniqueId), durationMicros: int64(32),
+            faultId: text(s.faultId), warnings: warnings)
+    }
+
+    /// The value of the first `:path` field, reading on from the warnings.
+    private static func firstPath(after rest: JournalByteReader) -> UnsafeRawBufferPointer? {
+        var r = rest
+        for _ in 0..<r.uint32() { _ = r.bytesOrNil() }
+        for _ in 0..<r.uint32() {
+            let name = r.bytesOrNil(), value = r.bytesOrNil()
+            if let name, equal(name, ":path") { return value }
+        }
+        return nil
+    }
+
+    /// `stored == text` as String equality would say: bytes first, Strings only for non-ASCII text.
+    private static func equal(_ stored: UnsafeRawBufferPointer?, _ text: String) -> Bool {
+        guard let stored else { return false }
+        var text = text
+        let bytewise = text.withUTF8 { t in t.count == stored.count && t.elementsEqual(stored) }
+        if bytewise { return true }
+        if !stored.contains(where: { $0 >= 0x80 }) && !text.utf8.contains(where: { $0 >= 0x80 }) { return false }
+        return String(decoding: stored, as: UTF8.self) == text
+    }
+
+    /// `stored.lowercased() == text.lowercased()`, bytewise for ASCII.
+    private static func equalIgnoringCase(_ stored: UnsafeRawBufferPointer?, _ text: String) -> Bool {
+        guard let stored else { return false }
+        if stored.contains(where: { $0 >= 0x80 }) || text.utf8.contains(where: { $0 >= 0x80 }) {
+            return String(decoding: stored, as: UTF8.self).lowercased() == text.lowercased()
+        }
+        guard stored.count == text.utf8.count else { return false }
+        return zip(stored, text.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func lower(_ b: UInt8) -> UInt8 { (b &- UInt8(ascii: "A")) < 26 ? b | 0x20 : b }
+
+    private static func equal(_ a: UnsafeRawBufferPointer, _ s: StaticString) -> Bool {
+        a.count == s.utf8CodeUnitCount && a.elementsEqual(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+}

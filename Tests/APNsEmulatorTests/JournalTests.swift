@@ -1,0 +1,167 @@
+import APNsProtocol
+import H2Transport
+import Testing
+
+@testable import APNsEmulator
+
+/// The journal's byte storage: what a hot-path record reads back as, filters, the cap, and chunk turnover.
+@Suite("Journal storage")
+struct JournalTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    static func record(token: String = token, pathToken: String? = nil, status: Int = 200, reason: String? = nil,
+                       apnsId: String = "0f5e9c2b-7a11-4d3e-9b8c-abcdef012345", topic: String? = "com.example.app",
+                       authorization: String? = "bearer eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJUIn0.c2ln",
+                       body: [UInt8] = Array(#"{"aps":{"alert":"héllo"}}"#.utf8)) -> Recorded {
+        var headers = H2HeaderList()
+        headers.append(name: ":method", value: "POST")
+        headers.append(name: ":scheme", value: "https")
+        headers.append(name: ":path", value: "/3/device/" + (pathToken ?? token.uppercased()))
+        if let authorization { headers.append(name: "authorization", value: authorization) }
+        if let topic { headers.append(name: "apns-topic", value: topic) }
+        var summary = RequestSummary()
+        summary.token = token
+        summary.topic = topic
+        return Recorded(
+            record: JournalRecord(
+                receivedAt: 1_700_000_000_000, connectionId: 7, environment: .production, authMode: .token,
+                authRejection: nil, status: status, reason: reason, timestamp: nil, apnsId: apnsId, apnsUniqueId: nil,
+                durationMicros: 12, faultId: nil),
+            request: H2Request(headers: headers, body: body), summary: summary)
+    }
+
+    /// What the handler hands `Journal.append` for one request.
+    struct Recorded {
+        var record: JournalRecord
+        var request: H2Request
+        var summary: RequestSummary
+    }
+
+    @Test func aRecordReadsBackAsTheEntryTheControlAPIServes() throws {
+        let journal = Journal()
+        var r = Self.record(status: 410, reason: "Unregistered")
+        r.record.environment = .sandbox
+        r.record.authMode = .certificate
+        r.record.authRejection = .badCertificate
+        r.record.timestamp = 1_699_999_999_000
+        r.record.apnsUniqueId = "unique"
+        r.record.faultId = "f1"
+        r.summary.pushType = .voip
+        r.summary.priority = 5
+        r.summary.expiration = 0
+        r.summary.collapseId = "c"
+        r.summary.teamId = "TEAM"
+        r.summary.keyId = "KEY"
+        r.summary.warnings = ["first"]
+        r.summary.authDetail = "why"
+        #expect(journal.append(recorded: r) == 1)
+        let e = try #require(journal.query().first)
+        #expect(e.id == 1 && e.receivedAt == 1_700_000_000_000 && e.connectionId == 7 && e.environment == .sandbox)
+        #expect(e.method == "POST" && e.path == "/3/device/" + Self.token.uppercased() && e.token == Self.token)
+        #expect(e.topic == "com.example.app" && e.pushType == "voip" && e.priority == 5 && e.expiration == 0)
+        #expect(e.collapseId == "c" && e.teamId == "TEAM" && e.keyId == "KEY")
+        #expect(e.authMode == "certificate" && e.authOutcome == "BadCertificate")
+        #expect(e.status == 410 && e.reason == "Unregistered" && e.timestamp == 1_699_999_999_000)
+        #expect(e.apnsId == "0f5e9c2b-7a11-4d3e-9b8c-abcdef012345" && e.apnsUniqueId == "unique")
+        #expect(e.durationMicros == 12 && e.faultId == "f1" && e.warnings == ["first", "auth: why"])
+        #expect(e.payload == #"{"aps":{"alert":"héllo"}}"#)
+        #expect(e.headers == [[":method", "POST"], [":scheme", "https"], [":path", "/3/device/" + Self.token.uppercased()],
+                              ["authorization", "bearer eyJhbGciOiJFUzI1NiJ9.<redacted>"],
+                              ["apns-topic", "com.example.app"]])
+    }
+
+    @Test func absentOptionalsStayAbsent() throws {
+        let journal = Journal()
+        var r = Self.record(topic: nil, authorization: nil, body: [])
+        r.summary = RequestSummary()
+        journal.append(recorded: r)
+        let e = try #require(journal.query().first)
+        #expect(e.topic == nil && e.pushType == nil && e.priority == nil && e.expiration == nil && e.collapseId == nil)
+        #expect(e.teamId == nil && e.keyId == nil && e.reason == nil && e.timestamp == nil && e.apnsUniqueId == nil)
+        #expect(e.faultId == nil && e.payload == nil && e.warnings.isEmpty && e.authOutcome == "accepted")
+        #expect(e.token == Self.token, "read from the path when validation stopped before the token")
+    }
+
+    @Test func authorizationIsRedactedLikeTheStringVersion() throws {
+        for value in ["bearer nodot", "", "bearer a.b.c", "bearer é.x", "bearer x.\u{301}y.z", "bearer \u{600}.x.y"] {
+            let journal = Journal()
+            journal.append(recorded: Self.record(authorization: value))
+            let e = try #require(journal.query().first)
+            #expect(e.headers.first { $0[0] == "authorization" }?[1] == JournalRecord.redact(value), "\(value)")
+        }
+    }
+
+    @Test func aValidatedTokenOtherThanThePathsIsKept() throws {
+        let journal = Journal()
+        journal.append(recorded: Self.record(token: String(repeating: "cd", count: 32), pathToken: Self.token))
+        #expect(journal.query().first?.token == String(repeating: "cd", count: 32))
+        #expect(journal.count(JournalFilter(token: String(repeating: "CD", count: 32))) == 1)
+    }
+
+    @Test func filtersWorkOnStoredRecords() {
+        let journal = Journal()
+        let other = String(repeating: "ef", count: 32)
+        journal.append(recorded: Self.record())
+        journal.append(recorded: Self.record(token: other, status: 400, reason: "BadDeviceToken", apnsId: "x-id"))
+        journal.append(recorded: Self.record(topic: "com.example.other"))
+        #expect(journal.query(JournalFilter(token: Self.token.uppercased())).map(\.id) == [1, 3])
+        #expect(journal.query(JournalFilter(token: other)).map(\.id) == [2])
+        #expect(journal.query(JournalFilter(apnsId: "X-ID")).map(\.id) == [2])
+        #expect(journal.query(JournalFilter(status: 400)).map(\.id) == [2])
+        #expect(journal.query(JournalFilter(reason: "BadDeviceToken")).map(\.id) == [2])
+        #expect(journal.query(JournalFilter(topic: "com.example.other")).map(\.id) == [3])
+        #expect(journal.query(JournalFilter(afterId: 1)).map(\.id) == [2, 3])
+        #expect(journal.query(JournalFilter(limit: 2)).map(\.id) == [2, 3])
+        #expect(journal.query(JournalFilter(limit: 0)).isEmpty)
+        #expect(journal.count(JournalFilter(token: Self.token, topic: "com.example.app")) == 1)
+    }
+
+    @Test func theCapKeepsTheNewestAcrossManyChunks() {
+        let journal = Journal(capacity: 1000)
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
+        for _ in 0..<5000 { journal.append(recorded: Self.record(body: body)) }
+        #expect(journal.settings == Journal.Settings(enabled: true, capacity: 1000, size: 1000, dropped: 4000))
+        let ids = journal.query().map(\.id)
+        #expect(ids.first == 4001 && ids.last == 5000 && ids.count == 1000)
+        journal.configure(capacity: 10)
+        #expect(journal.query().map(\.id) == Array(4991...5000))
+        #expect(journal.settings.dropped == 4990)
+    }
+
+    @Test func anEntryLargerThanAChunkFitsAlone() throws {
+        let journal = Journal(capacity: 2)
+        let big = [UInt8](repeating: UInt8(ascii: "b"), count: JournalArena.chunkSize + 10)
+        journal.append(recorded: Self.record())
+        journal.append(recorded: Self.record(body: big))
+        journal.append(recorded: Self.record())
+        let entries = journal.query()
+        #expect(entries.map(\.id) == [2, 3])
+        #expect(entries.first?.payload?.utf8.count == big.count)
+    }
+
+    @Test func wholeEntriesAndRecordsShareOrderCapAndClear() {
+        let journal = Journal(capacity: 3)
+        journal.append(JournalEntry(id: 0, receivedAt: 0, connectionId: 1, environment: .sandbox, method: "POST",
+                                    path: "/3/device/x", status: 200, apnsId: "a"))
+        journal.append(recorded: Self.record())
+        journal.append(JournalEntry(id: 0, receivedAt: 0, connectionId: 1, environment: .sandbox, method: "POST",
+                                    path: "/3/device/y", status: 400, apnsId: "b"))
+        journal.append(recorded: Self.record())
+        #expect(journal.query().map(\.id) == [2, 3, 4])
+        #expect(journal.query(JournalFilter(status: 400)).map(\.apnsId) == ["b"])
+        journal.clear()
+        #expect(journal.query().isEmpty && journal.settings.size == 0)
+        #expect(journal.append(recorded: Self.record()) == 5)
+    }
+
+    @Test func nothingIsRecordedWhileOff() {
+        let journal = Journal(enabled: false)
+        #expect(journal.append(recorded: Self.record()) == 0)
+        #expect(journal.settings.size == 0)
+    }
+}
+
+extension Journal {
+    @discardableResult
+    func append(recorded r: JournalTests.Recorded) -> Int64 { append(r.record, request: r.request, summary: r.summary) }
+}
