@@ -45,7 +45,7 @@ struct CommandRunnerTests {
         #expect(result.code == .usage)
         #expect(
             result.errorOutput.hasPrefix(
-                "error: argument 1 'start': unknown subcommand (expected one of: serve, test, exec, send, token, certs, version)\n"
+                "error: argument 1 'start': unknown subcommand (expected one of: serve, test, exec, bench, send, token, certs, version)\n"
             )
         )
     }
@@ -55,7 +55,7 @@ struct CommandRunnerTests {
         #expect(result.code == .usage)
         #expect(
             result.errorOutput.hasPrefix(
-                "error: missing subcommand (expected one of: serve, test, exec, send, token, certs, version)\n"
+                "error: missing subcommand (expected one of: serve, test, exec, bench, send, token, certs, version)\n"
             )
         )
     }
@@ -87,7 +87,7 @@ struct CommandRunnerTests {
     }
 
     @Test func helpForAnUnknownSubcommandIsAUsageError() async {
-        let result = await runCLI(["help", "bench"])
+        let result = await runCLI(["help", "benchmark"])
         #expect(result.code == .usage)
     }
 
