@@ -30,6 +30,11 @@ struct HelpFormatterTests {
         ("--journal-capacity <n>", "100000"),
         ("--manual-clock", nil),
         ("--low-priority-delay <seconds>", "0"),
+        ("--latency <spec>", "none"),
+        ("--connection-rate-limit <n>", "0"),
+        ("--goaway-after-requests <n>", "0"),
+        ("--goaway-after-seconds <seconds>", "0"),
+        ("--brownout <share[:status]>", "0"),
         ("--token-rate-limit <n>", "0"),
         ("--token-rate-window <seconds>", "1"),
         ("--no-sample-key", nil),
@@ -150,6 +155,22 @@ struct HelpFormatterTests {
                                       Hold priority 5 and 1 pushes this long before
                                       delivering them to online virtual devices.
                                       (default: 0)
+              --latency <spec>        Delay every answer: fixed:5ms, uniform:1ms-10ms or
+                                      lognormal:5ms,p99=50ms (also live: PUT
+                                      /_emulator/shaping). (default: none)
+              --connection-rate-limit <n>
+                                      Answer 429 TooManyRequests beyond this many requests
+                                      per connection per second; 0 never does. (default: 0)
+              --goaway-after-requests <n>
+                                      Recycle each connection with GOAWAY after this many
+                                      requests; 0 never does. (default: 0)
+              --goaway-after-seconds <seconds>
+                                      Recycle each connection with GOAWAY once it is this
+                                      old; 0 never does. (default: 0)
+              --brownout <share[:status]>
+                                      Answer this share of requests (0-1) with 503
+                                      ServiceUnavailable, or 500 InternalServerError with
+                                      :500. (default: 0)
               --token-rate-limit <n>  Answer 429 TooManyRequests to pushes beyond this many
                                       per device token per --token-rate-window; 0 never
                                       does. (default: 0)

@@ -39,6 +39,11 @@ struct ServeCommandTests {
             "--journal-capacity", "500",
             "--manual-clock",
             "--low-priority-delay", "1.5",
+            "--latency", "lognormal:5ms,p99=50ms",
+            "--connection-rate-limit", "100",
+            "--goaway-after-requests", "1000",
+            "--goaway-after-seconds", "60",
+            "--brownout", "0.05:500",
             "--token-rate-limit", "20",
             "--token-rate-window", "0.5",
             "--no-sample-key",
@@ -77,6 +82,12 @@ struct ServeCommandTests {
         expected.journalCapacity = 500
         expected.manualClock = true
         expected.lowPriorityDelaySeconds = 1.5
+        expected.shaping.latency = .logNormal(medianMs: 5, p99Ms: 50)
+        expected.shaping.connectionRateLimit = 100
+        expected.shaping.goAwayAfterRequests = 1000
+        expected.shaping.goAwayAfterSeconds = 60
+        expected.shaping.brownoutShare = 0.05
+        expected.shaping.brownoutStatus = 500
         expected.tokenRateLimit = 20
         expected.tokenRateWindowSeconds = 0.5
         expected.registerSampleKey = false
@@ -110,6 +121,18 @@ struct ServeCommandTests {
         for (flaggedChild, defaultChild) in zip(Mirror(reflecting: flagged).children, mirror.children) {
             #expect("\(flaggedChild.value)" != "\(defaultChild.value)", "\(defaultChild.label ?? "?") has no flag")
         }
+    }
+
+    @Test func latencySpecsParseAndBadOnesNameTheArgument() throws {
+        #expect(ServeCommand.parseLatency("fixed:5ms") == .fixed(ms: 5))
+        #expect(ServeCommand.parseLatency("uniform:1-10") == .uniform(minMs: 1, maxMs: 10))
+        #expect(ServeCommand.parseLatency("uniform:10ms-1ms") == nil)
+        #expect(ServeCommand.parseLatency("lognormal:5ms,p50=9") == nil)
+        #expect(ServeCommand.parseLatency("gamma:1") == nil)
+        let error = try #require(parseError(ServeCommand.self, ["--latency", "soon"]))
+        #expect(error.description.hasPrefix("argument 2 '--latency soon': expected none, fixed:5ms"))
+        #expect(parseError(ServeCommand.self, ["--brownout", "1.5"]) != nil)
+        #expect(parseError(ServeCommand.self, ["--brownout", "0.5:404"]) != nil)
     }
 
     @Test func equalsFormFillsTheSameFieldsAsSeparateValues() throws {

@@ -1,4 +1,5 @@
 import APNsProtocol
+import Foundation
 import H2Transport
 
 /// What the APNs handler remembers about one connection (kept in `H2ServerConnection.userInfo`).
@@ -20,9 +21,48 @@ final class APNsConnectionState {
     /// response is sent nothing else holds it, so an accepted push costs no array allocation.
     @exclusivity(unchecked) var successHeaders: [H2Header] = []
 
-    init(auth: ConnectionAuth, advertisedStreams: Int, listenerEnvironment: APNsEnvironment) {
+    /// This connection's copy of the shaping settings, and the store generation it was taken at.
+    var shaping: ShapingSettings
+    var shapingGeneration: UInt64
+    /// Requests in the current one-second window (connection rate limit) and the window's start.
+    var windowStart: Millis = 0
+    var windowCount = 0
+    /// Requests carried so far (GOAWAY after N), and whether a recycling GOAWAY went out.
+    var requestCount = 0
+    var recycled = false
+    let openedAt: Millis
+    /// Draws for latency and brownouts (SplitMix64: cheap, per connection, no lock).
+    var random: UInt64
+    /// Counters the stats endpoint reads.
+    let stats: ConnectionStats
+    /// `authState.tokenUpdates` at the previous request, to count token refreshes.
+    var seenTokenUpdates = 0
+
+    init(auth: ConnectionAuth, advertisedStreams: Int, listenerEnvironment: APNsEnvironment, shaping: ShapingSettings,
+         shapingGeneration: UInt64, openedAt: Millis, stats: ConnectionStats) {
+        self.shaping = shaping
+        self.shapingGeneration = shapingGeneration
+        self.openedAt = openedAt
+        self.stats = stats
+        self.random = UInt64.random(in: 1...UInt64.max)
         self.auth = auth
         self.listenerEnvironment = listenerEnvironment
         self.advertisedStreams = advertisedStreams
+    }
+
+    /// A uniform draw in [0, 1).
+    func nextUniform() -> Double {
+        random &+= 0x9E37_79B9_7F4A_7C15
+        var z = random
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53)
+    }
+
+    /// A standard normal draw (Box–Muller).
+    func nextNormal() -> Double {
+        let u1 = max(nextUniform(), 1e-12), u2 = nextUniform()
+        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }

@@ -56,7 +56,11 @@ extension APNsHandler {
                     authRejection: Self.isAuthReason(r.reason) ? r.reason : nil)
             rejected(r.reason, connection: connection, state: state)
         }
-        send(response, fault: fault, connection: connection, responder: responder)
+        var reasonAnswered: APNsReason?
+        if case .failure(let r) = outcome { reasonAnswered = r.reason }
+        send(response, fault: fault, connection: connection, responder: responder,
+             record: Answer(reason: reasonAnswered, pushType: .liveactivity, environment: context.environment, started: started),
+             state: state, now: context.now)
     }
 
     private func rejection(_ reason: APNsReason, requestId: String, timestamp: Int64? = nil) -> H2Response {

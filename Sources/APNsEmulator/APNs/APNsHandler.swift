@@ -10,13 +10,10 @@ import H2Transport
 final class APNsHandler: H2ServerHandler {
     let services: EmulatorServices
     private let validator = APNsValidator()
-    let verifier = ProviderTokenVerifier()
+    var verifier: ProviderTokenVerifier { services.verifier }
     let policy: ValidationPolicy
     private let behavior: ConnectionBehavior
-    private let maxStreams: Int
-    private let tokenRateLimit: Int
     private let environmentFromHostNames: Bool
-    private let tokenRateWindowMillis: Millis
     /// Headers on every response (the emulator version).
     let extraHeaders: [H2Header]
     /// Higher layers that see every accepted push (the virtual devices' delivery queue).
@@ -26,19 +23,22 @@ final class APNsHandler: H2ServerHandler {
         self.services = services
         self.policy = services.configuration.policy
         self.behavior = services.configuration.connectionBehavior
-        self.maxStreams = services.configuration.maxConcurrentStreams
-        self.tokenRateLimit = services.configuration.tokenRateLimit
         self.environmentFromHostNames = services.configuration.environmentFromHostNames
-        self.tokenRateWindowMillis = Millis(services.configuration.tokenRateWindowSeconds * 1000)
         self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
         self.extensions = extensions
     }
 
     /// "One stream until authenticated" must hold from the very first SETTINGS frame, not from the second.
     func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings? {
-        guard behavior.oneStreamUntilAuthenticated, connection.peerCertificateDER == nil else { return nil }
         var s = settings
-        s.maxConcurrentStreams = 1
+        if behavior.oneStreamUntilAuthenticated, connection.peerCertificateDER == nil {
+            s.maxConcurrentStreams = 1
+            return s
+        }
+        // A stream limit changed through the shaping API applies to new connections from their first SETTINGS.
+        let limit = services.shaping.current.maxConcurrentStreams
+        guard limit != settings.maxConcurrentStreams else { return nil }
+        s.maxConcurrentStreams = limit
         return s
     }
 
@@ -46,23 +46,41 @@ final class APNsHandler: H2ServerHandler {
         let auth: ConnectionAuth = connection.peerCertificateDER.map {
             .certificate(.from(der: $0, trusted: connection.peerCertificateVerified, now: services.clock.now()))
         } ?? .token
+        let now = services.clock.now()
+        let (shaping, generation) = services.shaping.snapshot()
+        let authName: String
+        if case .certificate = auth { authName = "certificate" } else { authName = "token" }
+        let stats = ConnectionStats(id: connection.id, remote: connection.remoteAddress.map { "\($0)" } ?? "",
+                                    listener: connection.listener.name, auth: authName, openedAt: now)
+        services.connectionStats.opened(stats)
+        services.metrics.connectionOpened()
         let state = APNsConnectionState(
             auth: auth, advertisedStreams: connection.settings.maxConcurrentStreams,
-            listenerEnvironment: APNsEnvironment(rawValue: connection.listener.name) ?? .production)
+            listenerEnvironment: APNsEnvironment(rawValue: connection.listener.name) ?? .production,
+            shaping: shaping, shapingGeneration: generation, openedAt: now, stats: stats)
         connection.userInfo = state
         if behavior.oneStreamUntilAuthenticated, auth == .token {
             advertise(1, on: connection, state: state)
         }
     }
 
+    func connectionClosed(_ connection: H2ServerConnection) {
+        services.metrics.connectionClosed()
+        services.connectionStats.closed(connection.id, at: services.clock.now())
+    }
+
     func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
-        // Timing is for the journal only: no clock read when it is off.
-        let started = services.journal.isEnabled ? DispatchTime.now().uptimeNanoseconds : 0
+        let started = DispatchTime.now().uptimeNanoseconds
         guard let state = connection.userInfo as? APNsConnectionState else {
             responder.reset(.internalError)
             return
         }
         let now = services.clock.now()
+        let inFlight = connection.openStreamCount
+        services.metrics.streamOpened(concurrentOnConnection: inFlight)
+        state.stats.requests.add(1, ordering: .relaxed)
+        state.stats.sawConcurrency(inFlight)
+        refreshShaping(state, connection: connection)
         let environment = environmentFromHostNames
             ? EnvironmentResolver.environment(headers: request.headers, serverName: connection.serverName,
                                               listener: state.listenerEnvironment)
@@ -77,6 +95,7 @@ final class APNsHandler: H2ServerHandler {
             journal(request, connection: connection, environment: environment, summary: RequestSummary(), status: 0,
                     reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
                     auth: state.auth, authRejection: nil)
+            services.metrics.streamClosed()
             responder.reset(.internalError)
             return
         }
@@ -95,14 +114,29 @@ final class APNsHandler: H2ServerHandler {
         if let fault { outcome = Self.applyFault(fault, to: outcome, now: now) }
 
         // Per-token rate limit (429 TooManyRequests), only for pushes that would otherwise go through.
-        if tokenRateLimit > 0, case .success(let push) = outcome,
-           services.tokens.recordPush(to: push.token, now: now, limit: tokenRateLimit, windowMillis: tokenRateWindowMillis) {
+        let tokenLimit = state.shaping.tokenRateLimit
+        if tokenLimit > 0, case .success(let push) = outcome,
+           services.tokens.recordPush(to: push.token, now: now, limit: tokenLimit, windowMillis: state.shaping.tokenRateWindowMs) {
             outcome = .failure(Rejection(reason: .tooManyRequests, apnsId: push.apnsId, summary: push.summary))
         }
+        // Load shaping: a brownout or the per-connection rate limit answers in place of the outcome.
+        if state.shaping.shapesRequests, let reason = shapedRejection(state, now: now) {
+            outcome = Self.replace(outcome, with: reason)
+        }
+        if state.authState.tokenUpdates != state.seenTokenUpdates {
+            state.seenTokenUpdates = state.authState.tokenUpdates
+            state.stats.tokenUpdates.add(1, ordering: .relaxed)
+            state.stats.lastTokenUpdateAt.store(now, ordering: .relaxed)
+            services.metrics.tokenRefreshed()
+        }
+        let pushType: PushType?
+        let answeredReason: APNsReason?
 
         let response: H2Response
         switch consume outcome {
         case .success(let push):
+            pushType = push.pushType
+            answeredReason = nil
             let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
             response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders,
                                                    reusing: &state.successHeaders)
@@ -112,6 +146,8 @@ final class APNsHandler: H2ServerHandler {
             accepted(connection: connection, state: state)
             for ext in extensions { ext.pushAccepted(push, now: now) }
         case .failure(let rejection):
+            pushType = rejection.summary.pushType
+            answeredReason = rejection.reason
             response = APNsResponseBuilder.rejection(rejection.reason, timestamp: rejection.timestamp,
                                                      apnsId: rejection.apnsId, policy: policy, extra: extraHeaders)
             journal(request, connection: connection, environment: environment, summary: rejection.summary,
@@ -122,7 +158,9 @@ final class APNsHandler: H2ServerHandler {
             rejected(rejection.reason, connection: connection, state: state)
         }
 
-        send(response, fault: fault, connection: connection, responder: responder)
+        send(response, fault: fault, connection: connection, responder: responder,
+             record: Answer(reason: answeredReason, pushType: pushType, environment: environment, started: started),
+             state: state, now: now)
     }
 
     /// A fault that answers in APNs' place (a reason, or 503 Shutdown) replaces the validation outcome of a
@@ -143,25 +181,52 @@ final class APNsHandler: H2ServerHandler {
         return .failure(Rejection(reason: reason, timestamp: reason.carriesTimestamp ? now : nil, apnsId: id, summary: summary))
     }
 
-    /// Answers, applying a fault's delay or connection-level effect.
-    func send(_ response: H2Response, fault: FaultRule?, connection: H2ServerConnection, responder: H2Responder) {
-        switch fault?.action {
-        case .delay(let ms):
-            responder.eventLoop.schedule(after: .milliseconds(ms)) { responder.respond(response) }
-        case .goAway(let reason):
-            responder.respond(response)
-            connection.sendGoAway(debugData: Self.goAwayPayload(reason))
-        case .shutdown:
-            responder.respond(response)
-            connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(.shutdown, policy: policy))
-        default:
+    /// What the metrics need of an answer.
+    struct Answer {
+        var reason: APNsReason?
+        var pushType: PushType?
+        var environment: APNsEnvironment
+        var started: UInt64
+    }
+
+    /// Answers, applying a fault's delay or connection-level effect and the shaping latency, and counts it.
+    func send(_ response: H2Response, fault: FaultRule?, connection: H2ServerConnection, responder: H2Responder,
+              record: Answer, state: APNsConnectionState, now: Millis) {
+        let metrics = services.metrics
+        if record.reason == nil { state.stats.accepted.add(1, ordering: .relaxed) } else { state.stats.rejected.add(1, ordering: .relaxed) }
+        let respond: @Sendable () -> Void = {
+            metrics.response(reason: record.reason, pushType: record.pushType, environment: record.environment,
+                             micros: (DispatchTime.now().uptimeNanoseconds &- record.started) / 1000)
+            metrics.streamClosed()
             responder.respond(response)
         }
+        var delayMillis: Double = 0
+        if state.shaping.latency != .none {
+            delayMillis = state.shaping.latency.sample(uniform01: state.nextUniform(), normal: state.nextNormal())
+        }
+        switch fault?.action {
+        case .delay(let ms):
+            responder.eventLoop.schedule(after: .milliseconds(ms) + .microseconds(Int64(delayMillis * 1000)), respond)
+        case .goAway(let reason):
+            respond()
+            connection.sendGoAway(debugData: Self.goAwayPayload(reason))
+        case .shutdown:
+            respond()
+            connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(.shutdown, policy: policy))
+        default:
+            if delayMillis > 0 {
+                responder.eventLoop.schedule(after: .microseconds(Int64(delayMillis * 1000)), respond)
+            } else {
+                respond()
+            }
+        }
+        recycleIfDue(state, connection: connection, now: now)
     }
 
     // MARK: Connection behaviours
 
     func accepted(connection: H2ServerConnection, state: APNsConnectionState) {
+        let maxStreams = state.shaping.maxConcurrentStreams
         if state.advertisedStreams != maxStreams && (behavior.throttleAfterRejection || behavior.oneStreamUntilAuthenticated) {
             advertise(maxStreams, on: connection, state: state)
         }
@@ -189,12 +254,13 @@ final class APNsHandler: H2ServerHandler {
     /// "One stream until a valid token" ends with the first valid token, even when that push is refused for
     /// another reason (e.g. BadDeviceToken).
     private func liftAuthenticationLimit(connection: H2ServerConnection, state: APNsConnectionState) {
+        let maxStreams = state.shaping.maxConcurrentStreams
         if behavior.oneStreamUntilAuthenticated && state.authState.authenticated && state.advertisedStreams != maxStreams {
             advertise(maxStreams, on: connection, state: state)
         }
     }
 
-    private func advertise(_ streams: Int, on connection: H2ServerConnection, state: APNsConnectionState) {
+    func advertise(_ streams: Int, on connection: H2ServerConnection, state: APNsConnectionState) {
         guard state.advertisedStreams != streams else { return }
         state.advertisedStreams = streams
         var settings = connection.settings

@@ -58,6 +58,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// A state snapshot (`GET /_emulator/state`) imported at start, replacing stored keys, tokens and faults:
     /// how replicas behind a load balancer all accept the same tokens.
     public var importStateFile: String?
+    /// Latency, connection rate limit, GOAWAY recycling and brownout at start (stream limit and token rate
+    /// limit come from their own fields above); `PUT /_emulator/shaping` changes them live.
+    public var shaping = ShapingSettings()
     /// How long APNs holds priority 5 and 1 pushes before delivering them to an online device (0: at once).
     public var lowPriorityDelaySeconds: Double = 0
     /// TooManyRequests when one token gets more than this many pushes per `tokenRateWindowSeconds` (0: off).

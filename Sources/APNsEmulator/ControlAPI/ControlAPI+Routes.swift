@@ -9,6 +9,7 @@ enum ControlOperation: String, CaseIterable, Sendable {
     case listFaults, createFault, getFault, deleteFault, deleteAllFaults
     case reset, exportState, importState
     case getClock, advanceClock, freezeClock, resumeClock
+    case metrics, stats, getShaping, updateShaping
 }
 
 extension ControlAPI {
@@ -54,6 +55,11 @@ extension ControlAPI {
         ("POST", "/_emulator/clock/advance", .advanceClock),
         ("POST", "/_emulator/clock/freeze", .freezeClock),
         ("POST", "/_emulator/clock/resume", .resumeClock),
+
+        ("GET", "/metrics", .metrics),
+        ("GET", "/_emulator/stats", .stats),
+        ("GET", "/_emulator/shaping", .getShaping),
+        ("PUT", "/_emulator/shaping", .updateShaping),
     ])
 
     /// Runs the operation's handler; each lives in the file of its resource group (`ControlAPI+Keys.swift`…).
@@ -89,6 +95,10 @@ extension ControlAPI {
         case .advanceClock: return try advanceClock(request)
         case .freezeClock: return try freezeClock(request, frozen: true)
         case .resumeClock: return try freezeClock(request, frozen: false)
+        case .metrics: return try metrics(request)
+        case .stats: return try stats(request)
+        case .getShaping: return try getShaping(request)
+        case .updateShaping: return try updateShaping(request)
         }
     }
 }

@@ -226,6 +226,22 @@ extension ControlAPIDocument {
                       summary: "Move a manual clock forward", body: ("ClockAdvanceRequest", true),
                       success: (200, "The new time.", "ClockNow"),
                       errors: [409: "The clock follows real time (the emulator was not started with a manual clock)."]),
+            Operation(id: .metrics, method: "GET", path: "/metrics", tag: "metrics", summary: "Prometheus metrics",
+                      description: "Text exposition format 0.0.4: requests by status and reason and by push type and"
+                        + " environment, a response-time histogram, open connections and streams, JWT cache lookups,"
+                        + " token refreshes, journal size and deliveries by fate.",
+                      success: (200, "Prometheus text (`text/plain; version=0.0.4`).", nil)),
+            Operation(id: .stats, method: "GET", path: prefix + "/stats", tag: "metrics", summary: "What senders did",
+                      description: "Totals, and per connection: requests, accepted and rejected, requests per second,"
+                        + " the concurrency high-water mark and provider-token refreshes; the live shaping settings.",
+                      success: (200, "The statistics.", "Stats")),
+            Operation(id: .getShaping, method: "GET", path: prefix + "/shaping", tag: "metrics", summary: "Load shaping",
+                      success: (200, "The live shaping settings.", "Shaping")),
+            Operation(id: .updateShaping, method: "PUT", path: prefix + "/shaping", tag: "metrics",
+                      summary: "Change load shaping live",
+                      description: "Fields given replace the current ones; connections pick them up at their next"
+                        + " request (a new stream limit is advertised then, and in new connections' first SETTINGS).",
+                      body: ("ShapingUpdate", true), success: (200, "The settings now in force.", "Shaping")),
             Operation(id: .freezeClock, method: "POST", path: prefix + "/clock/freeze", tag: "clock",
                       summary: "Stop a manual clock", description: "Time then moves only through `advance`.",
                       success: (200, "The clock.", "Clock"),

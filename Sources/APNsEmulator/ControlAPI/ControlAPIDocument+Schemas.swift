@@ -18,6 +18,48 @@ extension ControlAPIDocument {
                                  + " or null when the body as a whole is wrong.", example: "teamid", nullable: true)),
             ], required: ["error"]),
             "OpenAPIDocument": ["type": "object", "description": "This document."] as JSON,
+            "Latency": object("Latency added before each answer.", [
+                ("type", string("Distribution.", choices: ["none", "fixed", "uniform", "logNormal"])),
+                ("ms", ["type": "number", "description": "fixed: milliseconds."] as JSON),
+                ("minMs", ["type": "number", "description": "uniform: lower bound."] as JSON),
+                ("maxMs", ["type": "number", "description": "uniform: upper bound."] as JSON),
+                ("medianMs", ["type": "number", "description": "logNormal: median."] as JSON),
+                ("p99Ms", ["type": "number", "description": "logNormal: 99th percentile."] as JSON),
+            ], required: ["type"]),
+            "Shaping": object("Apple-like back-pressure.", [
+                ("latency", ref("Latency")),
+                ("maxConcurrentStreams", integer("SETTINGS_MAX_CONCURRENT_STREAMS.", minimum: 1)),
+                ("tokenRateLimit", integer("Pushes per token per window before 429 (0: off).", minimum: 0)),
+                ("tokenRateWindowMs", integer("The token rate window.", minimum: 1)),
+                ("connectionRateLimit", integer("Requests per connection per second before 429 (0: off).", minimum: 0)),
+                ("goAwayAfterRequests", integer("GOAWAY after this many requests on a connection (0: never).", minimum: 0)),
+                ("goAwayAfterSeconds", ["type": "number", "description": "GOAWAY once a connection is this old (0: never)."] as JSON),
+                ("brownoutShare", ["type": "number", "minimum": 0, "maximum": 1,
+                                   "description": "Share of requests answered brownoutStatus."] as JSON),
+                ("brownoutStatus", integer("503 ServiceUnavailable or 500 InternalServerError.")),
+            ]),
+            "ShapingUpdate": object("Fields to change; the others keep their value.", [
+                ("latency", ref("Latency")),
+                ("maxConcurrentStreams", integer("SETTINGS_MAX_CONCURRENT_STREAMS.", minimum: 1, maximum: 100_000)),
+                ("tokenRateLimit", integer("Pushes per token per window before 429 (0: off).", minimum: 0)),
+                ("tokenRateWindowMs", integer("The token rate window.", minimum: 1, maximum: 3_600_000)),
+                ("connectionRateLimit", integer("Requests per connection per second before 429 (0: off).", minimum: 0)),
+                ("goAwayAfterRequests", integer("GOAWAY after this many requests (0: never).", minimum: 0)),
+                ("goAwayAfterSeconds", ["type": "number", "minimum": 0, "maximum": 86_400,
+                                        "description": "GOAWAY once a connection is this old (0: never)."] as JSON),
+                ("brownoutShare", ["type": "number", "minimum": 0, "maximum": 1, "description": "Share answered brownoutStatus."] as JSON),
+                ("brownoutStatus", integer("503 or 500.")),
+            ], closed: true),
+            "Stats": object("What senders did.", [
+                ("totals", ["type": "object", "description": "requests, succeeded, failed, openConnections, connectionsTotal,"
+                            + " openStreams, concurrencyHighWater, tokenRefreshes, responses (by status and reason)."] as JSON),
+                ("connections", array(["type": "object", "description": "id, remote, listener, auth, openedAt, requests,"
+                                       + " accepted, rejected, requestsPerSecond, concurrencyHighWater, tokenUpdates,"
+                                       + " lastTokenUpdateAt."] as JSON, "Open connections.")),
+                ("closedConnections", array(["type": "object", "description": "As connections, with closedAt."] as JSON,
+                                            "Recently closed connections (the last 1000).")),
+                ("shaping", ref("Shaping")),
+            ]),
             "Endpoints": object("The ready-file JSON; the exact shape is a contract.", [
                 ("production", string("Production APNs base URL.", example: "https://127.0.0.1:2197")),
                 ("sandbox", string("Sandbox APNs base URL.", example: "https://127.0.0.1:2198")),

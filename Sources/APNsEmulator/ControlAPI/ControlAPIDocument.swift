@@ -93,6 +93,7 @@ package enum ControlAPIDocument {
         ["name": "faults", "description": "Injected misbehaviour for matching APNs requests."],
         ["name": "state", "description": "Reset, export and import."],
         ["name": "clock", "description": "The emulator's time, movable when it runs on a manual clock."],
+        ["name": "metrics", "description": "Live metrics, per-connection statistics and Apple-like load shaping."],
     ] }
 }
 

@@ -15,4 +15,11 @@ package protocol EmulatorExtension: ControlAPIExtension {
     func reset()
     /// The emulator is stopping: stop timers.
     func shutdown()
+    /// Prometheus text lines for `/metrics` (default: none).
+    func prometheusLines() -> [String]
+}
+
+extension EmulatorExtension {
+    /// Prometheus text lines the extension adds to `/metrics` (with their `# HELP`/`# TYPE`).
+    package func prometheusLines() -> [String] { [] }
 }

@@ -17,6 +17,14 @@ public final class EmulatorServices: Sendable {
     /// Broadcast channels (kept in memory only: they are cheap to recreate and Apple's are per test run).
     public let channels: ChannelRegistry
     public let persistence: any StatePersistence
+    /// Provider-token signature verdicts, cached (one verification per distinct token).
+    public let verifier = ProviderTokenVerifier()
+    /// Live counters for `/metrics` and `/_emulator/stats`.
+    public let metrics = EmulatorMetrics()
+    /// Per-connection statistics for `/_emulator/stats`.
+    public let connectionStats = ConnectionStatsRegistry()
+    /// Latency, stream limits, rate limits, connection recycling and brownouts, changeable live.
+    public let shaping: ShapingStore
     /// Where the listeners ended up, once `Emulator.start` bound them (`GET /_emulator/endpoints`).
     public let endpoints = Mutex<EmulatorEndpoints?>(nil)
 
@@ -31,6 +39,11 @@ public final class EmulatorServices: Sendable {
         self.faults = FaultPlan(persistence: persistence)
         self.channels = ChannelRegistry(maximumChannelsPerApp: configuration.maximumChannelsPerApp)
         self.journal = Journal(capacity: configuration.journalCapacity, enabled: configuration.journalEnabled)
+        var shaping = configuration.shaping
+        shaping.maxConcurrentStreams = configuration.maxConcurrentStreams
+        shaping.tokenRateLimit = configuration.tokenRateLimit
+        shaping.tokenRateWindowMs = Int64(configuration.tokenRateWindowSeconds * 1000)
+        self.shaping = ShapingStore(shaping)
         let stored = try persistence.load()
         try keys.restore(stored.keys)
         tokens.restore(stored.tokens)

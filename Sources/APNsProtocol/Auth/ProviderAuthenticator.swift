@@ -58,6 +58,7 @@ enum ProviderAuthenticator {
                 summary.authDetail = "connection rule: \(reason.rawValue)"
                 return reason
             case .accept(let isNew):
+                if isNew { state.tokenUpdates &+= 1 }
                 if isNew || state.currentVerdict?.keysGeneration != keysGeneration {
                     state.currentVerdict = CurrentVerdict(token: verdict.0, key: verdict.1, keysGeneration: keysGeneration)
                     state.currentTokenBytes = Array(compact.utf8)

@@ -12,6 +12,8 @@ public struct ConnectionAuthState: Sendable {
     var currentVerdict: CurrentVerdict?
     /// Set once any request carried a valid token (or the connection uses a certificate).
     public var authenticated = false
+    /// New provider tokens accepted on this connection (the first one included): token-refresh events.
+    public internal(set) var tokenUpdates = 0
 
     public init() {}
 }

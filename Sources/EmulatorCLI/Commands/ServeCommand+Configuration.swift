@@ -31,6 +31,20 @@ extension ServeCommand {
         }
         if options.flag(Option.manualClock) { configuration.manualClock = true }
         if let file = try options.string(Option.importState) { configuration.importStateFile = file }
+        if let latency = try options.value(Option.latency, expected: "none, fixed:5ms, uniform:1ms-10ms or lognormal:5ms,p99=50ms",
+                                           Self.parseLatency) {
+            configuration.shaping.latency = latency
+        }
+        if let n = try options.integer(Option.connectionRateLimit, in: 0...10_000_000) { configuration.shaping.connectionRateLimit = n }
+        if let n = try options.integer(Option.goAwayAfterRequests, in: 0...Int(Int32.max)) { configuration.shaping.goAwayAfterRequests = n }
+        if let seconds = try options.seconds(Option.goAwayAfterSeconds, allowingZero: true) {
+            configuration.shaping.goAwayAfterSeconds = seconds
+        }
+        if let brownout = try options.value(Option.brownout, expected: "a share from 0 to 1, optionally :500 or :503",
+                                            Self.parseBrownout) {
+            configuration.shaping.brownoutShare = brownout.share
+            configuration.shaping.brownoutStatus = brownout.status
+        }
         if let seconds = try options.seconds(Option.lowPriorityDelay, allowingZero: true) {
             configuration.lowPriorityDelaySeconds = seconds
         }
@@ -41,6 +55,39 @@ extension ServeCommand {
             configuration.tokenRateWindowSeconds = seconds
         }
         if options.flag(Option.noSampleKey) { configuration.registerSampleKey = false }
+    }
+
+    /// `fixed:5ms`, `uniform:1ms-10ms`, `lognormal:5ms,p99=50ms` (milliseconds; the `ms` is optional).
+    static func parseLatency(_ text: String) -> ShapingSettings.Latency? {
+        func ms(_ s: Substring) -> Double? {
+            let t = s.hasSuffix("ms") ? s.dropLast(2) : s
+            return Double(t).flatMap { $0 >= 0 && $0 <= 600_000 ? $0 : nil }
+        }
+        if text == "none" { return ShapingSettings.Latency.none }
+        let parts = text.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        switch parts[0] {
+        case "fixed": return ms(parts[1]).map { .fixed(ms: $0) }
+        case "uniform":
+            let r = parts[1].split(separator: "-")
+            guard r.count == 2, let a = ms(r[0]), let b = ms(r[1]), a <= b else { return nil }
+            return .uniform(minMs: a, maxMs: b)
+        case "lognormal":
+            let r = parts[1].split(separator: ",")
+            guard r.count == 2, r[1].hasPrefix("p99="), let m = ms(r[0]), let p = ms(r[1].dropFirst(4)), m > 0, p >= m else {
+                return nil
+            }
+            return .logNormal(medianMs: m, p99Ms: p)
+        default: return nil
+        }
+    }
+
+    static func parseBrownout(_ text: String) -> (share: Double, status: Int)? {
+        let parts = text.split(separator: ":")
+        guard let share = Double(parts[0]), (0...1).contains(share) else { return nil }
+        if parts.count == 1 { return (share, 503) }
+        guard parts.count == 2, let status = Int(parts[1]), status == 500 || status == 503 else { return nil }
+        return (share, status)
     }
 
     /// One flag per `ValidationPolicy` switch, starting from the policy's own defaults (the spec's Decisions).

@@ -137,6 +137,37 @@ extension ServeCommand {
             help: "Hold priority 5 and 1 pushes this long before delivering them to online virtual devices.",
             default: formatSeconds(defaults.lowPriorityDelaySeconds)
         )
+        static let latency = OptionDeclaration.value(
+            "latency",
+            valueName: "spec",
+            help: "Delay every answer: fixed:5ms, uniform:1ms-10ms or lognormal:5ms,p99=50ms (also live: PUT "
+                + "/_emulator/shaping).",
+            default: "none"
+        )
+        static let connectionRateLimit = OptionDeclaration.value(
+            "connection-rate-limit",
+            valueName: "n",
+            help: "Answer 429 TooManyRequests beyond this many requests per connection per second; 0 never does.",
+            default: "0"
+        )
+        static let goAwayAfterRequests = OptionDeclaration.value(
+            "goaway-after-requests",
+            valueName: "n",
+            help: "Recycle each connection with GOAWAY after this many requests; 0 never does.",
+            default: "0"
+        )
+        static let goAwayAfterSeconds = OptionDeclaration.value(
+            "goaway-after-seconds",
+            valueName: "seconds",
+            help: "Recycle each connection with GOAWAY once it is this old; 0 never does.",
+            default: "0"
+        )
+        static let brownout = OptionDeclaration.value(
+            "brownout",
+            valueName: "share[:status]",
+            help: "Answer this share of requests (0-1) with 503 ServiceUnavailable, or 500 InternalServerError with :500.",
+            default: "0"
+        )
         static let tokenRateLimit = OptionDeclaration.value(
             "token-rate-limit",
             valueName: "n",
@@ -236,7 +267,7 @@ extension ServeCommand {
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
             stateDirectory, ephemeral, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
-            lowPriorityDelay,
+            lowPriorityDelay, latency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,
             tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,

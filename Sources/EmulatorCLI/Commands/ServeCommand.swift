@@ -155,7 +155,10 @@ public struct ServeCommand: Command {
         )
         context.output.write(banner.text)
 
+        let summary = isatty(STDERR_FILENO) == 1 ? Self.liveSummary(emulator.services, context: context) : nil
         let signal = await context.waitForStopSignal()
+        summary?.cancel()
+        if summary != nil { context.errorOutput.write("\r\u{1B}[K") }
         context.errorOutput.writeLine(
             "received \(Self.signalName(signal)); shutting down "
                 + "(up to \(Option.formatSeconds(emulatorConfiguration.shutdownGraceSeconds))s for in-flight streams)"
@@ -174,6 +177,41 @@ public struct ServeCommand: Command {
                 continuation.resume()
             }
         }
+    }
+
+    /// On a terminal, one line redrawn every second: requests, their rate, successes, connections, in-flight
+    /// streams and the p99 bucket of the answer time.
+    static func liveSummary(_ services: EmulatorServices, context: CommandContext) -> Task<Void, Never> {
+        Task {
+            var previous: UInt64 = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                let m = services.metrics.snapshot()
+                context.errorOutput.write("\r\u{1B}[K" + Self.summaryLine(m, previousTotal: &previous))
+            }
+        }
+    }
+
+    /// `12345 requests (99.1% ok)  4321/s  8 connections  100 in flight  p99 ≤ 2.5 ms`.
+    static func summaryLine(_ m: EmulatorMetrics.Snapshot, previousTotal: inout UInt64) -> String {
+        let total = m.responses.values.reduce(0, +)
+        let ok = m.responses["200"] ?? 0
+        let rate = total &- previousTotal
+        previousTotal = total
+        var p99 = "-"
+        if m.latencyCount > 0 {
+            var seen: UInt64 = 0
+            for bucket in m.latencyBuckets {
+                seen += bucket.count
+                if Double(seen) >= Double(m.latencyCount) * 0.99 {
+                    p99 = bucket.boundMicros.map { String(format: "≤ %.1f ms", Double($0) / 1000) } ?? "> 10 s"
+                    break
+                }
+            }
+        }
+        let share = total > 0 ? String(format: "%.1f%%", Double(ok) / Double(total) * 100) : "-"
+        return "\(total) requests (\(share) ok)  \(rate)/s  \(max(0, m.openConnections)) connections  "
+            + "\(max(0, m.openStreams)) in flight  p99 \(p99)"
     }
 
     private static func signalName(_ number: Int32) -> String {

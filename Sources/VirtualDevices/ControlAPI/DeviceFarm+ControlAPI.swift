@@ -59,6 +59,18 @@ extension DeviceFarm: EmulatorExtension {
         stop()
     }
 
+    package func prometheusLines() -> [String] {
+        let (counts, devices) = state.withLock { s in (s.fateCounts, s.devices.count) }
+        var lines = ["# HELP apns_emulator_deliveries_total Steps of pushes on virtual devices, by fate.",
+                     "# TYPE apns_emulator_deliveries_total counter"]
+        for kind in PushFate.Kind.allCases {
+            lines.append(#"apns_emulator_deliveries_total{fate="\#(kind.rawValue)"} \#(counts[kind] ?? 0)"#)
+        }
+        lines += ["# HELP apns_emulator_devices Virtual devices.", "# TYPE apns_emulator_devices gauge",
+                  "apns_emulator_devices \(devices)"]
+        return lines
+    }
+
     package func perform(_ operation: String, _ request: ControlRequest) throws -> HTTP1Response {
         do {
             return try route(operation, request)

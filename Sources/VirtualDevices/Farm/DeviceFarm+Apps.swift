@@ -31,7 +31,7 @@ extension DeviceFarm {
                 }
                 return []
             }
-            record(fates, in: &s.fates)
+            record(fates, in: &s)
         }
     }
 }

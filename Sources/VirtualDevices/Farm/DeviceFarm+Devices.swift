@@ -83,7 +83,7 @@ extension DeviceFarm {
                     app.terminate(ctx)
                     return fates
                 }
-                record(fates, in: &s.fates)
+                record(fates, in: &s)
             }
         }
     }
@@ -114,7 +114,7 @@ extension DeviceFarm {
         let fates = try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
             try app.invalidateToken(ctx)
         }
-        record(fates, in: &s.fates)
+        record(fates, in: &s)
         s.devices[deviceId]?.apps[bundleId] = nil
         s.devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
     }

@@ -40,6 +40,8 @@ public final class DeviceFarm: Sendable {
         var nextDeviceNumber = 1
         /// Files served at `/_emulator/files/{name}` for service extensions to download.
         var files: [String: [UInt8]] = [:]
+        /// Fate steps recorded since start (never trimmed), for `/metrics`.
+        var fateCounts: [PushFate.Kind: Int] = [:]
     }
 
     struct Owner: Sendable, Equatable {
@@ -97,7 +99,7 @@ public final class DeviceFarm: Sendable {
                     let fates = try? withApp(&s, id, bundle, now: now) { app, ctx in
                         app.releaseHeldBackgroundPush(ctx) + app.advanceExtensions(ctx)
                     }
-                    record(fates ?? [], in: &s.fates)
+                    record(fates ?? [], in: &s)
                 }
             }
         }
@@ -109,23 +111,23 @@ public final class DeviceFarm: Sendable {
             switch action {
             case .deliver(let push):
                 guard let owner = s.owners[push.token], s.devices[owner.deviceId]?.apps[owner.bundleId] != nil else {
-                    record([fate(push, .dropped, "the app is no longer installed", s, now)], in: &s.fates)
+                    record([fate(push, .dropped, "the app is no longer installed", s, now)], in: &s)
                     continue
                 }
                 // The app exists (just checked under the same lock).
                 let fates = try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in app.receive(push, ctx) }
-                record(fates ?? [], in: &s.fates)
+                record(fates ?? [], in: &s)
             case .store(let push):
                 record([fate(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)],
-                       in: &s.fates)
+                       in: &s)
             case .defer(let push, let until):
                 record([fate(push, .deferred, "priority \(push.priority): APNs delays delivery until \(until)", s, now)],
-                       in: &s.fates)
+                       in: &s)
             case .coalesce(let push, let newer):
                 record([fate(push, .coalesced, "replaced by the newer push \(newer) while the device was offline", s,
-                             now)], in: &s.fates)
+                             now)], in: &s)
             case .expire(let push, let reason):
-                record([fate(push, .expired, reason, s, now)], in: &s.fates)
+                record([fate(push, .expired, reason, s, now)], in: &s)
             }
         }
     }
@@ -139,6 +141,11 @@ public final class DeviceFarm: Sendable {
     }
 
     /// Appends fates, dropping the oldest tenth at a time past the capacity (amortised, not a shift per push).
+    func record(_ new: [PushFate], in s: inout FarmState) {
+        for f in new { s.fateCounts[f.fate, default: 0] += 1 }
+        record(new, in: &s.fates)
+    }
+
     func record(_ new: [PushFate], in fates: inout [PushFate]) {
         guard !new.isEmpty else { return }
         fates += new
@@ -187,7 +194,7 @@ public final class DeviceFarm: Sendable {
                      fate: .dropped, reason: "the token's install ended (uninstall, restore or device removed)"
                         + " while APNs held the push", at: now)
         }
-        record(dropped, in: &s.fates)
+        record(dropped, in: &s)
     }
 
     /// Stops the timer.
