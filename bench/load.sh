@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The load-testing benchmark (one command, one machine, one run):
+#   1. alternating rounds of h2load against nghttpd (static 200, the C reference) and `apns-emulator serve` on
+#      the full path — JWT-authenticated pushes to a token a virtual device obtained through GetToken, so every
+#      push is validated, journaled and delivered to the device — with the journal on and then off;
+#      server CPU µs per request from /proc, requests/s, and the ratios;
+#   2. the same load driven by `apns-emulator bench` (same connections and streams), its requests/s next to h2load's;
+#   3. heap allocations per accepted push (LD_PRELOAD counter, whole process, journal off);
+#   4. 10,000 idle TLS + HTTP/2 connections: resident memory per connection (bench/idle-connections.sh).
+# Writes bench/results/load-<timestamp>.md and .json. Targets (issue 7): ≤1.25× nghttpd journal on, ≤1.1× off,
+# ≤48 KiB per connection, bench ≥0.8× h2load, ≤2 Swift-side allocations per push (the whole-process count is
+# printed next to nghttpd's; Swift's share needs perf, see README).
+#
+#   bench/load.sh      REQUESTS (200000) ROUNDS (3) CLIENTS (8) STREAMS (100) CONNECTIONS (10000)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+REQUESTS=${REQUESTS:-200000}
+ROUNDS=${ROUNDS:-3}
+CLIENTS=${CLIENTS:-8}
+STREAMS=${STREAMS:-100}
+CONNECTIONS=${CONNECTIONS:-10000}
+RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
+
+bench_require h2load python3 curl nghttpd cc
+[[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'swift build -c release' first"
+bench_prepare_certs
+SHIM=$(bash "$REPO_ROOT/bench/malloc-count/build.sh" "$BENCH_TMP/libmalloc_count.so")
+ALLOC_FILE=$BENCH_TMP/allocations
+BODY=$BENCH_TMP/payload.json
+printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+
+# The emulator runs with the allocation counter preloaded (it only counts; measured overhead is in the noise).
+MALLOC_COUNT_FILE=$ALLOC_FILE LD_PRELOAD=$SHIM bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
+control=$EMULATOR_CONTROL_URL
+curl -fsS -d '{"teamId":"BENCHTEAM1","keyId":"BENCHKEY01","kind":"team"}' "$control/_emulator/keys" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["privateKeyPem"], end="")' >"$BENCH_TMP/key.p8"
+JWT=$("$APNS_EMULATOR_BIN" token --key-file "$BENCH_TMP/key.p8" --key-id BENCHKEY01 --team-id BENCHTEAM1)
+# A virtual iPhone with the app (App Store build: a production token), authorized and in the background:
+# every push reaches its notification centre and is recorded as its fate.
+curl -fsS -d '{"id":"bench-phone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}' "$control/_emulator/devices" >/dev/null
+app=$control/_emulator/devices/bench-phone/apps/com.example.app
+curl -fsS -d '{"call":"RequestAuthorization","options":[1,2,3]}' "$app/calls" >/dev/null
+TOKEN=$(curl -fsS -d '{"call":"GetToken"}' "$app/calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["token"])')
+curl -fsS -d '{"action":"background"}' "$app/actions" >/dev/null
+REQUEST_PATH=/3/device/$TOKEN
+bench_start_nghttpd "$REQUEST_PATH"
+bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID; device token ${TOKEN:0:8}…"
+
+journal() { curl -fsS -X PUT -d "{\"enabled\":$1}" "$control/_emulator/journal/settings" >/dev/null; }
+allocations() { sleep 0.2; cat "$ALLOC_FILE"; }
+run_load() { # port count output
+    h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
+        -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
+        "https://127.0.0.1:$1$REQUEST_PATH" >"$3" 2>&1 || { cat "$3" >&2; bench_die "h2load failed"; }
+}
+
+run_load "$NGHTTPD_PORT" 20000 "$BENCH_TMP/warmup-nghttpd.txt"
+run_load "$EMULATOR_PRODUCTION_PORT" 20000 "$BENCH_TMP/warmup-emulator.txt"
+
+ROWS=$BENCH_TMP/rounds.tsv
+: >"$ROWS"
+printf '%-19s %5s %9s %11s %10s %12s\n' server round 'done' req/s 'µs/req' 'allocs/req'
+for ((round = 1; round <= ROUNDS; round++)); do
+    for s in nghttpd emulator-journal emulator-nojournal; do
+        case "$s" in
+            nghttpd) pid=$NGHTTPD_PID port=$NGHTTPD_PORT ;;
+            emulator-journal) journal true; pid=$EMULATOR_PID port=$EMULATOR_PRODUCTION_PORT ;;
+            emulator-nojournal) journal false; pid=$EMULATOR_PID port=$EMULATOR_PRODUCTION_PORT ;;
+        esac
+        out=$BENCH_TMP/h2load-$s-$round.txt
+        a0=0; [[ "$s" == nghttpd ]] || a0=$(allocations)
+        before=$(bench_cpu_ticks "$pid") || bench_die "$s is gone"
+        run_load "$port" "$REQUESTS" "$out"
+        after=$(bench_cpu_ticks "$pid") || bench_die "$s died during round $round"
+        a1=0; [[ "$s" == nghttpd ]] || a1=$(allocations)
+        n_done=$(awk '/^requests:/ { print $6 }' "$out")
+        s2xx=$(awk '/^status codes:/ { print $3 }' "$out")
+        rps=$(awk '/^finished in/ { print $4 }' "$out")
+        [[ "$s2xx" == "$n_done" ]] || { cat "$out" >&2; bench_die "$s answered $s2xx of $n_done with 2xx"; }
+        us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$n_done" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+        apr=$(awk -v a="$((a1 - a0))" -v n="$n_done" 'BEGIN { printf "%.2f", a / n }')
+        [[ "$s" == nghttpd ]] && apr=""
+        printf '%s\t%d\t%d\t%s\t%s\t%s\n' "$s" "$round" "$n_done" "$rps" "$us" "$apr" >>"$ROWS"
+        printf '%-19s %5d %9d %11s %10s %12s\n' "$s" "$round" "$n_done" "$rps" "$us" "$apr"
+    done
+done
+journal true
+
+# The same load from apns-emulator bench (it registers its own key and tokens), next to h2load's rate.
+"$APNS_EMULATOR_BIN" bench --target "https://127.0.0.1:$EMULATOR_PRODUCTION_PORT" --control "$control" \
+    --connections "$CLIENTS" --streams "$STREAMS" --count "$REQUESTS" --tokens 1 --json "$BENCH_TMP/bench.json" \
+    >"$BENCH_TMP/bench.txt" 2>&1 || { cat "$BENCH_TMP/bench.txt" >&2; bench_die "apns-emulator bench failed"; }
+cat "$BENCH_TMP/bench.txt"
+DELIVERED=$(curl -fsS "$control/metrics" | awk -F' ' '/^apns_emulator_deliveries_total\{fate="shown"\}/ { print $2 }')
+bench_log "pushes shown on the virtual device: $DELIVERED"
+
+CONN_JSON=$BENCH_TMP/idle.json
+RESULTS_DIR=$BENCH_TMP CONNECTIONS=$CONNECTIONS bash "$REPO_ROOT/bench/idle-connections.sh" >"$BENCH_TMP/idle.txt" 2>&1 \
+    || { cat "$BENCH_TMP/idle.txt" >&2; bench_die "idle-connections.sh failed"; }
+cat "$BENCH_TMP/idle.txt"
+idle=$(ls "$BENCH_TMP"/idle-connections-*.json 2>/dev/null | head -1)
+
+mkdir -p "$RESULTS_DIR"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+python3 - "$ROWS" "$BENCH_TMP/bench.json" "${idle:-}" "$RESULTS_DIR/load-$stamp" \
+    "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" "$DELIVERED" <<'PY'
+import json, statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+by = {}
+for s, rnd, n, rps, us, apr in rows:
+    by.setdefault(s, []).append({"round": int(rnd), "done": int(n), "rps": float(rps), "us": float(us),
+                                 "allocations_per_request": float(apr) if apr else None})
+med = {s: statistics.median(r["us"] for r in v) for s, v in by.items()}
+rps = {s: statistics.median(r["rps"] for r in v) for s, v in by.items()}
+apr = {s: statistics.median(r["allocations_per_request"] for r in v) for s, v in by.items() if s != "nghttpd"}
+ratio = {s: round(med[s] / med["nghttpd"], 3) for s in med if s != "nghttpd"}
+bench = json.load(open(sys.argv[2]))
+idle = json.load(open(sys.argv[3])) if sys.argv[3] else {}
+per_conn = idle.get("kib_per_connection")
+bench_vs = round(bench["throughputPerSecond"] / rps["emulator-journal"], 3)
+targets = {
+    "journal_on_ratio": {"value": ratio["emulator-journal"], "target": 1.25, "met": ratio["emulator-journal"] <= 1.25},
+    "journal_off_ratio": {"value": ratio["emulator-nojournal"], "target": 1.1, "met": ratio["emulator-nojournal"] <= 1.1},
+    "kib_per_connection": {"value": per_conn, "target": 48, "met": per_conn is not None and per_conn <= 48},
+    "bench_vs_h2load": {"value": bench_vs, "target": 0.8, "met": bench_vs >= 0.8},
+}
+result = {"commit": sys.argv[5], "rounds": by, "median_us_per_req": med, "median_req_per_s": rps,
+          "ratio_to_nghttpd": ratio, "allocations_per_request_whole_process": apr,
+          "apns_emulator_bench": bench, "bench_vs_h2load": bench_vs, "idle_connections": idle,
+          "pushes_shown_on_device": sys.argv[6], "targets": targets}
+json.dump(result, open(sys.argv[4] + ".json", "w"), indent=2)
+with open(sys.argv[4] + ".md", "w") as f:
+    f.write("| server | req/s | server µs/req | ratio to nghttpd | allocations/req (process) |\n|---|---|---|---|---|\n")
+    for s in by:
+        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {apr.get(s, '')} |\n")
+    f.write(f"\n| load driver | req/s |\n|---|---|\n| h2load (emulator, journal on) | {rps['emulator-journal']:.0f} |\n"
+            f"| apns-emulator bench | {bench['throughputPerSecond']:.0f} ({bench_vs:.2f}×) |\n")
+    f.write(f"\nidle connections: {idle.get('connections_open', '?')} held, {per_conn} KiB each\n")
+    f.write("\n| target | value | goal | met |\n|---|---|---|---|\n")
+    for k, t in targets.items():
+        f.write(f"| {k} | {t['value']} | {t['target']} | {'yes' if t['met'] else 'no'} |\n")
+print(open(sys.argv[4] + ".md").read())
+print(f"results: {sys.argv[4]}.json\n         {sys.argv[4]}.md")
+PY
