@@ -87,9 +87,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
 done
 journal true
 
-# The same load from apns-emulator bench (it registers its own key and tokens), next to h2load's rate.
+# The same load from apns-emulator bench (its own key; the device's token, so every push is delivered too),
+# next to h2load's rate on the same path.
 "$APNS_EMULATOR_BIN" bench --target "https://127.0.0.1:$EMULATOR_PRODUCTION_PORT" --control "$control" \
-    --connections "$CLIENTS" --streams "$STREAMS" --count "$REQUESTS" --tokens 1 --json "$BENCH_TMP/bench.json" \
+    --connections "$CLIENTS" --streams "$STREAMS" --count "$REQUESTS" --token "$TOKEN" --json "$BENCH_TMP/bench.json" \
     >"$BENCH_TMP/bench.txt" 2>&1 || { cat "$BENCH_TMP/bench.txt" >&2; bench_die "apns-emulator bench failed"; }
 cat "$BENCH_TMP/bench.txt"
 DELIVERED=$(curl -fsS "$control/metrics" | awk -F' ' '/^apns_emulator_deliveries_total\{fate="shown"\}/ { print $2 }')

@@ -19,6 +19,8 @@ struct AioapnsTests {
     struct Running {
         let emulator: Emulator
         let endpoints: EmulatorEndpoints
+        /// The virtual devices pushes reach.
+        let devices: DeviceFarm
         var services: EmulatorServices { emulator.services }
 
         init() throws {
@@ -29,7 +31,7 @@ struct AioapnsTests {
             c.ephemeral = true
             c.certificatesDirectory = AioapnsPaths.certificates.path
             c.shutdownGraceSeconds = 1
-            emulator = try Emulator(configuration: c)
+            (emulator, devices) = try Emulator.withDevices(configuration: c)
             endpoints = try emulator.start()
         }
 
@@ -158,16 +160,9 @@ struct AioapnsTests {
     /// A third-party sender's push lands on a virtual device: the token came from the device's GetToken, the
     /// app in the foreground presents it and the plugin fires NotificationPresented with aioapns' payload.
     @Test func aioapnsPushReachesAVirtualDeviceAndIsPresented() async throws {
-        var c = EmulatorConfiguration()
-        c.productionPort = 0
-        c.sandboxPort = 0
-        c.controlPort = 0
-        c.ephemeral = true
-        c.certificatesDirectory = AioapnsPaths.certificates.path
-        c.shutdownGraceSeconds = 1
-        let (emulator, devices) = try Emulator.withDevices(configuration: c)
-        let endpoints = try emulator.start()
-        defer { emulator.shutdown() }
+        let emu = try Running()
+        defer { emu.stop() }
+        let (devices, endpoints) = (emu.devices, emu.endpoints)
         _ = try devices.createDevice(DeviceConfiguration(id: "phone"))
         _ = try devices.install(AppConfiguration(bundleId: "com.example.app", build: .appStore), on: "phone")
         _ = try devices.call(.requestAuthorization(options: [.alert, .sound, .badge]), bundleId: "com.example.app",

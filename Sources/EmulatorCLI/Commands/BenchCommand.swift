@@ -28,6 +28,9 @@ public struct BenchCommand: Command {
                 + "default: as fast as the streams allow.")
         static let tokens = OptionDeclaration.value("tokens", valueName: "n",
             help: "Device tokens to register and spread the pushes over.", default: "100")
+        static let token = OptionDeclaration.value("token", valueName: "hex",
+            help: "Push to this device token (repeat for several) instead of registering --tokens new ones, e.g. a "
+                + "virtual device's, so every push is also delivered.")
         static let topic = OptionDeclaration.value("topic", valueName: "bundle-id", help: "The app.",
                                                    default: "com.example.app")
         static let payload = OptionDeclaration.value("payload", valueName: "json|@file",
@@ -40,7 +43,7 @@ public struct BenchCommand: Command {
         static let controlToken = OptionDeclaration.value("control-token", valueName: "token",
             help: "Bearer token for the control API.")
         static let json = OptionDeclaration.value("json", valueName: "file", help: "Write the report as JSON there.")
-        static let all = [target, control, connections, streams, count, duration, rate, tokens, topic, payload,
+        static let all = [target, control, connections, streams, count, duration, rate, tokens, token, topic, payload,
                           certificate, key, ca, controlToken, json]
     }
 
@@ -69,6 +72,7 @@ public struct BenchCommand: Command {
     var duration: Double?
     var rate: Double?
     var tokens: Int
+    var givenTokens: [String]
     var topic: String
     var payload: String
     var certificate: String?
@@ -88,6 +92,7 @@ public struct BenchCommand: Command {
         duration = try o.seconds(Option.duration, allowingZero: false)
         rate = try o.value(Option.rate, expected: "a number of requests per second above 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
         tokens = try o.integer(Option.tokens, in: 1...100_000) ?? 100
+        givenTokens = o.all(Option.token).compactMap(\.value)
         topic = try o.string(Option.topic) ?? "com.example.app"
         payload = try o.string(Option.payload) ?? #"{"aps":{"alert":"bench"}}"#
         certificate = try o.string(Option.certificate)
@@ -164,9 +169,15 @@ public struct BenchCommand: Command {
         }
         let serverName = environment == .production ? "api.push.apple.com" : "api.sandbox.push.apple.com"
         var requests: [H2Request] = []
-        for _ in 0..<tokens {
-            let record = try await controlJSON("POST", "/_emulator/tokens", ["bundleId": topic, "environment": environment.rawValue])
-            guard let token = record["token"] as? String else { throw CommandFailure("the emulator issued no token") }
+        var deviceTokens = givenTokens
+        if deviceTokens.isEmpty {
+            for _ in 0..<tokens {
+                let record = try await controlJSON("POST", "/_emulator/tokens", ["bundleId": topic, "environment": environment.rawValue])
+                guard let token = record["token"] as? String else { throw CommandFailure("the emulator issued no token") }
+                deviceTokens.append(token)
+            }
+        }
+        for token in deviceTokens {
             var headers = [H2Header("apns-topic", topic), H2Header("apns-push-type", "alert")]
             if let authorization { headers.insert(H2Header("authorization", authorization), at: 0) }
             requests.append(H2Request(method: "POST", authority: "\(serverName):\(port)", path: "/3/device/\(token)",

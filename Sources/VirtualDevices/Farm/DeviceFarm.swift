@@ -39,7 +39,12 @@ public final class DeviceFarm: Sendable {
         var fates: [PushFate] = []
         var nextDeviceNumber = 1
         /// Files served at `/_emulator/files/{name}` for service extensions to download.
-        var files: [String: [UInt8]] = [:]
+        var files: [String: [UInt8]] {
+            get { caches.files }
+            nonmutating set { caches.files = newValue }
+        }
+        /// Uploaded files and parsed payloads, shared with every `OSContext` (guarded by the same lock).
+        let caches = FarmCaches()
         /// Fate steps recorded since start (never trimmed), for `/metrics`.
         var fateCounts: [PushFate.Kind: Int] = [:]
     }
@@ -166,10 +171,9 @@ public final class DeviceFarm: Sendable {
         guard var app = s.devices[deviceId]?.apps.removeValue(forKey: bundleId) else {
             throw .appNotInstalled(device: deviceId, bundleId: bundleId)
         }
-        var ctx = OSContext(deviceId: deviceId, platform: configuration.platform, online: configuration.online, now: now,
-                            backgroundBudgetPerHour: configuration.backgroundBudgetPerHour, registrar: registrar)
-        let files = s.files
-        ctx.fetchAttachment = { url in AttachmentFetch.load(url, files: files) }
+        let ctx = OSContext(deviceId: deviceId, platform: configuration.platform, online: configuration.online, now: now,
+                            backgroundBudgetPerHour: configuration.backgroundBudgetPerHour, registrar: registrar,
+                            caches: s.caches)
         let before = app.token
         defer {
             if app.token != before {

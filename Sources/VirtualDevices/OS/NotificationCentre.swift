@@ -5,30 +5,62 @@ import APNsEmulator
 /// A notification whose identifier is already shown replaces it (`apns-collapse-id` becomes the request
 /// identifier, so the same collapse id replaces the earlier notification in place).
 struct NotificationCentre: Sendable {
-    private(set) var items: [DeliveredNotification] = []
+    /// Notifications kept per app. Decision: like iOS, which trims an app's delivered notifications, the
+    /// centre keeps the newest 100 (a load test pushing millions to one device must not grow it forever).
+    static let capacity = 100
 
-    /// Adds `notification`; returns the one it replaced, if any.
+    /// A ring of the newest notifications (slot `head` is written next) and where each identifier sits, so a
+    /// delivery costs a hash lookup and one slot write: no scan, no shifting (load tests push to one device).
+    private var ring: [DeliveredNotification?] = []
+    private var head = 0
+    private var slots: [String: Int] = [:]
+
+    /// Newest first.
+    var items: [DeliveredNotification] {
+        guard !ring.isEmpty else { return [] }
+        var out: [DeliveredNotification] = []
+        out.reserveCapacity(slots.count)
+        for k in 1...ring.count {
+            if let n = ring[(head - k + ring.count) % ring.count] { out.append(n) }
+        }
+        return out
+    }
+
+    /// Adds `notification`; returns the one it replaced, if any (the oldest beyond the capacity just leaves).
     mutating func add(_ notification: DeliveredNotification) -> DeliveredNotification? {
         var replaced: DeliveredNotification?
-        if let i = items.firstIndex(where: { $0.identifier == notification.identifier }) {
-            replaced = items.remove(at: i)
+        if let slot = slots.removeValue(forKey: notification.identifier) {
+            replaced = ring[slot]
+            ring[slot] = nil
         }
-        items.insert(notification, at: 0)
+        if ring.count < Self.capacity {
+            ring.append(notification)
+            head = ring.count % Self.capacity
+            slots[notification.identifier] = ring.count - 1
+            return replaced
+        }
+        if let old = ring[head] { slots[old.identifier] = nil }
+        ring[head] = notification
+        slots[notification.identifier] = head
+        head = (head + 1) % Self.capacity
         return replaced
     }
 
     /// Removes and returns the notification with `identifier` (tap, dismiss).
     mutating func remove(_ identifier: String) -> DeliveredNotification? {
-        guard let i = items.firstIndex(where: { $0.identifier == identifier }) else { return nil }
-        return items.remove(at: i)
+        guard let slot = slots.removeValue(forKey: identifier) else { return nil }
+        defer { ring[slot] = nil }
+        return ring[slot]
     }
 
     func find(_ identifier: String) -> DeliveredNotification? {
-        items.first { $0.identifier == identifier }
+        slots[identifier].flatMap { ring[$0] }
     }
 
     mutating func removeAll() {
-        items.removeAll()
+        ring.removeAll()
+        slots.removeAll()
+        head = 0
     }
 
     /// Groups as the notification centre stacks them (iOS 12+): one per thread identifier, the empty

@@ -21,8 +21,11 @@ struct OSContext {
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
     let registrar: any TokenRegistrar
+    /// Uploaded files and parsed payloads (the farm's, read under its lock).
+    let caches: FarmCaches
+
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
-    var fetchAttachment: (String) -> Result<[UInt8], AttachmentValidator.Refused> = { url in
-        .failure(.init(reason: "cannot download \(url)"))
+    func fetchAttachment(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {
+        caches.fetch(url)
     }
 }

@@ -15,7 +15,7 @@ extension VirtualApp {
                  + " not the notification centre")
             return fates
         }
-        let content = PushContent(payload: push.payload)
+        let content = ctx.caches.content(of: push.payload)
         if content.contentAvailable || push.pushType == .background {
             fates += wake(for: push, ctx)
         }

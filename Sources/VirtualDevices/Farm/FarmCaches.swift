@@ -1,0 +1,27 @@
+/// State the OS model reads on every delivery, owned by the farm: uploaded files and parsed payloads.
+///
+/// `@unchecked Sendable`: every access happens under the device farm's `Mutex` (an `OSContext`, which carries
+/// this reference, exists only inside `DeviceFarm.withApp`, itself called with the lock held).
+final class FarmCaches: @unchecked Sendable {
+    /// Files served at `/_emulator/files/{name}` for service extensions to download.
+    var files: [String: [UInt8]] = [:]
+    /// The last payloads parsed, newest first: a sender repeats its payload template, so a push usually costs
+    /// a byte comparison instead of a JSON parse.
+    private var payloads: [(bytes: [UInt8], content: PushContent)] = []
+    private static let payloadsKept = 8
+
+    func content(of payload: [UInt8]) -> PushContent {
+        if let i = payloads.firstIndex(where: { $0.bytes == payload }) {
+            if i != 0 { payloads.insert(payloads.remove(at: i), at: 0) }
+            return payloads[0].content
+        }
+        let content = PushContent(payload: payload)
+        payloads.insert((payload, content), at: 0)
+        if payloads.count > Self.payloadsKept { payloads.removeLast() }
+        return content
+    }
+
+    func fetch(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {
+        AttachmentFetch.load(url, files: files)
+    }
+}
