@@ -36,7 +36,7 @@ public final class DeviceFarm: Sendable {
         /// token → (device, bundle id) of the install that owns it.
         var owners: [String: Owner] = [:]
         var queue: DeliveryQueue
-        var fates: [PushFate] = []
+        var fates = FateLog(capacity: DeviceFarm.fateCapacity)
         var nextDeviceNumber = 1
         /// Files served at `/_emulator/files/{name}` for service extensions to download.
         var files: [String: [UInt8]] {
@@ -145,16 +145,12 @@ public final class DeviceFarm: Sendable {
                         token: push.token, fate: kind, reason: reason, at: now)
     }
 
-    /// Appends fates, dropping the oldest tenth at a time past the capacity (amortised, not a shift per push).
+    /// Appends fates to the log (a ring: the oldest go once it is full) and counts them for `/metrics`.
     func record(_ new: [PushFate], in s: inout FarmState) {
-        for f in new { s.fateCounts[f.fate, default: 0] += 1 }
-        record(new, in: &s.fates)
-    }
-
-    func record(_ new: [PushFate], in fates: inout [PushFate]) {
-        guard !new.isEmpty else { return }
-        fates += new
-        if fates.count > Self.fateCapacity + Self.fateCapacity / 10 { fates.removeFirst(fates.count - Self.fateCapacity) }
+        for f in new {
+            s.fateCounts[f.fate, default: 0] += 1
+            s.fates.append(f)
+        }
     }
 
     // MARK: Running app operations

@@ -60,11 +60,10 @@ extension VirtualApp {
                  + " no badge")
             return
         }
-        let allowed = authorization.allowedOptions
         let provisional = authorization.status == .provisional
-        let alertAllowed = allowed.contains(.alert) || provisional
-        let soundAllowed = allowed.contains(.sound) && !provisional
-        let badgeAllowed = allowed.contains(.badge)
+        let alertAllowed = authorization.allows(.alert) || provisional
+        let soundAllowed = authorization.allows(.sound) && !provisional
+        let badgeAllowed = authorization.allows(.badge)
 
         // Without alert text nothing is presented and willPresent is not called: the OS applies the badge
         // (and plays the sound) itself.
@@ -83,15 +82,15 @@ extension VirtualApp {
             fates += advanceExtensions(ctx)
             return
         }
-        var options: Set<PresentationOption>
+        var options: PresentationSet
         if lifecycle == .foreground {
             deliverCallback(.willPresent(n), ctx)
             // A third-party delegate answers willPresent itself, with everything on.
             options = attachment.state == .attached
-                ? Set(configuration.delegate.presentationOptions(for: content))
-                : [.banner, .list, .sound, .badge]
+                ? PresentationSet(configuration.delegate.presentationOptions(for: content))
+                : .all
         } else {
-            options = provisional ? [.list, .badge] : [.banner, .list, .sound, .badge]
+            options = provisional ? PresentationSet([.list, .badge]) : .all
         }
         if let newBadge = content.badge, badgeAllowed, options.contains(.badge) { badge = newBadge }
         var presentation: [String] = []
@@ -122,6 +121,14 @@ extension VirtualApp {
         fate(.shown, (lifecycle == .foreground
              ? "presented in the foreground (\(presentation.joined(separator: ", ")))"
              : "shown in the notification centre") + suffix, n.identifier)
+    }
+
+    /// Presentation options as bits: the set `willPresent` answered, tested on every push without a `Set`.
+    struct PresentationSet {
+        var bits: UInt8
+        static let all = PresentationSet([.banner, .list, .sound, .badge])
+        init(_ options: [PresentationOption]) { bits = options.reduce(0) { $0 | (1 << UInt8($1.rawValue)) } }
+        @inline(__always) func contains(_ o: PresentationOption) -> Bool { bits & (1 << UInt8(o.rawValue)) != 0 }
     }
 
     // MARK: Service extension

@@ -16,7 +16,12 @@ struct AuthorizationMachine: Sendable {
         case decided(granted: Bool, options: [AuthorizationOption])
     }
 
-    private var state = State.notDetermined
+    private var state = State.notDetermined {
+        didSet { allowedMask = Self.mask(of: allowedOptions) }
+    }
+    /// `allowedOptions` as bits (bit n for raw value n), kept in step with the state: the delivery path asks
+    /// on every push and a `Set` would be built each time.
+    private(set) var allowedMask: UInt16 = 0
     /// The user switched notifications off in Settings (macOS then answers requests with an error).
     private(set) var switchedOffInSettings = false
 
@@ -35,6 +40,15 @@ struct AuthorizationMachine: Sendable {
         case .provisional(let options): return Set(options)
         case .decided(let granted, let options): return granted ? Set(options) : []
         }
+    }
+
+    /// Whether `option` is among the allowed options (a bit test).
+    @inline(__always) func allows(_ option: AuthorizationOption) -> Bool {
+        allowedMask & (1 << UInt16(option.rawValue)) != 0
+    }
+
+    static func mask(of options: Set<AuthorizationOption>) -> UInt16 {
+        options.reduce(0) { $0 | (1 << UInt16($1.rawValue)) }
     }
 
     /// Whether notifications are allowed at all (alerts may still be off in the options).
