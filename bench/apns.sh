@@ -31,9 +31,7 @@ bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
 control=$EMULATOR_CONTROL_URL
 # A key the emulator generates (its private half comes back once), a provider token signed with it, and a
 # device token registered for the app: every push below is one Apple would accept.
-curl -fsS -d '{"teamId":"BENCHTEAM1","keyId":"BENCHKEY01","kind":"team"}' "$control/_emulator/keys" \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["privateKeyPem"], end="")' >"$BENCH_TMP/key.p8"
-JWT=$("$APNS_EMULATOR_BIN" token --key-file "$BENCH_TMP/key.p8" --key-id BENCHKEY01 --team-id BENCHTEAM1)
+bench_register_key "$control"
 TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$control/_emulator/tokens" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 REQUEST_PATH=/3/device/$TOKEN
@@ -45,11 +43,7 @@ journal() {
     curl -fsS -X PUT -d "{\"enabled\":$1}" "$control/_emulator/journal/settings" >/dev/null
 }
 
-run_load() { # port count output
-    h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
-        -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
-        "https://127.0.0.1:$1$REQUEST_PATH" >"$3" 2>&1 || { cat "$3" >&2; bench_die "h2load failed"; }
-}
+run_load() { bench_h2load_pushes "$@"; }
 
 if ((WARMUP > 0)); then
     run_load "$NGHTTPD_PORT" "$WARMUP" "$BENCH_TMP/warmup-nghttpd.txt"

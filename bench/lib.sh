@@ -165,3 +165,19 @@ bench_cpu_ticks() {
 bench_rss_kib() {
     awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
 }
+
+# Registers a generated team key with the emulator at $1 (control URL) and sets JWT to a provider token signed
+# with it (the bench's pushes are then ones Apple would accept).
+bench_register_key() {
+    curl -fsS -d '{"teamId":"BENCHTEAM1","keyId":"BENCHKEY01","kind":"team"}' "$1/_emulator/keys" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["privateKeyPem"], end="")' >"$BENCH_TMP/key.p8"
+    JWT=$("$APNS_EMULATOR_BIN" token --key-file "$BENCH_TMP/key.p8" --key-id BENCHKEY01 --team-id BENCHTEAM1)
+}
+
+# h2load with APNs-shaped, JWT-authenticated POSTs of $BODY to PORT ($1) at $REQUEST_PATH: COUNT ($2) requests
+# over $CLIENTS connections × $STREAMS streams, output to FILE ($3).
+bench_h2load_pushes() {
+    h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
+        -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
+        "https://127.0.0.1:$1$REQUEST_PATH" >"$3" 2>&1 || { cat "$3" >&2; bench_die "h2load failed"; }
+}

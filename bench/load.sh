@@ -33,9 +33,7 @@ printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge
 # The emulator runs with the allocation counter preloaded (it only counts; measured overhead is in the noise).
 MALLOC_COUNT_FILE=$ALLOC_FILE LD_PRELOAD=$SHIM bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
 control=$EMULATOR_CONTROL_URL
-curl -fsS -d '{"teamId":"BENCHTEAM1","keyId":"BENCHKEY01","kind":"team"}' "$control/_emulator/keys" \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["privateKeyPem"], end="")' >"$BENCH_TMP/key.p8"
-JWT=$("$APNS_EMULATOR_BIN" token --key-file "$BENCH_TMP/key.p8" --key-id BENCHKEY01 --team-id BENCHTEAM1)
+bench_register_key "$control"
 # A virtual iPhone with the app (App Store build: a production token), authorized and in the background:
 # every push reaches its notification centre and is recorded as its fate.
 curl -fsS -d '{"id":"bench-phone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}' "$control/_emulator/devices" >/dev/null
@@ -49,11 +47,7 @@ bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID; device token 
 
 journal() { curl -fsS -X PUT -d "{\"enabled\":$1}" "$control/_emulator/journal/settings" >/dev/null; }
 allocations() { sleep 0.2; cat "$ALLOC_FILE"; }
-run_load() { # port count output
-    h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
-        -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
-        "https://127.0.0.1:$1$REQUEST_PATH" >"$3" 2>&1 || { cat "$3" >&2; bench_die "h2load failed"; }
-}
+run_load() { bench_h2load_pushes "$@"; }
 
 run_load "$NGHTTPD_PORT" 20000 "$BENCH_TMP/warmup-nghttpd.txt"
 run_load "$EMULATOR_PRODUCTION_PORT" 20000 "$BENCH_TMP/warmup-emulator.txt"
