@@ -92,6 +92,25 @@ struct ShapingAndMetricsTests {
         }
     }
 
+    @Test func streamLimitLoweredToOneCanBeRaisedAgain() async throws {
+        try await withEmulator { emu in
+            let api = Self.control(emu.services)
+            let c = try await emu.connect()
+            let jwt = try emu.sampleJWT()
+            let token = try emu.issueToken()
+            #expect(Self.put(api, #"{"maxConcurrentStreams":1}"#).status == 200)
+            #expect(try await c.send(emu.push(to: token, jwt: jwt)).status == 200)
+            #expect(Self.put(api, #"{"maxConcurrentStreams":50}"#).status == 200)
+            #expect(try await c.send(emu.push(to: token, jwt: jwt)).status == 200)
+            var seen = await c.remoteMaxConcurrentStreams()
+            for _ in 0..<50 where seen != 50 {
+                try await Task.sleep(for: .milliseconds(20))
+                seen = await c.remoteMaxConcurrentStreams()
+            }
+            #expect(seen == 50)
+        }
+    }
+
     @Test func badShapingInputIs400AndChangesNothing() async throws {
         try await withEmulator { emu in
             let api = Self.control(emu.services)

@@ -70,6 +70,19 @@ struct BenchCommandTests {
         #expect((report["errors"] as? [String: Int])?["ServiceUnavailable"] == 50)
     }
 
+    @Test func recycledConnectionsEndTheirShareWithoutRecursingAndTheRunFinishes() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs, configure: { $0.shaping.goAwayAfterRequests = 50 })
+        defer { emu.shutdown() }
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
+                              "--connections", "2", "--streams", "10", "--count", "200000", "--tokens", "1", "--json", json])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let succeeded = report["succeeded"] as? Int ?? 0
+        #expect(succeeded >= 100 && succeeded < 200, "each connection carried about its quota: \(r.output)")
+        #expect((report["requests"] as? Int ?? 0) < 1000, "dead connections stopped issuing")
+    }
+
     @Test func countOrDurationIsRequired() async {
         let r = await runCLI(["bench", "--connections", "1"])
         #expect(r.code == .usage)

@@ -85,6 +85,25 @@ struct ScenarioRunnerTests {
         ])
     }
 
+    @Test func refusedFaultFailsTheStepAndOwnPushesDoNotSatisfyAWait() async throws {
+        let refused = try #require(try await run(preamble + """
+              - fault: {reason: BadDeviceToken, token: "not hex"}
+            """, file: "f.yaml").first)
+        #expect(refused.failures.first?.message?.contains("refused it (400)") == true, "\(refused.failures)")
+        let waited = try #require(try await run(preamble + """
+              - call: GetToken
+              - push: {payload: {aps: {alert: Welcome}}}
+              - wait-for-push: {payloadContains: Welcome, timeout: 300ms}
+            """, file: "w.yaml").first)
+        #expect(waited.failures.first?.message?.contains("no matching push arrived") == true, "\(waited.failures)")
+    }
+
+    @Test func fieldNamedLikeAnOperatorIsMatchedAsTheField() {
+        let m = JSONMatcher(variables: [:])
+        #expect(m.match(try! #require(try YAMLLoader.load("{length: 64}")), ["length": 64, "token": "ab"]) == nil)
+        #expect(m.match(try! #require(try YAMLLoader.load("{length: 2}")), "ab") == nil)
+    }
+
     @Test func matcherOperators() {
         let m = JSONMatcher(variables: ["x": "7"])
         func node(_ text: String) throws -> YAMLNode { try #require(try YAMLLoader.load(text)) }

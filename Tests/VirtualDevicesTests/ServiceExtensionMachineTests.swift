@@ -48,6 +48,14 @@ struct ServiceExtensionMachineTests {
         #expect(d.log.contains { $0.contains("still downloading") })
     }
 
+    @Test func handlerBetween29And30SecondsLosesToTimeWillExpire() throws {
+        var m = Self.machine(.init(title: "Late", processingMillis: 29_500))
+        #expect(m.dueAt == 29_000)
+        #expect(try #require(Self.deliver(m.advance(to: 29_000))).outcome == .expiredBestAttempt)
+        var quiet = Self.machine(.init(title: "Late", processingMillis: 29_500, timeWillExpire: .nothing))
+        #expect(try #require(Self.deliver(quiet.advance(to: 29_500))).outcome == .completed)
+    }
+
     @Test func neverCallingTheHandlerShowsTheOriginalAt30Seconds() throws {
         var m = Self.machine(.init(title: "Lost", handler: .never))
         #expect(m.dueAt == 30_000)

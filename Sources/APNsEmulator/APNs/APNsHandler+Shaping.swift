@@ -10,7 +10,11 @@ extension APNsHandler {
         guard generation != state.shapingGeneration else { return }
         (state.shaping, state.shapingGeneration) = services.shaping.snapshot()
         let limit = state.shaping.maxConcurrentStreams
-        if state.advertisedStreams != limit && state.advertisedStreams != 1 {
+        // A connection a realism rule holds at one stream (not yet authenticated, or throttled after a
+        // rejection) keeps it; the rule lifts it to the new limit later.
+        let heldByRealism = state.advertisedStreams == 1 && state.shaping.maxConcurrentStreams != 1
+            && (behaviorHoldsOneStream)
+        if state.advertisedStreams != limit && !heldByRealism {
             advertise(limit, on: connection, state: state)
         }
     }

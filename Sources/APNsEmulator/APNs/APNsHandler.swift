@@ -13,6 +13,8 @@ final class APNsHandler: H2ServerHandler {
     var verifier: ProviderTokenVerifier { services.verifier }
     let policy: ValidationPolicy
     private let behavior: ConnectionBehavior
+    /// Whether the realism profile ever holds a connection at one stream.
+    var behaviorHoldsOneStream: Bool { behavior.oneStreamUntilAuthenticated || behavior.throttleAfterRejection }
     private let environmentFromHostNames: Bool
     /// Headers on every response (the emulator version).
     let extraHeaders: [H2Header]
@@ -202,7 +204,8 @@ final class APNsHandler: H2ServerHandler {
         }
         var delayMillis: Double = 0
         if state.shaping.latency != .none {
-            delayMillis = state.shaping.latency.sample(uniform01: state.nextUniform(), normal: state.nextNormal())
+            // Clamped to the 10-minute limit the settings accept: a log-normal tail is unbounded.
+            delayMillis = min(600_000, max(0, state.shaping.latency.sample(uniform01: state.nextUniform(), normal: state.nextNormal())))
         }
         switch fault?.action {
         case .delay(let ms):

@@ -25,6 +25,8 @@ public final class EmulatorServices: Sendable {
     public let connectionStats = ConnectionStatsRegistry()
     /// Latency, stream limits, rate limits, connection recycling and brownouts, changeable live.
     public let shaping: ShapingStore
+    /// The shaping the emulator started with (`reset` returns to it).
+    private let initialShaping: ShapingSettings
     /// Where the listeners ended up, once `Emulator.start` bound them (`GET /_emulator/endpoints`).
     public let endpoints = Mutex<EmulatorEndpoints?>(nil)
 
@@ -44,6 +46,7 @@ public final class EmulatorServices: Sendable {
         shaping.tokenRateLimit = configuration.tokenRateLimit
         shaping.tokenRateWindowMs = Int64(configuration.tokenRateWindowSeconds * 1000)
         self.shaping = ShapingStore(shaping)
+        self.initialShaping = shaping
         let stored = try persistence.load()
         try keys.restore(stored.keys)
         tokens.restore(stored.tokens)
@@ -77,6 +80,7 @@ public final class EmulatorServices: Sendable {
         faults.removeAll()
         channels.removeAll()
         journal.clear()
+        shaping.update(initialShaping)
         if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
     }
 

@@ -42,6 +42,8 @@ final class LoadGenerator: Sendable {
         var errors: [String: Int] = [:]
         var inFlight = 0
         var finished = false
+        /// The connection failed (closed, GOAWAY): it issues nothing more.
+        var dead = false
     }
 
     private let connections: [H2ClientConnection]
@@ -91,6 +93,7 @@ final class LoadGenerator: Sendable {
 
     /// On connection `i`'s loop: takes the next request number, if any is left, and sends it when due.
     private func issue(_ i: Int, t0: UInt64, deadline: UInt64?) {
+        guard !stats[i].dead else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         if let deadline, now >= deadline { return }
         let n = issued.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -114,6 +117,17 @@ final class LoadGenerator: Sendable {
                     s.errors[Self.reason(response), default: 0] += 1
                 case .failure(let error):
                     s.errors[Self.errorKey(error), default: 0] += 1
+                    switch error {
+                    // The connection is gone: it sends nothing more (the others carry the rest of the count).
+                    case .connectionClosed, .submitFailed, .connectFailed: s.dead = true
+                    case .streamReset: break
+                    }
+                    // A failure can complete inside send(); issuing from here would recurse without bound.
+                    connection.eventLoop.execute { [self] in
+                        issue(i, t0: t0, deadline: deadline)
+                        finishIfIdle(i)
+                    }
+                    return
                 }
                 issue(i, t0: t0, deadline: deadline)
                 finishIfIdle(i)

@@ -26,8 +26,9 @@ public struct Step: Sendable {
         /// Wait for a push from an external sender (the user's own code) matching `match`.
         case waitForPush(WaitSpec)
         case advance(millis: Int64)
-        /// Any control request (faults, token end of life, journal settings…), with its body.
-        case control(method: String, path: String, body: YAMLNode?)
+        /// Any control request (faults, token end of life, journal settings…), with its body. `mustSucceed`
+        /// (the `fault` step) fails the step unless the emulator answers 2xx.
+        case control(method: String, path: String, body: YAMLNode?, mustSucceed: Bool = false)
         /// A provider token signed by a sender's key, saved for a push's `authorization` header (several
         /// tokens on one connection: the per-connection rules).
         case mint(sender: String)

@@ -84,10 +84,11 @@ struct NodeReader {
     }
 
     /// A duration: `30s`, `1.5s`, `500ms`, `20m`, `2h`, or a number of seconds.
-    mutating func duration(_ name: String) throws(ScenarioParseError) -> Int64? {
+    mutating func duration(_ name: String, allowNegative: Bool = false) throws(ScenarioParseError) -> Int64? {
         guard let v = value(name) else { return nil }
-        guard let ms = Self.millis(v) else {
-            throw error(v, "'\(name)' must be a duration such as 30s, 500ms, 20m or 1h, got \(v.kindDescription)")
+        guard let ms = Self.millis(v), allowNegative || ms >= 0 else {
+            throw error(v, "'\(name)' must be a duration such as 30s, 500ms, 20m or 1h"
+                        + (allowNegative ? "" : " (0 or more)") + ", got \(v.kindDescription)")
         }
         return ms
     }
@@ -96,12 +97,17 @@ struct NodeReader {
         guard case .scalar(let raw, _, _) = node else { return nil }
         let text = raw.trimmingCharacters(in: .whitespaces)
         let units: [(String, Double)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
-        for (suffix, factor) in units where text.hasSuffix(suffix) {
-            guard let n = Double(text.dropLast(suffix.count)), n.isFinite else { return nil }
-            return Int64((n * factor).rounded())
+        // At most 100 years either way: enough for any rule, and far from Int64's limits.
+        func bounded(_ ms: Double) -> Int64? {
+            guard ms.isFinite, abs(ms) <= 3.2e12 else { return nil }
+            return Int64(ms.rounded())
         }
-        guard let n = Double(text), n.isFinite else { return nil }
-        return Int64((n * 1000).rounded())
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            guard let n = Double(text.dropLast(suffix.count)) else { return nil }
+            return bounded(n * factor)
+        }
+        guard let n = Double(text) else { return nil }
+        return bounded(n * 1000)
     }
 
     /// Refuses keys nobody asked for, naming the allowed ones.

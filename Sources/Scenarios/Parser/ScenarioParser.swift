@@ -119,10 +119,10 @@ public struct ScenarioParser {
     static func bytes(_ text: String) -> Int? {
         let units: [(String, Int)] = [("MB", 1024 * 1024), ("KB", 1024), ("B", 1)]
         for (suffix, factor) in units where text.hasSuffix(suffix) {
-            guard let n = Double(text.dropLast(suffix.count)) else { return nil }
+            guard let n = Double(text.dropLast(suffix.count)), n.isFinite, n >= 0, n * Double(factor) <= 1e9 else { return nil }
             return Int(n * Double(factor))
         }
-        return Int(text)
+        return Int(text).flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// `emulator:` settings for the scenario's own emulator.
@@ -210,7 +210,7 @@ public struct ScenarioParser {
         let keyNode = r.value("key")
         let environmentText = try r.string("environment")
         let authorization = try r.string("authorization")
-        let issuedAt = try r.duration("issuedAt") ?? 0
+        let issuedAt = try r.duration("issuedAt", allowNegative: true) ?? 0
         try r.finish()
         let auth: SenderSpec.Auth
         switch authText {

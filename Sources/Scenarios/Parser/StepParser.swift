@@ -298,7 +298,7 @@ struct StepParser {
         let topic = try r.string("topic")
         let contains = try r.string("payloadContains")
         let status = try r.int("status", in: 100...599)
-        let timeout = try r.duration("timeout") ?? 10_000
+        let timeout = min(try r.duration("timeout") ?? 10_000, 3_600_000)
         try r.finish()
         return WaitSpec(destination: destination, topic: topic, payloadContains: contains, status: status, timeoutMillis: timeout)
     }
@@ -320,7 +320,9 @@ struct StepParser {
 
     /// `fault: {reason|delay|action, token, topic, count, for}` or `fault: clear`, as control requests.
     private func fault(_ node: YAMLNode) throws(ScenarioParseError) -> Step.Kind {
-        if node.scalarText == "clear" { return .control(method: "DELETE", path: "/_emulator/faults", body: nil) }
+        if node.scalarText == "clear" {
+            return .control(method: "DELETE", path: "/_emulator/faults", body: nil, mustSucceed: true)
+        }
         var r = try NodeReader(node, file: file, context: "fault")
         let reason = try r.string("reason")
         let delay = try r.duration("delay")
@@ -357,7 +359,7 @@ struct StepParser {
         if let topic { pairs.append((s("topic"), s(topic))) }
         if let count { pairs.append((s("count"), n(Int64(count)))) }
         if let duration { pairs.append((s("durationMs"), n(duration))) }
-        return .control(method: "POST", path: "/_emulator/faults", body: .mapping(pairs, m))
+        return .control(method: "POST", path: "/_emulator/faults", body: .mapping(pairs, m), mustSucceed: true)
     }
 
     // MARK: Expectations

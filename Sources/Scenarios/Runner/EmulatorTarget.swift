@@ -60,12 +60,17 @@ final class EmulatorTarget: Sendable {
             throw RunnerError("\(controlURL)/_emulator/endpoints did not name the listeners")
         }
         _ = try await control.json("POST", "/_emulator/reset", expecting: [204])
-        if clock == .manual {
-            let c = try await control.object("GET", "/_emulator/clock")
-            guard c["controllable"] as? Bool == true else {
+        let c = try await control.object("GET", "/_emulator/clock")
+        let controllable = c["controllable"] as? Bool == true
+        switch clock {
+        case .manual:
+            guard controllable else {
                 throw RunnerError("the scenario needs a manual clock: start the emulator with --manual-clock")
             }
             _ = try await control.json("POST", "/_emulator/clock/freeze")
+        case .real:
+            // A manual clock left frozen by an earlier scenario runs again for a real-time one.
+            if controllable { _ = try await control.json("POST", "/_emulator/clock/resume") }
         }
         return EmulatorTarget(
             control: control,

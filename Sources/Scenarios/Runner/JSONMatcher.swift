@@ -52,7 +52,10 @@ struct JSONMatcher {
             }
             return nil
         case .mapping(let pairs, let mark):
-            if pairs.count == 1, let op = pairs[0].key.scalarText, Self.operators.contains(op) {
+            // An operator, unless the actual value is an object with a field of that name (`{length: 64}` on a
+            // token record means its `length` field).
+            if pairs.count == 1, let op = pairs[0].key.scalarText, Self.operators.contains(op),
+               (actual as? [String: Any])?[op] == nil {
                 return apply(op, pairs[0].value, actual, path: path, mark: mark)
             }
             guard let object = actual as? [String: Any] else {

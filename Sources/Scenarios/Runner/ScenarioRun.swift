@@ -146,9 +146,13 @@ final class ScenarioRun {
             try await wait(spec, save: step.save)
         case .advance(let ms):
             _ = try await control.json("POST", "/_emulator/clock/advance", body: try jsonData(["ms": ms]))
-        case .control(let method, let path, let body):
+        case .control(let method, let path, let body, let mustSucceed):
             let (status, bytes) = try await control.request(method, matcher.substitute(path), query: [],
                                                             body: body.map { substituted($0).jsonBytes })
+            if mustSucceed && !(200..<300).contains(status) {
+                let message = ((try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any])?["error"] as? String
+                throw RunnerError("the emulator refused it (\(status)): \(message ?? "")")
+            }
             result = ["status": status,
                       "body": (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
                         ?? String(decoding: bytes, as: UTF8.self)]
@@ -222,6 +226,9 @@ final class ScenarioRun {
         result = r
         pushId = response["apns-id"]
         if let save, let id = pushId { variables[save] = id }
+        // The scenario's own pushes are not what a later wait-for-push waits for.
+        let newest = try await control.object("GET", "/_emulator/journal", query: [("limit", "1")])
+        journalCursor = max(journalCursor, ((newest["entries"] as? [[String: Any]])?.last?["id"] as? NSNumber)?.int64Value ?? 0)
     }
 
     /// Polls the journal until an external push matching `spec` is recorded, or the timeout passes (real time).

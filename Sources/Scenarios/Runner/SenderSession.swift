@@ -53,13 +53,17 @@ final class SenderSession {
     {
         let key = "\(environment.rawValue)|\(host)"
         if newConnection, let old = connections.removeValue(forKey: key) { old.connection.close() }
+        // A connection the server closed (GOAWAY, a shutdown fault) is replaced, as a sender's pool would.
+        if let old = connections[key], old.connection.isClosed { connections[key] = nil }
         let now = try await emulatorNow()
         if let existing = connections[key], signingKey != nil, now - existing.mintedAt > 50 * 60 * 1000 {
             connections[key] = (existing.connection, try mint(now), now)
         }
         if connections[key] == nil {
+            let url = environment == .production ? target.endpoints.production : target.endpoints.sandbox
             let port = environment == .production ? target.endpoints.productionPort : target.endpoints.sandboxPort
-            let connection = try await h2Client().connect(host: "127.0.0.1", port: port, serverName: host)
+            let address = URLComponents(string: url)?.host ?? "127.0.0.1"
+            let connection = try await h2Client().connect(host: address, port: port, serverName: host)
             connections[key] = (connection, signingKey == nil ? nil : try mint(now), now)
         }
         var all = headers
@@ -76,7 +80,6 @@ final class SenderSession {
         do {
             return try await connections[key]!.connection.send(r)
         } catch {
-            // A connection the server closed (GOAWAY) is replaced once, as a sender's pool would.
             connections[key]?.connection.close()
             connections[key] = nil
             throw RunnerError("the push could not be sent: \(error)")

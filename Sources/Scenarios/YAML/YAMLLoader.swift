@@ -52,9 +52,12 @@ public enum YAMLLoader {
                     if parser.stream_end_produced != 0 { return documents }
                     continue
                 }
-                var walker = Walker(document: &document, count: total)
-                documents.append(try walker.convert(root, depth: 0))
-                total = walker.count
+                let converted = try withUnsafeMutablePointer(to: &document) { (doc) throws(Failure) -> (YAMLNode, Int) in
+                    var walker = Walker(document: doc, count: total)
+                    return (try walker.convert(root, depth: 0), walker.count)
+                }
+                documents.append(converted.0)
+                total = converted.1
             }
         }
     }

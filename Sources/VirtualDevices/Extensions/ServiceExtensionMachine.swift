@@ -84,7 +84,9 @@ struct ServiceExtensionMachine: Sendable {
         if script.memoryMB > script.memoryLimitMB {
             decisive = (now + script.processingMillis, .killed)
             log.append("used \(script.memoryMB) MB over its \(script.memoryLimitMB) MB limit and was killed")
-        } else if script.handler == .calls && handlerAt - now <= Self.budgetMillis {
+        } else if script.handler == .calls && handlerAt - now <= (script.timeWillExpire == .deliversBestAttempt
+                                                                      ? Self.willExpireMillis : Self.budgetMillis) {
+            // With a timeWillExpire that delivers, the 29 s call comes first for a handler later than that.
             decisive = (handlerAt, .completed)
         } else if script.handler != .never && script.timeWillExpire == .deliversBestAttempt {
             decisive = (now + Self.willExpireMillis, .expiredBestAttempt)
