@@ -14,6 +14,10 @@ struct ShapingAndMetricsTests {
         api.handle(HTTP1Request(method: "PUT", path: "/_emulator/shaping", body: Array(body.utf8)))
     }
 
+    @Test func pushTypeCountersFollowTheDeclarationOrder() {
+        for (i, t) in PushType.allCases.enumerated() { #expect(EmulatorMetrics.pushTypeIndex(t) == i) }
+    }
+
     @Test func brownoutAnswersServiceUnavailableOrInternalServerError() async throws {
         try await withEmulator { emu in
             let api = Self.control(emu.services)

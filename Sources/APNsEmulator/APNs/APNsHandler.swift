@@ -196,34 +196,43 @@ final class APNsHandler: H2ServerHandler {
               record: Answer, state: APNsConnectionState, now: Millis) {
         let metrics = services.metrics
         if record.reason == nil { state.stats.accepted.add(1, ordering: .relaxed) } else { state.stats.rejected.add(1, ordering: .relaxed) }
-        let respond: @Sendable () -> Void = {
-            metrics.response(reason: record.reason, pushType: record.pushType, environment: record.environment,
-                             micros: (DispatchTime.now().uptimeNanoseconds &- record.started) / 1000)
-            metrics.streamClosed()
-            responder.respond(response)
-        }
         var delayMillis: Double = 0
         if state.shaping.latency != .none {
             // Clamped to the 10-minute limit the settings accept: a log-normal tail is unbounded.
             delayMillis = min(600_000, max(0, state.shaping.latency.sample(uniform01: state.nextUniform(), normal: state.nextNormal())))
         }
-        switch fault?.action {
-        case .delay(let ms):
-            responder.eventLoop.schedule(after: .milliseconds(ms) + .microseconds(Int64(delayMillis * 1000)), respond)
-        case .goAway(let reason):
-            respond()
-            connection.sendGoAway(debugData: Self.goAwayPayload(reason))
-        case .shutdown:
-            respond()
-            connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(.shutdown, policy: policy))
-        default:
-            if delayMillis > 0 {
-                responder.eventLoop.schedule(after: .microseconds(Int64(delayMillis * 1000)), respond)
-            } else {
+        if fault == nil && delayMillis == 0 {
+            // The common path: answered now, no closure to allocate.
+            Self.answer(response, record: record, metrics: metrics, responder: responder)
+        } else {
+            let respond: @Sendable () -> Void = { Self.answer(response, record: record, metrics: metrics, responder: responder) }
+            switch fault?.action {
+            case .delay(let ms):
+                responder.eventLoop.schedule(after: .milliseconds(ms) + .microseconds(Int64(delayMillis * 1000)), respond)
+            case .goAway(let reason):
                 respond()
+                connection.sendGoAway(debugData: Self.goAwayPayload(reason))
+            case .shutdown:
+                respond()
+                connection.sendGoAway(debugData: APNsResponseBuilder.goAwayPayload(.shutdown, policy: policy))
+            default:
+                if delayMillis > 0 {
+                    responder.eventLoop.schedule(after: .microseconds(Int64(delayMillis * 1000)), respond)
+                } else {
+                    respond()
+                }
             }
         }
         recycleIfDue(state, connection: connection, now: now)
+    }
+
+    /// Counts the answer (its time includes any shaping delay) and sends it.
+    @inline(__always)
+    static func answer(_ response: H2Response, record: Answer, metrics: EmulatorMetrics, responder: H2Responder) {
+        metrics.response(reason: record.reason, pushType: record.pushType, environment: record.environment,
+                         micros: (DispatchTime.now().uptimeNanoseconds &- record.started) / 1000)
+        metrics.streamClosed()
+        responder.respond(response)
     }
 
     // MARK: Connection behaviours

@@ -117,8 +117,22 @@ public final class EmulatorMetrics: Sendable {
     }
 
     private static let reasonIndexes: [APNsReason: Int] = Dictionary(uniqueKeysWithValues: reasons.enumerated().map { ($1, $0) })
-    private static let pushTypeIndexes: [PushType: Int] = Dictionary(uniqueKeysWithValues: pushTypes.enumerated().map { ($1, $0) })
 
     @inline(__always) static func reasonIndex(_ r: APNsReason) -> Int { reasonIndexes[r] ?? 0 }
-    @inline(__always) static func pushTypeIndex(_ t: PushType) -> Int { pushTypeIndexes[t] ?? 0 }
+    /// A switch, not a dictionary: a raw-value enum hashes its string, which every push would pay.
+    @inline(__always) static func pushTypeIndex(_ t: PushType) -> Int {
+        switch t {
+        case .alert: return 0
+        case .background: return 1
+        case .location: return 2
+        case .voip: return 3
+        case .complication: return 4
+        case .fileprovider: return 5
+        case .mdm: return 6
+        case .liveactivity: return 7
+        case .pushtotalk: return 8
+        case .widgets: return 9
+        case .controls: return 10
+        }
+    }
 }
