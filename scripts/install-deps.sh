@@ -10,13 +10,15 @@
 #   scripts/install-deps.sh --check         list what is missing and exit 1 if anything is; installs nothing
 set -euo pipefail
 
-# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD) and what later layers link.
+# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD) and what later layers link
+# (libcurl: Foundation's URLSession, which `apns-emulator test --emulator` and `bench` use, links it).
 build_packages=(
     libnghttp2-dev
     libssl-dev
     libmicrohttpd-dev
     libsqlite3-dev
     libyaml-dev
+    libcurl4-openssl-dev
     pkg-config
 )
 # Tests and benchmarks: h2load/nghttp (client), nghttpd (C reference server), curl, Python for helper
@@ -39,6 +41,7 @@ runtime_packages=(
     libmicrohttpd12
     libsqlite3-0
     libyaml-0-2
+    libcurl4
     curl
     ca-certificates
 )
