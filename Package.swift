@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "APNsEmulator", targets: ["APNsEmulator"]),
         .library(name: "VirtualDevices", targets: ["VirtualDevices"]),
         .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
+        .library(name: "SpawnedProcess", targets: ["SpawnedProcess"]),
     ],
     targets: [
         .systemLibrary(
@@ -51,6 +52,11 @@ let package = Package(
             name: "CShims",
             dependencies: ["COpenSSL", "CMicroHTTPD"],
             cSettings: [.define("_GNU_SOURCE"), .define("OPENSSL_API_COMPAT", to: "30000")]
+        ),
+        .target(
+            // Test support: child processes without Foundation.Process (see SpawnedProcess.swift).
+            name: "SpawnedProcess",
+            dependencies: ["CShims"]
         ),
         .target(
             name: "OpenSSLSupport",
@@ -97,24 +103,24 @@ let package = Package(
         ),
         .testTarget(
             name: "H2TransportTests",
-            dependencies: ["H2Transport", "OpenSSLSupport"]
+            dependencies: ["SpawnedProcess", "H2Transport", "OpenSSLSupport"]
         ),
         .testTarget(
             name: "OpenSSLSupportTests",
-            dependencies: ["OpenSSLSupport"]
+            dependencies: ["SpawnedProcess", "OpenSSLSupport"]
         ),
         .testTarget(
             name: "APNsProtocolTests",
-            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["SpawnedProcess", "APNsProtocol", "H2Transport", "OpenSSLSupport"]
         ),
         .testTarget(
             name: "APNsEmulatorTests",
-            dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport",
+            dependencies: ["SpawnedProcess", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport",
                            "VirtualDevices"]
         ),
         .testTarget(
             name: "VirtualDevicesTests",
-            dependencies: ["VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport"]
+            dependencies: ["SpawnedProcess", "VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport"]
         ),
         .testTarget(
             name: "ScenariosTests",
@@ -122,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EmulatorCLITests",
-            dependencies: ["EmulatorCLI", "APNsEmulator", "EmulatorTesting", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["SpawnedProcess", "EmulatorCLI", "APNsEmulator", "EmulatorTesting", "H2Transport", "OpenSSLSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

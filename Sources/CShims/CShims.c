@@ -61,3 +61,31 @@ int CShims_spawn_clean(pid_t *pid, const char *file, char *const argv[], char *c
     posix_spawnattr_destroy(&attr);
     return rc;
 }
+
+int CShims_spawn_io(pid_t *pid, const char *file, char *const argv[], char *const envp[], const char *cwd,
+                    int in_fd, int out_fd, int err_fd) {
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_t actions;
+    int rc = posix_spawnattr_init(&attr);
+    if (rc != 0) return rc;
+    rc = posix_spawn_file_actions_init(&actions);
+    if (rc != 0) { posix_spawnattr_destroy(&attr); return rc; }
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    for (int s = 1; s < NSIG; s++) {
+        if (s != SIGKILL && s != SIGSTOP) sigaddset(&defaults, s);
+    }
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if (in_fd >= 0) posix_spawn_file_actions_adddup2(&actions, in_fd, 0);
+    if (out_fd >= 0) posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+    if (err_fd >= 0) posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+    if (cwd != NULL) posix_spawn_file_actions_addchdir_np(&actions, cwd);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    rc = posix_spawnp(pid, file, &actions, &attr, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    return rc;
+}

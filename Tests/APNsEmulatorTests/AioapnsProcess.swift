@@ -1,4 +1,5 @@
 import Foundation
+import SpawnedProcess
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +43,7 @@ struct AioapnsProcess {
         let outHandle = try FileHandle(forWritingTo: outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
 
-        let process = Process()
+        let process = SpawnedProcess()
         if executable.hasPrefix("/") {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments

@@ -1,5 +1,6 @@
 import Foundation
 import H2Transport
+import SpawnedProcess
 import Testing
 
 @testable import APNsEmulator
@@ -31,7 +32,7 @@ struct ControlAPILiveTests {
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> Output {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import OpenSSLSupport
+import SpawnedProcess
 import Testing
 
 @testable import APNsEmulator
@@ -40,7 +41,7 @@ import Testing
     }
 
     static func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.currentDirectoryURL = directory

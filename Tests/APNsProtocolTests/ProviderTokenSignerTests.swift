@@ -1,6 +1,7 @@
 import APNsProtocol
 import Foundation
 import OpenSSLSupport
+import SpawnedProcess
 import Testing
 
 /// Tokens minted by `ProviderTokenSigner` have Apple's exact shape and a signature any ES256 verifier accepts.
@@ -157,7 +158,7 @@ enum PythonCryptography {
     /// Runs python3; throws with stderr when it exits non-zero.
     @discardableResult
     static func run(_ arguments: [String], input: String) throws -> String {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments
         let stdin = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnedProcess
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ struct ExecutableTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let ready = folder.appendingPathComponent("ready.json")
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = Self.binary
         process.currentDirectoryURL = Self.packageRoot
         process.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0",
@@ -48,7 +49,7 @@ struct ExecutableTests {
         // The exact shape other tools read, key order included.
         #expect(text.hasPrefix(#"{"production":"https://127.0.0.1:\#(port)","sandbox":"https://127.0.0.1:"#))
 
-        let curl = Process()
+        let curl = SpawnedProcess()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = ["-s", "-w", " %{http_version} %{http_code}", "--http2", "--cacert", caPath,
                           "--resolve", "api.push.apple.com:\(port):127.0.0.1", "-d", "{}",
@@ -61,7 +62,7 @@ struct ExecutableTests {
         #expect(String(decoding: curlOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 == #"{"reason":"BadDeviceToken"} 2 400"#)
 
-        let health = Process()
+        let health = SpawnedProcess()
         health.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         health.arguments = ["-s", try #require(json["control"]) + "/_emulator/health"]
         let healthOut = Pipe()
@@ -78,7 +79,7 @@ struct ExecutableTests {
     }
 
     @Test func unknownFlagExits64NamingTheArgument() async throws {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--production-prot", "1"]
         let err = Pipe()
@@ -92,7 +93,7 @@ struct ExecutableTests {
     }
 
     @Test func dockerComposeFileIsAcceptedByDockerCompose() async throws {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-compose")
         process.currentDirectoryURL = Self.packageRoot
         process.arguments = ["-f", "docker-compose.yml", "config", "-q"]
@@ -107,7 +108,7 @@ struct ExecutableTests {
 
 /// Waits for a child process on its own thread, so the two threads of Swift's cooperative pool on a 2-core
 /// machine stay free for the tests that are awaiting network I/O meanwhile.
-func waitOffPool(_ process: Process) async {
+func waitOffPool(_ process: SpawnedProcess) async {
     let box = UncheckedProcess(process)
     await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
         Thread.detachNewThread {
@@ -117,9 +118,9 @@ func waitOffPool(_ process: Process) async {
     }
 }
 
-/// Hands a Process to the waiting thread.
+/// Hands a SpawnedProcess to the waiting thread.
 struct UncheckedProcess: @unchecked Sendable {
     // @unchecked Sendable: the other thread only calls waitUntilExit(), which Foundation allows from any thread.
-    let process: Process
-    init(_ process: Process) { self.process = process }
+    let process: SpawnedProcess
+    init(_ process: SpawnedProcess) { self.process = process }
 }

@@ -3,6 +3,7 @@ import APNsProtocol
 import EmulatorTesting
 import Foundation
 import H2Transport
+import SpawnedProcess
 import Testing
 
 /// The `scale` profile without Docker: two `serve` processes importing one state snapshot, behind Debian's
@@ -11,7 +12,7 @@ import Testing
 @Suite("Scale profile: replicas behind HAProxy", .timeLimit(.minutes(2)))
 struct ScaleProfileTests {
     final class Started: @unchecked Sendable {  // Processes are only touched from the test's task.
-        var processes: [Process] = []
+        var processes: [SpawnedProcess] = []
         func stop() { for p in processes where p.isRunning { p.terminate(); p.waitUntilExit() } }
     }
 
@@ -30,7 +31,7 @@ struct ScaleProfileTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func waitFor(_ path: String, _ process: Process) async throws {
+    static func waitFor(_ path: String, _ process: SpawnedProcess) async throws {
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: path) && Date() < deadline && process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
@@ -57,7 +58,7 @@ struct ScaleProfileTests {
         var ports: [Int] = []
         for i in 0..<2 {
             let ready = dir.appendingPathComponent("ready-\(i).json").path
-            let p = Process()
+            let p = SpawnedProcess()
             p.executableURL = ExecutableTests.binary
             p.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--ephemeral",
                            "--no-sample-key", "--import", snapshot.path, "--ready-file", ready, "--certs", TestCommandTests.certs]
@@ -88,7 +89,7 @@ struct ScaleProfileTests {
                 server r2 127.0.0.1:\(ports[1])
 
             """.write(to: config, atomically: true, encoding: .utf8)
-        let haproxy = Process()
+        let haproxy = SpawnedProcess()
         haproxy.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
         haproxy.arguments = ["-db", "-f", config.path]
         haproxy.standardOutput = FileHandle.nullDevice

@@ -1,6 +1,7 @@
 import APNsEmulator
 import EmulatorTesting
 import Foundation
+import SpawnedProcess
 import Testing
 
 @testable import EmulatorCLI
@@ -146,7 +147,7 @@ struct TestCommandTests {
     }
 
     static func curl(_ arguments: [String]) -> String {
-        let p = Process()
+        let p = SpawnedProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         p.arguments = ["-s"] + arguments
         let out = Pipe()

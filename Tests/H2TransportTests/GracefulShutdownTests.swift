@@ -31,7 +31,7 @@ struct GracefulShutdownTests {
         #expect(await eventually(timeout: 5) { results.withLock { $0.count } == 200 })
         #expect(results.withLock { $0 } == Array(repeating: 200, count: 200))
         #expect(await eventually(timeout: 6) { shutdownDone.load(ordering: .acquiring) })
-        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(Date().timeIntervalSince(started) < 4)  // the 5 s grace period was not waited out: shutdown ended when the streams did
         let goAway = await connection.lastGoAway()
         #expect(goAway?.errorCode == 0)
         // New connections are refused once shutdown began.
@@ -57,7 +57,10 @@ struct GracefulShutdownTests {
         #expect(await eventually { handler.requests.count == 1 })
         let started = Date()
         await blocking { server.shutdown() }
-        #expect(Date().timeIntervalSince(started) < 2)
+        // The straggler never answers, so only the 300 ms grace period can end the shutdown; the
+        // bound is loose because a loaded 2-core CI box stalls threads for a second or more.
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed >= 0.3 && elapsed < 10)
         #expect(await eventually { failure.withLock { $0 } != nil })
         #expect(server.connectionCount == 0)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import H2Transport
+import SpawnedProcess
 import Synchronization
 import Testing
 
@@ -132,7 +133,7 @@ func runProcess(_ executable: String, _ arguments: [String], timeout: TimeInterv
 private func runProcessBlocking(_ executable: String, _ arguments: [String], timeout: TimeInterval) throws
     -> (status: Int32, output: String)
 {
-    let process = Process()
+    let process = SpawnedProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let pipe = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnedProcess
 @testable import OpenSSLSupport
 
 /// Helpers shared by the OpenSSLSupport suites: temporary folders, external tools, a ready-made CA.
@@ -11,7 +12,7 @@ enum TestSupport {
 
     /// Runs `arguments` through `/usr/bin/env`, merging stderr into the output for failure messages.
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }

@@ -1,5 +1,6 @@
 import APNsProtocol
 import Foundation
+import SpawnedProcess
 import Testing
 
 /// What an external sender's CI does, with real processes: curl against the control port for a device
@@ -7,7 +8,7 @@ import Testing
 @Suite("Devices: live over the control port and curl --http2")
 struct DevicesLiveTests {
     static func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-sS"] + arguments
         let out = Pipe()

@@ -102,4 +102,10 @@ static inline void CShims_counter_max(uint64_t *slot, uint64_t value) {
 /// and masks survive exec; handlers do not). Returns 0 or an errno value.
 int CShims_spawn_clean(pid_t *pid, const char *file, char *const argv[], char *const envp[]);
 
+/// The same, with the child's stdin/stdout/stderr taken from the given descriptors (-1: inherit), an optional
+/// working directory, and every other descriptor closed in the child. Foundation's Process.run() on Swift
+/// 6.3.1 can crash reading /proc/self/fd (swift-corelibs-foundation PR #5472); this path never reads it.
+int CShims_spawn_io(pid_t *pid, const char *file, char *const argv[], char *const envp[], const char *cwd,
+                    int in_fd, int out_fd, int err_fd);
+
 #endif
