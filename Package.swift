@@ -120,7 +120,9 @@ let package = Package(
         ),
         .testTarget(
             name: "VirtualDevicesTests",
-            dependencies: ["SpawnedProcess", "VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport"]
+            dependencies: ["SpawnedProcess", "VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport"],
+            // Read from the source tree by path (#filePath), not bundled as resources.
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ScenariosTests",

@@ -36,7 +36,7 @@ struct ScaleProfileTests {
         while !FileManager.default.fileExists(atPath: path) && Date() < deadline && process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
         }
-        try #require(FileManager.default.fileExists(atPath: path), "\(process.arguments ?? []) did not start")
+        try #require(FileManager.default.fileExists(atPath: path), "\(process.arguments) did not start")
     }
 
     @Test func twoReplicasBehindHAProxyAcceptTheSameTokens() async throws {

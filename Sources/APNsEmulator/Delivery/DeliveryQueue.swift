@@ -66,16 +66,26 @@ public struct DeliveryQueue: Sendable {
 
     /// A push APNs accepted for a device that is `online` or not.
     public mutating func accept(_ push: QueuedPush, online: Bool, now: Millis) -> [Action] {
+        var actions: [Action] = []
+        accept(push, online: online, now: now, into: &actions)
+        return actions
+    }
+
+    /// The same, appending to `actions`: the farm passes one buffer it reuses, so a push to an online
+    /// device (every push of a load test) allocates no array.
+    public mutating func accept(_ push: QueuedPush, online: Bool, now: Millis, into actions: inout [Action]) {
         if online {
             if push.priority < 10 && lowPriorityDelayMillis > 0 {
                 let due = Self.adding(now, lowPriorityDelayMillis)
                 let index = deferred.firstIndex { $0.due > due } ?? deferred.endIndex
                 deferred.insert((due, push), at: index)
-                return [.defer(push, until: due)]
+                actions.append(.defer(push, until: due))
+                return
             }
-            return [.deliver(push)]
+            actions.append(.deliver(push))
+            return
         }
-        return store(push, now: now)
+        store(push, now: now, into: &actions)
     }
 
     /// The device owning `tokens` came online: hand over what was kept for it.
@@ -95,7 +105,11 @@ public struct DeliveryQueue: Sendable {
         var actions: [Action] = []
         while let first = deferred.first, first.due <= now {
             deferred.removeFirst()
-            actions += isOnline(first.push.token) ? [.deliver(first.push)] : store(first.push, now: now)
+            if isOnline(first.push.token) {
+                actions.append(.deliver(first.push))
+            } else {
+                store(first.push, now: now, into: &actions)
+            }
         }
         for (token, push) in stored where expiry(of: push) <= now {
             stored[token] = nil
@@ -120,20 +134,20 @@ public struct DeliveryQueue: Sendable {
         deferred.removeAll()
     }
 
-    private mutating func store(_ push: QueuedPush, now: Millis) -> [Action] {
+    private mutating func store(_ push: QueuedPush, now: Millis, into actions: inout [Action]) {
         if push.expiration == 0 {
-            return [.expire(push, reason: "the device was offline and apns-expiration is 0 (deliver now or never)")]
+            actions.append(.expire(push, reason: "the device was offline and apns-expiration is 0 (deliver now or never)"))
+            return
         }
         if expiry(of: push) <= now {
-            return [.expire(push, reason: "apns-expiration had passed")]
+            actions.append(.expire(push, reason: "apns-expiration had passed"))
+            return
         }
-        var actions: [Action] = []
         if let older = stored[push.token] {
             actions.append(.coalesce(older, replacedBy: push.apnsId))
         }
         stored[push.token] = push
         actions.append(.store(push))
-        return actions
     }
 
     /// When a held push stops being deliverable. `apns-expiration` can be any non-negative Int64 the

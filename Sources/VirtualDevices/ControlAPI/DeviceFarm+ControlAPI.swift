@@ -64,7 +64,7 @@ extension DeviceFarm: EmulatorExtension {
         var lines = ["# HELP apns_emulator_deliveries_total Steps of pushes on virtual devices, by fate.",
                      "# TYPE apns_emulator_deliveries_total counter"]
         for kind in PushFate.Kind.allCases {
-            lines.append(#"apns_emulator_deliveries_total{fate="\#(kind.rawValue)"} \#(counts[kind] ?? 0)"#)
+            lines.append(#"apns_emulator_deliveries_total{fate="\#(kind.rawValue)"} \#(counts[kind])"#)
         }
         lines += ["# HELP apns_emulator_devices Virtual devices.", "# TYPE apns_emulator_devices gauge",
                   "apns_emulator_devices \(devices)"]

@@ -46,7 +46,12 @@ public final class DeviceFarm: Sendable {
         /// Uploaded files and parsed payloads, shared with every `OSContext` (guarded by the same lock).
         let caches = FarmCaches()
         /// Fate steps recorded since start (never trimmed), for `/metrics`.
-        var fateCounts: [PushFate.Kind: Int] = [:]
+        var fateCounts = FateCounts()
+        /// Buffers reused by every delivery (emptied after use, capacity kept): a push to a device then
+        /// allocates nothing on the farm's side. Swapped out of the state while in use so they stay uniquely
+        /// referenced.
+        var spareActions: [DeliveryQueue.Action] = []
+        var spareFates: [PushFate] = []
     }
 
     struct Owner: Sendable, Equatable {
@@ -79,10 +84,17 @@ public final class DeviceFarm: Sendable {
     public func deliver(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
         state.withLock { s in
-            guard let owner = s.owners[push.token], let device = s.devices[owner.deviceId] else { return }
-            let queued = QueuedPush(push, acceptedAt: now)
-            let actions = s.queue.accept(queued, online: device.configuration.online, now: now)
+            // Reads through the dictionaries without copying the device out: a copy would share the apps'
+            // storage and make the delivery below copy it.
+            guard let owner = s.owners[push.token], let online = s.devices[owner.deviceId]?.configuration.online else {
+                return
+            }
+            var actions = s.spareActions
+            s.spareActions = []
+            s.queue.accept(QueuedPush(push, acceptedAt: now), online: online, now: now, into: &actions)
             apply(actions, to: &s, now: now)
+            actions.removeAll(keepingCapacity: true)
+            s.spareActions = actions
         }
     }
 
@@ -115,13 +127,18 @@ public final class DeviceFarm: Sendable {
         for action in actions {
             switch action {
             case .deliver(let push):
-                guard let owner = s.owners[push.token], s.devices[owner.deviceId]?.apps[owner.bundleId] != nil else {
-                    record([fate(push, .dropped, "the app is no longer installed", s, now)], in: &s)
-                    continue
+                var fates = s.spareFates
+                s.spareFates = []
+                var reached = false
+                if let owner = s.owners[push.token] {
+                    reached = (try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in
+                        app.receive(push, ctx, into: &fates)
+                    }) != nil
                 }
-                // The app exists (just checked under the same lock).
-                let fates = try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in app.receive(push, ctx) }
-                record(fates ?? [], in: &s)
+                if !reached { fates.append(fate(push, .dropped, "the app is no longer installed", s, now)) }
+                record(fates, in: &s)
+                fates.removeAll(keepingCapacity: true)
+                s.spareFates = fates
             case .store(let push):
                 record([fate(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)],
                        in: &s)
@@ -148,7 +165,7 @@ public final class DeviceFarm: Sendable {
     /// Appends fates to the log (a ring: the oldest go once it is full) and counts them for `/metrics`.
     func record(_ new: [PushFate], in s: inout FarmState) {
         for f in new {
-            s.fateCounts[f.fate, default: 0] += 1
+            s.fateCounts.add(f.fate)
             s.fates.append(f)
         }
     }
@@ -163,20 +180,26 @@ public final class DeviceFarm: Sendable {
     @discardableResult
     func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
-        guard let configuration = s.devices[deviceId]?.configuration else { throw .deviceNotFound(deviceId) }
-        guard var app = s.devices[deviceId]?.apps.removeValue(forKey: bundleId) else {
+        // Out of the dictionaries and back by plain remove and insert: mutating through nested optional
+        // subscripts (`s.devices[id]?.apps[b]`) runs modify coroutines that allocate their frames, three
+        // heap blocks per access on every push.
+        guard var device = s.devices.removeValue(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
+        guard var app = device.apps.removeValue(forKey: bundleId) else {
+            s.devices[deviceId] = device
             throw .appNotInstalled(device: deviceId, bundleId: bundleId)
         }
+        let configuration = device.configuration
         let ctx = OSContext(deviceId: deviceId, platform: configuration.platform, online: configuration.online, now: now,
                             backgroundBudgetPerHour: configuration.backgroundBudgetPerHour, registrar: registrar,
                             caches: s.caches)
         let before = app.token
         defer {
+            device.apps[bundleId] = app
+            s.devices[deviceId] = device
             if app.token != before {
                 if let before { unown(before, in: &s, now: now) }
                 if let after = app.token { own(after, Owner(deviceId: deviceId, bundleId: bundleId), in: &s) }
             }
-            s.devices[deviceId]?.apps[bundleId] = app
         }
         return try body(&app, ctx)
     }

@@ -3,9 +3,9 @@ import APNsProtocol
 
 /// What a push does to the app once it reaches the device (`device-model.md` §2).
 extension VirtualApp {
-    /// Runs the OS model for one delivered push; returns its fate steps.
-    mutating func receive(_ push: QueuedPush, _ ctx: OSContext) -> [PushFate] {
-        var fates: [PushFate] = []
+    /// Runs the OS model for one delivered push, appending its fate steps to `fates` (a buffer the farm
+    /// reuses: a delivery allocates no array).
+    mutating func receive(_ push: QueuedPush, _ ctx: OSContext, into fates: inout [PushFate]) {
         func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil) {
             fates.append(PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
                                   fate: kind, reason: reason, at: ctx.now, notificationId: id))
@@ -13,7 +13,7 @@ extension VirtualApp {
         guard push.pushType == .alert || push.pushType == .background else {
             fate(.delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension,"
                  + " not the notification centre")
-            return fates
+            return
         }
         let content = ctx.caches.content(of: push.payload)
         if content.contentAvailable || push.pushType == .background {
@@ -23,7 +23,6 @@ extension VirtualApp {
             present(Self.remoteNotification(push, content, platform: plugin.platform, entitlements: configuration.entitlements),
                     content: content, apnsId: push.apnsId, token: push.token, ctx, fates: &fates)
         }
-        return fates
     }
 
     /// The record the delegate would see for a remote push.
@@ -93,10 +92,8 @@ extension VirtualApp {
             options = provisional ? PresentationSet([.list, .badge]) : .all
         }
         if let newBadge = content.badge, badgeAllowed, options.contains(.badge) { badge = newBadge }
-        var presentation: [String] = []
-        if alertAllowed && options.contains(.banner) { presentation.append("banner") }
-        if alertAllowed && options.contains(.list) { presentation.append("list") }
-        guard !presentation.isEmpty else {
+        guard let presentation = Self.presentation(banner: alertAllowed && options.contains(.banner),
+                                                   list: alertAllowed && options.contains(.list)) else {
             fate(.suppressed, lifecycle == .foreground
                  ? "the app was in the foreground and willPresent returned no banner or list option"
                  : "alerts are not among the authorized options")
@@ -109,19 +106,43 @@ extension VirtualApp {
         item.attachments = extensionResult?.attachments ?? []
         item.serviceExtension = extensionResult?.outcome
         item.contentExtension = configuration.contentExtensionCategories.contains(content.category)
-        let suffix = extensionResult.map { "; " + $0.log.joined(separator: "; ") } ?? ""
+        // Reasons are literals unless an extension ran: a plain delivery builds no string.
+        func withLog(_ reason: String) -> String {
+            guard let log = extensionResult?.log else { return reason }
+            return reason + "; " + log.joined(separator: "; ")
+        }
         guard options.contains(.list) || lifecycle != .foreground else {
-            fate(.shown, "shown as a banner only (willPresent did not ask for the list)" + suffix, n.identifier)
+            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), n.identifier)
             return
         }
         if let replaced = centre.add(item) {
             fate(.coalesced, "replaced on screen by \(apnsId ?? n.identifier) (same identifier / apns-collapse-id)",
                  replaced.identifier, apnsId: replaced.apnsId)
         }
-        fate(.shown, (lifecycle == .foreground
-             ? "presented in the foreground (\(presentation.joined(separator: ", ")))"
-             : "shown in the notification centre") + suffix, n.identifier)
+        let shown: String
+        if lifecycle != .foreground {
+            shown = "shown in the notification centre"
+        } else if presentation.count == 2 {
+            shown = "presented in the foreground (banner, list)"
+        } else {
+            shown = "presented in the foreground (list)"
+        }
+        fate(.shown, withLog(shown), n.identifier)
     }
+
+    /// How a notification is presented, as the JSON shows it; nil when neither. Shared constant arrays: a
+    /// delivery allocates none.
+    static func presentation(banner: Bool, list: Bool) -> [String]? {
+        switch (banner, list) {
+        case (true, true): return bannerAndList
+        case (true, false): return bannerOnly
+        case (false, true): return listOnly
+        case (false, false): return nil
+        }
+    }
+    private static let bannerAndList = ["banner", "list"]
+    private static let bannerOnly = ["banner"]
+    private static let listOnly = ["list"]
 
     /// Presentation options as bits: the set `willPresent` answered, tested on every push without a `Set`.
     struct PresentationSet {
