@@ -193,15 +193,17 @@ public final class DeviceFarm: Sendable {
                             backgroundBudgetPerHour: configuration.backgroundBudgetPerHour, registrar: registrar,
                             caches: s.caches)
         let before = app.token
-        defer {
-            device.apps[bundleId] = app
-            s.devices[deviceId] = device
-            if app.token != before {
-                if let before { unown(before, in: &s, now: now) }
-                if let after = app.token { own(after, Owner(deviceId: deviceId, bundleId: bundleId), in: &s) }
-            }
+        let result: Result<T, DeviceError>
+        do throws(DeviceError) { result = .success(try body(&app, ctx)) } catch { result = .failure(error) }
+        let after = app.token
+        // Moved back, not copied: a copy would retain every field of the app and the device.
+        device.apps[bundleId] = consume app
+        s.devices[deviceId] = consume device
+        if after != before {
+            if let before { unown(before, in: &s, now: now) }
+            if let after { own(after, Owner(deviceId: deviceId, bundleId: bundleId), in: &s) }
         }
-        return try body(&app, ctx)
+        return try result.get()
     }
 
     func own(_ token: String, _ owner: Owner, in s: inout FarmState) {

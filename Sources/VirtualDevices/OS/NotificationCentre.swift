@@ -27,22 +27,27 @@ struct NotificationCentre: Sendable {
     }
 
     /// Adds `notification`; returns the one it replaced, if any (the oldest beyond the capacity just leaves).
+    ///
+    /// Two hash lookups in steady state: the new identifier's (which also finds what it replaces) and the
+    /// evicted one's. The evicted notification is not copied out, only its identifier read.
     mutating func add(_ notification: DeliveredNotification) -> DeliveredNotification? {
+        let position = ring.count < Self.capacity ? ring.count : head
         var replaced: DeliveredNotification?
-        if let slot = slots.removeValue(forKey: notification.identifier) {
-            replaced = ring[slot]
-            ring[slot] = nil
+        if let previous = slots.updateValue(position, forKey: notification.identifier), previous != position {
+            replaced = ring[previous]
+            ring[previous] = nil
+        } else if position < ring.count, ring[position]?.identifier == notification.identifier {
+            replaced = ring[position]
         }
-        if ring.count < Self.capacity {
+        if position < ring.count, let evicted = ring[position]?.identifier, evicted != notification.identifier {
+            slots.removeValue(forKey: evicted)
+        }
+        if position == ring.count {
             ring.append(notification)
-            head = ring.count % Self.capacity
-            slots[notification.identifier] = ring.count - 1
-            return replaced
+        } else {
+            ring[position] = notification
         }
-        if let old = ring[head] { slots[old.identifier] = nil }
-        ring[head] = notification
-        slots[notification.identifier] = head
-        head = (head + 1) % Self.capacity
+        head = (position + 1) % Self.capacity
         return replaced
     }
 
