@@ -107,6 +107,34 @@ struct ScenarioParserTests {
     }
 
     @Test(arguments: [
+        ("  - push: {token: \"${tokn}\"}\n",
+         "s.yaml:6:19: undefined variable '${tokn}': no earlier step saves it; nothing is saved before this point (a step keeps a value with 'save:' or 'capture:')"),
+        ("  - call: GetToken\n    save: token\n  - push: {token: \"${tokn}\"}\n",
+         "s.yaml:8:19: undefined variable '${tokn}': no earlier step saves it (did you mean '${token}'?); saved before this point: token"),
+        // A step's own saved value exists only once it has run: usable in its expect, not in what it sends.
+        ("  - push: {headers: {apns-collapse-id: \"${id}\"}}\n    save: id\n",
+         "s.yaml:6:40: undefined variable '${id}': no earlier step saves it; nothing is saved before this point (a step keeps a value with 'save:' or 'capture:')"),
+    ])
+    func undefinedVariablesAreRefusedWhereTheyAreUsed(_ steps: String, _ message: String) {
+        #expect(parseError(preamble + steps) == message)
+    }
+
+    @Test func savedBuiltInAndOwnExpectVariablesAreDefined() {
+        #expect(parseError(preamble + """
+              - call: GetToken
+                save: token
+              - push:
+                  token: ${token}
+                  headers: {apns-expiration: "${nowSeconds+3600}", apns-collapse-id: "${x*10}"}
+                  payload: {dir: "${scenarioDir}", at: "${now}"}
+                save: id
+                expect: {fate: {push: "${id}", is: shown}}
+              - action: tap
+                notification: ${id}
+            """) == nil)
+    }
+
+    @Test(arguments: [
         ("name: x\ndevices:\n  - id: a\n    platfrom: iOS\nsteps: []\n",
          "s.yaml:4:15: device: unknown field 'platfrom' (expected one of: id, name, platform, osVersion, online, backgroundBudgetPerHour, apps)"),
         ("name: x\ndevices:\n  - id: a\n    apps: [{bundleId: com.a, delegate: {forwarding: sometimes}}]\nsteps: []\n",

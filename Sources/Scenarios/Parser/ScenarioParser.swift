@@ -73,6 +73,7 @@ public struct ScenarioParser {
         }
         let context = StepParser(file: file, devices: devices, senders: senders, clock: clock)
         let steps = try items.map { (item) throws(ScenarioParseError) in try context.step(item) }
+        try VariableReferences.check(steps: items, steps, devices: r.value("devices"), file: file)
         var scenario = Scenario(name: name, tags: tags, file: file, mark: node.mark, clock: clock, devices: devices,
                                 senders: senders, steps: steps, emulator: emulator)
         scenario.files = files
