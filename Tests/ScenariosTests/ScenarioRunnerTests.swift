@@ -20,6 +20,24 @@ struct ScenarioRunnerTests {
         #expect(results.map(\.outcome) == [.passed], "\(results.flatMap(\.failures))")
     }
 
+    @Test func aPushTheEmulatorNeverAnswersInTimeFailsTheStepInsteadOfHanging() async throws {
+        let started = ContinuousClock.now
+        let result = try #require(try await run(preamble + """
+              - call: GetToken
+              - fault: {delay: 10s}
+              - push: {payload: {aps: {alert: hi}}}
+                expect: {status: 200}
+              - expect: {badge: 99}
+            """, file: "slow.yaml", responseTimeout: .milliseconds(500)).first)
+        #expect(result.outcome == .failed)
+        #expect(result.failures.map(\.description) == [
+            "slow.yaml:8:5: step 3 (push): no response within 0.5 seconds (a delay fault longer than that, or a stalled"
+                + " emulator); the connection was closed",
+        ])
+        // Well before the 10 s delay would have answered: the deadline ended the step.
+        #expect(ContinuousClock.now - started < .seconds(9))
+    }
+
     @Test func wrongExpectationFailsAtItsLineWithExpectedAndActual() async throws {
         let results = try await run(preamble + """
               - call: RequestAuthorization

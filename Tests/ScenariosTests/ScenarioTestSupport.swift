@@ -19,9 +19,12 @@ func parseError(_ text: String, file: String = "s.yaml") -> String? {
 }
 
 /// Parses `text` and runs every scenario in it on in-process emulators.
-func run(_ text: String, file: String = "inline.yaml") async throws -> [ScenarioResult] {
+func run(_ text: String, file: String = "inline.yaml", responseTimeout: Duration = .seconds(30)) async throws
+    -> [ScenarioResult]
+{
     let scenarios = try ScenarioParser(file: file).parse(text)
-    let runner = ScenarioRunner(options: .init(certificatesDirectory: bundledCertificates, jobs: 1))
+    let runner = ScenarioRunner(options: .init(certificatesDirectory: bundledCertificates, jobs: 1,
+                                               responseTimeout: responseTimeout))
     return await runner.run(scenarios)
 }
 

@@ -27,7 +27,10 @@ public struct TestCommand: Command {
         static let jobs = OptionDeclaration.value(
             "jobs", valueName: "n", help: "Scenarios run at once (each on its own in-process emulator).",
             default: "the number of cores")
-        static let all = [junit, json, tag, name, emulator, controlToken, certificates, jobs]
+        static let responseTimeout = OptionDeclaration.value(
+            "response-timeout", valueName: "seconds",
+            help: "How long a push step waits for the emulator's answer before the step fails.", default: "30")
+        static let all = [junit, json, tag, name, emulator, controlToken, certificates, jobs, responseTimeout]
     }
 
     public static let configuration = CommandConfiguration(
@@ -56,6 +59,7 @@ public struct TestCommand: Command {
     var controlToken: String?
     var certificates: String
     var jobs: Int
+    var responseTimeout: Double
 
     public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
         let options = try arguments.parseOptions(Self.configuration.options, allowingOperands: true)
@@ -71,6 +75,7 @@ public struct TestCommand: Command {
         controlToken = try options.string(Option.controlToken)
         certificates = try options.string(Option.certificates) ?? EmulatorConfiguration().certificatesDirectory
         jobs = try options.integer(Option.jobs, in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+        responseTimeout = try options.seconds(Option.responseTimeout, allowingZero: false) ?? 30
     }
 
     public func run(context: CommandContext) async throws -> ExitCode {
@@ -103,7 +108,8 @@ public struct TestCommand: Command {
             return .usage
         }
         let runner = ScenarioRunner(options: .init(certificatesDirectory: certificates, emulatorURL: emulator,
-                                                   controlToken: controlToken, jobs: jobs))
+                                                   controlToken: controlToken, jobs: jobs,
+                                                   responseTimeout: .milliseconds(max(1, Int64(min(responseTimeout, 86_400) * 1000)))))
         let terminal = isatty(STDERR_FILENO) == 1
         let progress = Progress(total: selected.count)
         let output = context.output

@@ -20,9 +20,12 @@ final class ScenarioRun {
     /// Journal entries up to this id were seen before (by the scenario's start or an earlier wait).
     var journalCursor: Int64 = 0
 
-    init(scenario: Scenario, target: EmulatorTarget) {
+    let responseTimeout: Duration
+
+    init(scenario: Scenario, target: EmulatorTarget, responseTimeout: Duration = .seconds(30)) {
         self.scenario = scenario
         self.target = target
+        self.responseTimeout = responseTimeout
     }
 
     var control: any ControlClient { target.control }
@@ -41,7 +44,7 @@ final class ScenarioRun {
                 _ = try await control.json("POST", "/_emulator/devices", body: body, expecting: [201])
             }
             for (name, spec) in scenario.senders {
-                let session = SenderSession(spec: spec, target: target)
+                let session = SenderSession(spec: spec, target: target, responseTimeout: responseTimeout)
                 try await session.prepare()
                 senders[name] = session
             }

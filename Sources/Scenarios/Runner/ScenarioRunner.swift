@@ -10,12 +10,17 @@ public struct ScenarioRunner: Sendable {
         public var controlToken: String?
         /// Scenarios run at once (each in-process one has its own emulator); 1 with `emulatorURL`.
         public var jobs: Int
+        /// How long a push step waits for the emulator's answer before the step fails (a delay fault longer
+        /// than this, or a stalled `--emulator`, must not hang a CI job).
+        public var responseTimeout: Duration
 
-        public init(certificatesDirectory: String, emulatorURL: String? = nil, controlToken: String? = nil, jobs: Int = 2) {
+        public init(certificatesDirectory: String, emulatorURL: String? = nil, controlToken: String? = nil, jobs: Int = 2,
+                    responseTimeout: Duration = .seconds(30)) {
             self.certificatesDirectory = certificatesDirectory
             self.emulatorURL = emulatorURL
             self.controlToken = controlToken
             self.jobs = jobs
+            self.responseTimeout = responseTimeout
         }
     }
 
@@ -111,7 +116,7 @@ public struct ScenarioRunner: Sendable {
             return ScenarioResult(scenario: scenario, outcome: .failed, failures: [failure],
                                   seconds: Date().timeIntervalSince(started))
         }
-        let run = ScenarioRun(scenario: scenario, target: target)
+        let run = ScenarioRun(scenario: scenario, target: target, responseTimeout: options.responseTimeout)
         await run.run()
         // Closing the senders' clients joins their loop threads: quick. The emulator's graceful stop can
         // take its grace period, so it leaves the cooperative pool.

@@ -16,9 +16,12 @@ final class SenderSession {
     private var connections: [String: (connection: H2ClientConnection, jwt: String?, mintedAt: Millis)] = [:]
     private var signingKey: (key: PrivateKey, keyId: String, teamId: String)?
 
-    init(spec: SenderSpec, target: EmulatorTarget) {
+    private let responseTimeout: Duration
+
+    init(spec: SenderSpec, target: EmulatorTarget, responseTimeout: Duration = .seconds(30)) {
         self.spec = spec
         self.target = target
+        self.responseTimeout = responseTimeout
     }
 
     /// Registers a generated key with the emulator (its private half comes back once).
@@ -77,12 +80,20 @@ final class SenderSession {
         }
         let port = environment == .production ? target.endpoints.productionPort : target.endpoints.sandboxPort
         let r = H2Request(method: method, authority: "\(host):\(port)", path: path, headers: all, body: body)
-        do {
-            return try await connections[key]!.connection.send(r)
-        } catch {
-            connections[key]?.connection.close()
+        let connection = connections[key]!.connection
+        switch await ResponseDeadline.send(r, on: connection, within: responseTimeout) {
+        case .answered(let response):
+            return response
+        case .failed(let error):
+            connection.close()
             connections[key] = nil
             throw RunnerError("the push could not be sent: \(error)")
+        case .timedOut:
+            // The stream may still be answered later; closing the connection ends it for good.
+            connection.close()
+            connections[key] = nil
+            throw RunnerError("no response within \(responseTimeout) (a delay fault longer than that, or a stalled"
+                              + " emulator); the connection was closed")
         }
     }
 
