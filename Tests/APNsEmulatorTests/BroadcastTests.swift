@@ -59,6 +59,34 @@ struct BroadcastTests {
         }
     }
 
+    @Test func channelAnswersAreCountedWithTheirOwnStatusAndARefusalAsARejection() async throws {
+        try await withEmulator(configure: { $0.maximumChannelsPerApp = 1 }) { emu in
+            let jwt = try emu.sampleJWT()
+            let c = try await emu.connect()
+            let created = try await c.send(request(emu, "POST", "/1/apps/com.example.app/channels", jwt: jwt, body: Self.createBody))
+            #expect(created.status == 201)
+            expectReason(try await c.send(request(emu, "POST", "/1/apps/com.example.app/channels", jwt: jwt, body: Self.createBody)),
+                         .cannotCreateChannelConfig)
+            let channel = try #require(created["apns-channel-id"])
+            #expect(try await c.send(request(emu, "DELETE", "/1/apps/com.example.app/channels", jwt: jwt, channel: channel)).status == 204)
+            let api = ControlAPI(services: emu.services, controlToken: nil)
+            let metrics = String(decoding: api.handle(HTTP1Request(method: "GET", path: "/metrics")).body, as: UTF8.self)
+            #expect(metrics.contains(#"apns_emulator_requests_total{status="400",reason="CannotCreateChannelConfig"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"apns_emulator_requests_total{status="201",reason=""} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"apns_emulator_requests_total{status="204",reason=""} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"apns_emulator_requests_total{status="200",reason=""} 0"#), "\(metrics)")
+            let stats = try #require(try JSONSerialization.jsonObject(
+                with: Data(api.handle(HTTP1Request(method: "GET", path: "/_emulator/stats")).body)) as? [String: Any])
+            let connection = try #require((stats["connections"] as? [[String: Any]])?.first)
+            #expect(connection["accepted"] as? Int == 2)
+            #expect(connection["rejected"] as? Int == 1)
+            let totals = try #require(stats["totals"] as? [String: Any])
+            #expect(totals["succeeded"] as? Int == 2)
+            #expect(totals["failed"] as? Int == 1)
+            c.close()
+        }
+    }
+
     @Test func everyBroadcastReason() async throws {
         try await withEmulator(configure: { $0.maximumChannelsPerApp = 1 }) { emu in
             let jwt = try emu.sampleJWT()

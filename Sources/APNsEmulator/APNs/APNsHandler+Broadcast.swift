@@ -12,6 +12,9 @@ extension APNsHandler {
         var response: H2Response
         var status: Int
         var reason: String? = nil
+        /// The reason answered, when one was: a rejection by validation or by the channel registry alike counts
+        /// as rejected in the metrics and the connection's error rules.
+        var reasonAnswered: APNsReason?
         switch outcome {
         case .success(let broadcast):
             var headers = extraHeaders + [H2Header("apns-request-id", broadcast.requestId)]
@@ -23,7 +26,8 @@ extension APNsHandler {
                     response = H2Response(status: 201, headers: headers)
                 } else {
                     response = rejection(.cannotCreateChannelConfig, requestId: broadcast.requestId)
-                    reason = APNsReason.cannotCreateChannelConfig.rawValue
+                    reason = policy.wireString(for: .cannotCreateChannelConfig)
+                    reasonAnswered = .cannotCreateChannelConfig
                 }
             case .readChannel(_, let id):
                 let info = services.channels.channel(id)
@@ -43,11 +47,16 @@ extension APNsHandler {
                 response = H2Response(status: 200, headers: headers)
             }
             status = response.status
-            if status < 400 { self.accepted(connection: connection, state: state) }
+            if let refused = reasonAnswered {
+                rejected(refused, connection: connection, state: state)
+            } else {
+                self.accepted(connection: connection, state: state)
+            }
             journal(request, connection: connection, environment: env, summary: broadcast.summary, status: status,
                     reason: reason, timestamp: nil, apnsId: broadcast.requestId, uniqueId: response["apns-unique-id"],
                     started: started, fault: fault, now: context.now, auth: state.auth, authRejection: nil)
         case .failure(let r):
+            reasonAnswered = r.reason
             response = rejection(r.reason, requestId: r.apnsId, timestamp: r.timestamp)
             status = r.reason.status
             journal(request, connection: connection, environment: context.environment, summary: r.summary,
@@ -56,10 +65,9 @@ extension APNsHandler {
                     authRejection: Self.isAuthReason(r.reason) ? r.reason : nil)
             rejected(r.reason, connection: connection, state: state)
         }
-        var reasonAnswered: APNsReason?
-        if case .failure(let r) = outcome { reasonAnswered = r.reason }
         send(response, fault: fault, connection: connection, responder: responder,
-             record: Answer(reason: reasonAnswered, pushType: .liveactivity, environment: context.environment, started: started),
+             record: Answer(reason: reasonAnswered, status: response.status, pushType: .liveactivity,
+                            environment: context.environment, started: started),
              state: state, now: context.now)
     }
 

@@ -186,6 +186,8 @@ final class APNsHandler: H2ServerHandler {
     /// What the metrics need of an answer.
     struct Answer {
         var reason: APNsReason?
+        /// The success status when there is no reason (201 and 204 for channel management).
+        var status = 200
         var pushType: PushType?
         var environment: APNsEnvironment
         var started: UInt64
@@ -229,7 +231,7 @@ final class APNsHandler: H2ServerHandler {
     /// Counts the answer (its time includes any shaping delay) and sends it.
     @inline(__always)
     static func answer(_ response: H2Response, record: Answer, metrics: EmulatorMetrics, responder: H2Responder) {
-        metrics.response(reason: record.reason, pushType: record.pushType, environment: record.environment,
+        metrics.response(reason: record.reason, status: record.status, pushType: record.pushType, environment: record.environment,
                          micros: (DispatchTime.now().uptimeNanoseconds &- record.started) / 1000)
         metrics.streamClosed()
         responder.respond(response)

@@ -27,7 +27,10 @@ public final class EmulatorMetrics: Sendable {
         static let openStreams = connectionsTotal + 1
         static let streamsHighWater = openStreams + 1
         static let tokenRefreshes = streamsHighWater + 1
-        static let count = tokenRefreshes + 1
+        /// Successes other than 200: channel management answers 201 (created) and 204 (deleted).
+        static let created = tokenRefreshes + 1
+        static let noContent = created + 1
+        static let count = noContent + 1
     }
 
     private let table = CounterTable(count: Slot.count)
@@ -38,8 +41,13 @@ public final class EmulatorMetrics: Sendable {
 
     /// One answered APNs request.
     @inline(__always)
-    public func response(reason: APNsReason?, pushType: PushType?, environment: APNsEnvironment, micros: UInt64) {
-        table.add(Slot.responses + (reason.map { Self.reasonIndex($0) + 1 } ?? 0))
+    public func response(reason: APNsReason?, status: Int = 200, pushType: PushType?, environment: APNsEnvironment,
+                         micros: UInt64) {
+        if let reason {
+            table.add(Slot.responses + 1 + Self.reasonIndex(reason))
+        } else {
+            table.add(status == 201 ? Slot.created : status == 204 ? Slot.noContent : Slot.responses)
+        }
         let type = pushType.map { Self.pushTypeIndex($0) } ?? Self.pushTypes.count
         table.add(Slot.byType + type * Self.environments.count + (environment == .production ? 0 : 1))
         var bucket = Self.latencyBoundsMicros.count
@@ -89,6 +97,8 @@ public final class EmulatorMetrics: Sendable {
 
     public func snapshot() -> Snapshot {
         var responses: [String: UInt64] = ["200": table.value(Slot.responses)]
+        if table.value(Slot.created) > 0 { responses["201"] = table.value(Slot.created) }
+        if table.value(Slot.noContent) > 0 { responses["204"] = table.value(Slot.noContent) }
         for (i, r) in Self.reasons.enumerated() {
             let v = table.value(Slot.responses + 1 + i)
             if v > 0 { responses["\(r.status) \(r.rawValue)"] = v }
