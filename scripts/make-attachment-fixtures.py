@@ -99,6 +99,7 @@ def main() -> None:
         "image.png": png(), "image.gif": gif(), "image.jpg": jpeg(), "image.tiff": tiff(),
         "clip.mp4": movie(b"isom", 5), "clip.mov": movie(b"qt  ", 5), "long.mp4": movie(b"isom", 45),
         "clip.mpg": mpeg(), "sound.mp3": mp3(), "sound.aac": aac(), "sound.caf": caf(),
+        "sound.m4a": movie(b"M4A ", 45),
         "corrupt.jpg": b"\xff\xd8\x00 not really a jpeg",
         "document.pdf": b"%PDF-1.4\n% not a media type\n",
         "empty.png": b"",

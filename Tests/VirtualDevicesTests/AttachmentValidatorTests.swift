@@ -15,7 +15,7 @@ struct AttachmentValidatorTests {
     @Test(arguments: [
         ("image.jpg", AttachmentType.jpeg), ("image.png", .png), ("image.gif", .gif), ("image.tiff", .tiff),
         ("clip.mpg", .mpeg), ("clip.mp4", .mp4), ("clip.mov", .mov),
-        ("sound.mp3", .mp3), ("sound.aac", .aac), ("sound.wav", .wav), ("sound.caf", .caf),
+        ("sound.mp3", .mp3), ("sound.aac", .aac), ("sound.wav", .wav), ("sound.caf", .caf), ("sound.m4a", .aac),
     ])
     func everyAcceptedTypeIsRecognisedFromItsBytes(_ file: String, _ type: AttachmentType) throws {
         guard case .success(let accepted) = AttachmentValidator.validate(try Self.bytes(file), hint: nil) else {
@@ -23,6 +23,26 @@ struct AttachmentValidatorTests {
             return
         }
         #expect(accepted.type == type)
+    }
+
+    /// An .m4a is an ISO media file like an MP4 (an `ftyp` box) but its brand says audio: it is accepted with
+    /// its `m4a` hint, and its length (45 s here) is no video's 30 s limit.
+    @Test func mpeg4AudioIsAudioNotVideo() throws {
+        let bytes = try Self.bytes("sound.m4a")
+        #expect(AttachmentType.sniff(bytes) == .aac)
+        for hint in ["m4a", "public.aac-audio", nil] as [String?] {
+            guard case .success(let accepted) = AttachmentValidator.validate(bytes, hint: hint) else {
+                Issue.record("sound.m4a refused with hint \(hint ?? "none")")
+                continue
+            }
+            #expect(accepted.type == .aac)
+            #expect(accepted.duration == nil)
+        }
+        guard case .failure(let refused) = AttachmentValidator.validate(bytes, hint: "mp4") else {
+            Issue.record("audio accepted as an MP4 video")
+            return
+        }
+        #expect(refused.reason == "the content is not a valid mp4 file (hint 'mp4')")
     }
 
     @Test func videoDurationComesFromTheHeaderAndOver30SecondsIsRefused() throws {

@@ -44,7 +44,12 @@ public enum AttachmentType: String, Sendable, Codable, CaseIterable {
         if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if at(0, Array("GIF87a".utf8)) || at(0, Array("GIF89a".utf8)) { return .gif }
         if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if at(4, Array("ftyp".utf8)) { return at(8, Array("qt  ".utf8)) ? .mov : .mp4 }
+        if at(4, Array("ftyp".utf8)) {
+            // The major brand says what the ISO media file holds: MPEG-4 audio (.m4a, .m4b audiobooks,
+            // .m4p) is audio, QuickTime is a movie, anything else an MP4 video.
+            if ["M4A ", "M4B ", "M4P ", "F4A "].contains(where: { at(8, Array($0.utf8)) }) { return .aac }
+            return at(8, Array("qt  ".utf8)) ? .mov : .mp4
+        }
         if at(4, Array("moov".utf8)) || at(4, Array("mdat".utf8)) { return .mov }
         if at(0, [0x00, 0x00, 0x01, 0xBA]) || at(0, [0x00, 0x00, 0x01, 0xB3]) { return .mpeg }
         if at(0, Array("RIFF".utf8)) && at(8, Array("WAVE".utf8)) { return .wav }
