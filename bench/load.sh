@@ -15,12 +15,12 @@
 # journal's 100,000-entry cap and the 100,000-fate ring, so no round pays for filling them (the first pass
 # through fresh memory costs page faults a long-running load test pays once).
 #
-#   bench/load.sh      REQUESTS (200000) ROUNDS (3) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000)
+#   bench/load.sh      REQUESTS (200000) ROUNDS (5: medians, this shared VM is noisy) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REQUESTS=${REQUESTS:-200000}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 CONNECTIONS=${CONNECTIONS:-10000}
