@@ -310,4 +310,15 @@ struct ServeCommandRunTests {
             #expect(result.output.isEmpty)
         }
     }
+
+    @Test func summaryLineCountsEverySuccessStatusAsOk() {
+        let metrics = EmulatorMetrics()
+        metrics.response(reason: nil, pushType: .alert, environment: .production, micros: 100)
+        metrics.response(reason: nil, status: 201, pushType: .liveactivity, environment: .production, micros: 100)
+        metrics.response(reason: nil, status: 204, pushType: .liveactivity, environment: .production, micros: 100)
+        metrics.response(reason: .badDeviceToken, pushType: .alert, environment: .production, micros: 100)
+        var previous: UInt64 = 0
+        let line = ServeCommand.summaryLine(metrics.snapshot(), previousTotal: &previous)
+        #expect(line.hasPrefix("4 requests (75.0% ok)  4/s"), "\(line)")
+    }
 }

@@ -125,12 +125,13 @@ struct ScenarioParserTests {
                 save: token
               - push:
                   token: ${token}
-                  headers: {apns-expiration: "${nowSeconds+3600}", apns-collapse-id: "${x*10}"}
+                  headers: {apns-expiration: "${nowSeconds+3600}", apns-collapse-id: "${x*10}", x-past: "${nowSeconds-60}"}
                   payload: {dir: "${scenarioDir}", at: "${now}"}
                 save: id
                 expect: {fate: {push: "${id}", is: shown}}
               - action: tap
                 notification: ${id}
+                note: a note may mention ${anything}; it is never sent
             """) == nil)
     }
 

@@ -11,6 +11,7 @@ enum VariableReferences {
     static func names(in text: String) -> [String] {
         guard text.contains("${") else { return [] }
         return text.matches(of: /\$\{([A-Za-z_][A-Za-z0-9_.\-]*)\}/).map { String($0.output.1) }
+            .filter { $0.wholeMatch(of: /nowSeconds[+-]\d+/) == nil }
     }
 
     /// Checks the steps in order: a step may use what earlier steps saved, and its own `expect` may also use
@@ -21,7 +22,7 @@ enum VariableReferences {
         for (node, step) in zip(steps, parsed) {
             let own = Set([step.save].compactMap { $0 } + step.capture.map(\.name))
             guard case .mapping(let pairs, _) = node else { continue }
-            for pair in pairs {
+            for pair in pairs where pair.key.scalarText != "note" {  // a note is never substituted
                 let isExpect = pair.key.scalarText == "expect"
                 try check(pair.value, defined: isExpect ? defined.union(own) : defined, file: file)
             }

@@ -39,6 +39,10 @@ final class ScenarioRun {
                 _ = try await control.json("PUT", "/_emulator/files/\(file.name)", body: file.bytes)
             }
             variables["scenarioDir"] = URL(fileURLWithPath: scenario.file).absoluteURL.deletingLastPathComponent().path
+            // `${now}` and `${nowSeconds±N}` in device specs too, not only in steps.
+            if let now = (try await control.object("GET", "/_emulator/clock"))["now"] as? NSNumber {
+                variables["now"] = String(now.int64Value)
+            }
             for device in scenario.devices {
                 let body = Array(matcher.substitute(String(decoding: device.body, as: UTF8.self)).utf8)
                 _ = try await control.json("POST", "/_emulator/devices", body: body, expecting: [201])
