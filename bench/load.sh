@@ -5,11 +5,11 @@
 #      push is validated, journaled and delivered to the device — with the journal on and then off;
 #      server CPU µs per request from /proc, requests/s, and the ratios;
 #   2. the same load driven by `apns-emulator bench` (same connections and streams), its requests/s next to h2load's;
-#   3. heap allocations per accepted push (LD_PRELOAD counter, whole process, journal off);
+#   3. heap allocations per accepted push (LD_PRELOAD counter): the whole process and the Swift side (those whose
+#      caller is the Swift runtime, Foundation or the executable; the rest are nghttp2's, OpenSSL's and glibc's);
 #   4. 10,000 idle TLS + HTTP/2 connections: resident memory per connection (bench/idle-connections.sh).
 # Writes bench/results/load-<timestamp>.md and .json. Targets (issue 7): ≤1.25× nghttpd journal on, ≤1.1× off,
-# ≤48 KiB per connection, bench ≥0.8× h2load, ≤2 Swift-side allocations per push (the whole-process count is
-# printed next to nghttpd's; Swift's share needs perf, see README).
+# ≤48 KiB per connection, bench ≥0.8× h2load, ≤2 Swift-side allocations per push.
 #
 # Rounds measure the steady state: the emulator's warm-up (WARMUP, default 120,000 pushes) runs past the
 # journal's 100,000-entry cap and the 100,000-fate ring, so no round pays for filling them (the first pass
@@ -51,6 +51,7 @@ bench_start_nghttpd "$REQUEST_PATH"
 bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID; device token ${TOKEN:0:8}…"
 
 journal() { curl -fsS -X PUT -d "{\"enabled\":$1}" "$control/_emulator/journal/settings" >/dev/null; }
+# "TOTAL SWIFT" heap allocations so far, from the preloaded counter.
 allocations() { sleep 0.2; cat "$ALLOC_FILE"; }
 run_load() { bench_h2load_pushes "$@"; }
 
@@ -59,7 +60,7 @@ run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
 
 ROWS=$BENCH_TMP/rounds.tsv
 : >"$ROWS"
-printf '%-19s %5s %9s %11s %10s %12s\n' server round 'done' req/s 'µs/req' 'allocs/req'
+printf '%-19s %5s %9s %11s %10s %12s %12s\n' server round 'done' req/s 'µs/req' 'allocs/req' 'swift/req'
 for ((round = 1; round <= ROUNDS; round++)); do
     for s in nghttpd emulator-journal emulator-nojournal; do
         case "$s" in
@@ -68,20 +69,23 @@ for ((round = 1; round <= ROUNDS; round++)); do
             emulator-nojournal) journal false; pid=$EMULATOR_PID port=$EMULATOR_PRODUCTION_PORT ;;
         esac
         out=$BENCH_TMP/h2load-$s-$round.txt
-        a0=0; [[ "$s" == nghttpd ]] || a0=$(allocations)
+        a0="0 0"; [[ "$s" == nghttpd ]] || a0=$(allocations)
         before=$(bench_cpu_ticks "$pid") || bench_die "$s is gone"
         run_load "$port" "$REQUESTS" "$out"
         after=$(bench_cpu_ticks "$pid") || bench_die "$s died during round $round"
-        a1=0; [[ "$s" == nghttpd ]] || a1=$(allocations)
+        a1="0 0"; [[ "$s" == nghttpd ]] || a1=$(allocations)
         n_done=$(awk '/^requests:/ { print $6 }' "$out")
         s2xx=$(awk '/^status codes:/ { print $3 }' "$out")
         rps=$(awk '/^finished in/ { print $4 }' "$out")
         [[ "$s2xx" == "$n_done" ]] || { cat "$out" >&2; bench_die "$s answered $s2xx of $n_done with 2xx"; }
         us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$n_done" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
-        apr=$(awk -v a="$((a1 - a0))" -v n="$n_done" 'BEGIN { printf "%.2f", a / n }')
-        [[ "$s" == nghttpd ]] && apr=""
-        printf '%s\t%d\t%d\t%s\t%s\t%s\n' "$s" "$round" "$n_done" "$rps" "$us" "$apr" >>"$ROWS"
-        printf '%-19s %5d %9d %11s %10s %12s\n' "$s" "$round" "$n_done" "$rps" "$us" "$apr"
+        read -r t0 w0 <<<"$a0"
+        read -r t1 w1 <<<"$a1"
+        apr=$(awk -v a="$((t1 - t0))" -v n="$n_done" 'BEGIN { printf "%.2f", a / n }')
+        spr=$(awk -v a="$((w1 - w0))" -v n="$n_done" 'BEGIN { printf "%.2f", a / n }')
+        [[ "$s" == nghttpd ]] && apr="" && spr=""
+        printf '%s\t%d\t%d\t%s\t%s\t%s\t%s\n' "$s" "$round" "$n_done" "$rps" "$us" "$apr" "$spr" >>"$ROWS"
+        printf '%-19s %5d %9d %11s %10s %12s %12s\n' "$s" "$round" "$n_done" "$rps" "$us" "$apr" "$spr"
     done
 done
 journal true
@@ -108,12 +112,15 @@ python3 - "$ROWS" "$BENCH_TMP/bench.json" "${idle:-}" "$RESULTS_DIR/load-$stamp"
 import json, statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by = {}
-for s, rnd, n, rps, us, apr in rows:
+for s, rnd, n, rps, us, apr, spr in rows:
     by.setdefault(s, []).append({"round": int(rnd), "done": int(n), "rps": float(rps), "us": float(us),
-                                 "allocations_per_request": float(apr) if apr else None})
+                                 "allocations_per_request": float(apr) if apr else None,
+                                 "swift_allocations_per_request": float(spr) if spr else None})
 med = {s: statistics.median(r["us"] for r in v) for s, v in by.items()}
 rps = {s: statistics.median(r["rps"] for r in v) for s, v in by.items()}
 apr = {s: statistics.median(r["allocations_per_request"] for r in v) for s, v in by.items() if s != "nghttpd"}
+spr = {s: statistics.median(r["swift_allocations_per_request"] for r in v) for s, v in by.items() if s != "nghttpd"}
+swift_worst = max(spr.values())
 ratio = {s: round(med[s] / med["nghttpd"], 3) for s in med if s != "nghttpd"}
 bench = json.load(open(sys.argv[2]))
 idle = json.load(open(sys.argv[3])) if sys.argv[3] else {}
@@ -124,16 +131,19 @@ targets = {
     "journal_off_ratio": {"value": ratio["emulator-nojournal"], "target": 1.1, "met": ratio["emulator-nojournal"] <= 1.1},
     "kib_per_connection": {"value": per_conn, "target": 48, "met": per_conn is not None and per_conn <= 48},
     "bench_vs_h2load": {"value": bench_vs, "target": 0.8, "met": bench_vs >= 0.8},
+    "swift_allocations_per_push": {"value": swift_worst, "target": 2, "met": swift_worst <= 2},
 }
 result = {"commit": sys.argv[5], "rounds": by, "median_us_per_req": med, "median_req_per_s": rps,
           "ratio_to_nghttpd": ratio, "allocations_per_request_whole_process": apr,
+          "swift_allocations_per_request": spr,
           "apns_emulator_bench": bench, "bench_vs_h2load": bench_vs, "idle_connections": idle,
           "pushes_shown_on_device": sys.argv[6], "targets": targets}
 json.dump(result, open(sys.argv[4] + ".json", "w"), indent=2)
 with open(sys.argv[4] + ".md", "w") as f:
-    f.write("| server | req/s | server µs/req | ratio to nghttpd | allocations/req (process) |\n|---|---|---|---|---|\n")
+    f.write("| server | req/s | server µs/req | ratio to nghttpd | allocations/req (process) | of them Swift |\n"
+            "|---|---|---|---|---|---|\n")
     for s in by:
-        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {apr.get(s, '')} |\n")
+        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {apr.get(s, '')} | {spr.get(s, '')} |\n")
     f.write(f"\n| load driver | req/s |\n|---|---|\n| h2load (emulator, journal on) | {rps['emulator-journal']:.0f} |\n"
             f"| apns-emulator bench | {bench['throughputPerSecond']:.0f} ({bench_vs:.2f}×) |\n")
     f.write(f"\nidle connections: {idle.get('connections_open', '?')} held, {per_conn} KiB each\n")
