@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Scenarios
@@ -117,6 +118,21 @@ struct ScenarioParserTests {
     ])
     func undefinedVariablesAreRefusedWhereTheyAreUsed(_ steps: String, _ message: String) {
         #expect(parseError(preamble + steps) == message)
+    }
+
+    @Test func anErrorInAnIncludedProfileNamesTheIncludedFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fragments = dir.appendingPathComponent("_devices.yaml")
+        try "profiles:\n  phone:\n    platfrom: iOS\n".write(to: fragments, atomically: true, encoding: .utf8)
+        let scenario = dir.appendingPathComponent("s.yaml").path
+        let text = "name: x\ninclude: [_devices.yaml]\ndevices:\n  - {profile: phone, id: a}\nsteps: []\n"
+        #expect(parseError(text, file: scenario) == fragments.standardized.path
+            + ":3:15: device profile: unknown field 'platfrom' (expected one of: id, name, platform, osVersion, online, backgroundBudgetPerHour, apps)")
+        // The device's own fields still point at the scenario.
+        let own = "name: x\ninclude: [_devices.yaml]\ndevices:\n  - {id: a, online: maybe}\nsteps: []\n"
+        #expect(parseError(own, file: scenario)?.hasPrefix(scenario + ":4:21: device: ") == true, "\(parseError(own, file: scenario) ?? "")")
     }
 
     @Test func savedBuiltInAndOwnExpectVariablesAreDefined() {

@@ -147,13 +147,19 @@ public struct ScenarioParser {
 
     /// Device profiles and senders, declared once (in the file or an included one) and referenced by name.
     struct Fragments {
-        var profiles: [String: YAMLNode] = [:]
+        var profiles: [String: Profile] = [:]
         var senders: [String: SenderSpec] = [:]
 
         mutating func merge(_ other: Fragments) {
             profiles.merge(other.profiles) { _, new in new }
             senders.merge(other.senders) { _, new in new }
         }
+    }
+
+    /// A device profile and the file it was declared in (an included one reports its errors under its own name).
+    struct Profile {
+        var node: YAMLNode
+        var file: String
     }
 
     /// `include: [path]`: a fragments file next to the scenario, holding only `profiles` and `senders`.
@@ -188,7 +194,7 @@ public struct ScenarioParser {
                 guard case .mapping = value else {
                     throw ScenarioParseError(file: file, mark: value.mark, "profile '\(key.scalarText ?? "")' must be a mapping")
                 }
-                f.profiles[key.scalarText ?? ""] = value
+                f.profiles[key.scalarText ?? ""] = Profile(node: value, file: file)
             }
         }
         if let senders {
@@ -259,7 +265,7 @@ public struct ScenarioParser {
 
     // MARK: Devices
 
-    func devices(_ node: YAMLNode?, profiles: [String: YAMLNode]) throws(ScenarioParseError) -> [DeviceSpec] {
+    func devices(_ node: YAMLNode?, profiles: [String: Profile]) throws(ScenarioParseError) -> [DeviceSpec] {
         guard let node else { return [] }
         guard case .sequence(let items, _) = node else {
             throw ScenarioParseError(file: file, mark: node.mark, "'devices' must be a list, got \(node.kindDescription)")
@@ -275,19 +281,26 @@ public struct ScenarioParser {
         return specs
     }
 
-    func device(_ node: YAMLNode, index: Int, profiles: [String: YAMLNode]) throws(ScenarioParseError) -> DeviceSpec {
+    func device(_ node: YAMLNode, index: Int, profiles: [String: Profile]) throws(ScenarioParseError) -> DeviceSpec {
         guard case .mapping(var pairs, let mark) = node else {
             throw ScenarioParseError(file: file, mark: node.mark, "a device must be a mapping, got \(node.kindDescription)")
         }
+        // Keys the profile supplied, and its file: an error in one of them points into the profile.
+        var fromProfile: (keys: Set<String>, file: String)?
         if let i = pairs.firstIndex(where: { $0.key.scalarText == "profile" }) {
             let ref = pairs.remove(at: i)
             guard let name = ref.value.scalarText, let profile = profiles[name],
-                  case .mapping(let base, _) = profile else {
+                  case .mapping(let base, _) = profile.node else {
                 throw ScenarioParseError(file: file, mark: ref.value.mark,
                                          "unknown profile '\(ref.value.scalarText ?? "")' (declared: "
                                             + profiles.keys.sorted().joined(separator: ", ") + ")")
             }
-            for p in base where !pairs.contains(where: { $0.key.scalarText == p.key.scalarText }) { pairs.append(p) }
+            var supplied = Set<String>()
+            for p in base where !pairs.contains(where: { $0.key.scalarText == p.key.scalarText }) {
+                pairs.append(p)
+                supplied.insert(p.key.scalarText ?? "")
+            }
+            fromProfile = (supplied, profile.file)
         }
         if !pairs.contains(where: { $0.key.scalarText == "id" }) {
             pairs.insert((.scalar("id", quoted: false, mark), .scalar("device-\(index + 1)", quoted: true, mark)), at: 0)
@@ -305,6 +318,10 @@ public struct ScenarioParser {
                 mark: mark)
         } catch {
             let at = error.field.map { merged.node(at: $0) } ?? merged
+            let topKey = error.field.map { String($0.prefix { $0 != "." && $0 != "[" }) }
+            if let fromProfile, let topKey, fromProfile.keys.contains(topKey) {
+                throw ScenarioParseError(file: fromProfile.file, mark: at.mark, "device profile: \(error.message)")
+            }
             throw ScenarioParseError(file: file, mark: at.mark, "device: \(error.message)")
         }
     }
