@@ -73,7 +73,7 @@ public struct DeliveryQueue: Sendable {
 
     /// The same, appending to `actions`: the farm passes one buffer it reuses, so a push to an online
     /// device (every push of a load test) allocates no array.
-    public mutating func accept(_ push: QueuedPush, online: Bool, now: Millis, into actions: inout [Action]) {
+    public mutating func accept(_ push: consuming QueuedPush, online: Bool, now: Millis, into actions: inout [Action]) {
         if online {
             if push.priority < 10 && lowPriorityDelayMillis > 0 {
                 let due = Self.adding(now, lowPriorityDelayMillis)
@@ -82,7 +82,7 @@ public struct DeliveryQueue: Sendable {
                 actions.append(.defer(push, until: due))
                 return
             }
-            actions.append(.deliver(push))
+            actions.append(.deliver(consume push))
             return
         }
         store(push, now: now, into: &actions)

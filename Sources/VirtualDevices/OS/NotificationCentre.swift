@@ -30,7 +30,7 @@ struct NotificationCentre: Sendable {
     ///
     /// Two hash lookups in steady state: the new identifier's (which also finds what it replaces) and the
     /// evicted one's. The evicted notification is not copied out, only its identifier read.
-    mutating func add(_ notification: DeliveredNotification) -> DeliveredNotification? {
+    mutating func add(_ notification: consuming DeliveredNotification) -> DeliveredNotification? {
         let position = ring.count < Self.capacity ? ring.count : head
         var replaced: DeliveredNotification?
         if let previous = slots.updateValue(position, forKey: notification.identifier), previous != position {
@@ -43,9 +43,9 @@ struct NotificationCentre: Sendable {
             slots.removeValue(forKey: evicted)
         }
         if position == ring.count {
-            ring.append(notification)
+            ring.append(consume notification)
         } else {
-            ring[position] = notification
+            ring[position] = consume notification
         }
         head = (position + 1) % Self.capacity
         return replaced

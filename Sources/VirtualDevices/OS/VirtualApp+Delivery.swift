@@ -47,7 +47,7 @@ extension VirtualApp {
 
     /// Shows (or not) a notification: foreground → the delegate's willPresent decides; otherwise the
     /// notification centre, if alerts are authorized. Badge and sound follow the same permissions.
-    mutating func present(_ n: ApnsNotification, content: PushContent, apnsId: String?, token: String,
+    mutating func present(_ n: consuming ApnsNotification, content: PushContent, apnsId: String?, token: String,
                           _ ctx: OSContext, fates: inout [PushFate], extensionResult: ExtensionResult? = nil) {
         func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, apnsId override: String? = nil) {
             guard let id0 = override ?? apnsId else { return }
@@ -99,8 +99,10 @@ extension VirtualApp {
                  : "alerts are not among the authorized options")
             return
         }
+        // The notification moves into the record the centre keeps (a copy would retain its ten strings).
+        let identifier = n.identifier
         var item = DeliveredNotification(
-            identifier: n.identifier, apnsId: apnsId, notification: n, deliveredAt: ctx.now,
+            identifier: identifier, apnsId: apnsId, notification: consume n, deliveredAt: ctx.now,
             presentation: presentation,
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "")
         item.attachments = extensionResult?.attachments ?? []
@@ -112,11 +114,11 @@ extension VirtualApp {
             return reason + "; " + log.joined(separator: "; ")
         }
         guard options.contains(.list) || lifecycle != .foreground else {
-            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), n.identifier)
+            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier)
             return
         }
-        if let replaced = centre.add(item) {
-            fate(.coalesced, "replaced on screen by \(apnsId ?? n.identifier) (same identifier / apns-collapse-id)",
+        if let replaced = centre.add(item) {  // its last use: moved into the centre
+            fate(.coalesced, "replaced on screen by \(apnsId ?? identifier) (same identifier / apns-collapse-id)",
                  replaced.identifier, apnsId: replaced.apnsId)
         }
         let shown: String
@@ -127,7 +129,7 @@ extension VirtualApp {
         } else {
             shown = "presented in the foreground (list)"
         }
-        fate(.shown, withLog(shown), n.identifier)
+        fate(.shown, withLog(shown), identifier)
     }
 
     /// How a notification is presented, as the JSON shows it; nil when neither. Shared constant arrays: a
