@@ -71,21 +71,30 @@ public struct DeliveryQueue: Sendable {
         return actions
     }
 
-    /// The same, appending to `actions`: the farm passes one buffer it reuses, so a push to an online
-    /// device (every push of a load test) allocates no array.
+    /// The same, appending to `actions`.
     public mutating func accept(_ push: consuming QueuedPush, online: Bool, now: Millis, into actions: inout [Action]) {
+        if let due = acceptForDelivery(push, online: online, now: now, into: &actions) {
+            actions.append(.deliver(due))
+        }
+    }
+
+    /// The same, except that a push going to the device at once (online, not deferred: every push of a load
+    /// test) is returned instead of wrapped in an action, so the farm hands it on without copying it; other
+    /// decisions are appended to `actions`.
+    public mutating func acceptForDelivery(_ push: consuming QueuedPush, online: Bool, now: Millis,
+                                           into actions: inout [Action]) -> QueuedPush? {
         if online {
             if push.priority < 10 && lowPriorityDelayMillis > 0 {
                 let due = Self.adding(now, lowPriorityDelayMillis)
                 let index = deferred.firstIndex { $0.due > due } ?? deferred.endIndex
                 deferred.insert((due, push), at: index)
                 actions.append(.defer(push, until: due))
-                return
+                return nil
             }
-            actions.append(.deliver(consume push))
-            return
+            return push
         }
         store(push, now: now, into: &actions)
+        return nil
     }
 
     /// The device owning `tokens` came online: hand over what was kept for it.

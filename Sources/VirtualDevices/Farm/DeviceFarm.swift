@@ -91,7 +91,10 @@ public final class DeviceFarm: Sendable {
             }
             var actions = s.spareActions
             s.spareActions = []
-            s.queue.accept(QueuedPush(push, acceptedAt: now), online: online, now: now, into: &actions)
+            if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: now), online: online, now: now,
+                                                   into: &actions) {
+                hand(due, to: &s, now: now)
+            }
             apply(actions, to: &s, now: now)
             actions.removeAll(keepingCapacity: true)
             s.spareActions = actions
@@ -127,18 +130,7 @@ public final class DeviceFarm: Sendable {
         for action in actions {
             switch action {
             case .deliver(let push):
-                var fates = s.spareFates
-                s.spareFates = []
-                var reached = false
-                if let owner = s.owners[push.token] {
-                    reached = (try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in
-                        app.receive(push, ctx, into: &fates)
-                    }) != nil
-                }
-                if !reached { fates.append(fate(push, .dropped, "the app is no longer installed", s, now)) }
-                record(fates, in: &s)
-                fates.removeAll(keepingCapacity: true)
-                s.spareFates = fates
+                hand(push, to: &s, now: now)
             case .store(let push):
                 record([fate(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)],
                        in: &s)
@@ -154,6 +146,21 @@ public final class DeviceFarm: Sendable {
         }
     }
 
+    /// Hands a push to the app that owns its token (the OS model decides what it does) and records its fates.
+    private func hand(_ push: borrowing QueuedPush, to s: inout FarmState, now: Millis) {
+        var fates = s.spareFates
+        s.spareFates = []
+        var reached = false
+        if let owner = s.owners[push.token] {
+            reached = (try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in
+                app.receive(push, ctx, into: &fates)
+            }) != nil
+        }
+        if !reached { fates.append(fate(push, .dropped, "the app is no longer installed", s, now)) }
+        record(draining: &fates, in: &s)
+        s.spareFates = fates
+    }
+
     private func fate(_ push: QueuedPush, _ kind: PushFate.Kind, _ reason: String, _ s: FarmState, _ now: Millis)
         -> PushFate
     {
@@ -165,6 +172,15 @@ public final class DeviceFarm: Sendable {
     /// Appends fates to the log (a ring: the oldest go once it is full) and counts them for `/metrics`.
     func record(_ new: [PushFate], in s: inout FarmState) {
         for f in new {
+            s.fateCounts.add(f.fate)
+            s.fates.append(f)
+        }
+    }
+
+    /// The same, moving the fates out of `new` (left empty, its capacity kept) instead of copying them.
+    func record(draining new: inout [PushFate], in s: inout FarmState) {
+        new.reverse()
+        while let f = new.popLast() {
             s.fateCounts.add(f.fate)
             s.fates.append(f)
         }

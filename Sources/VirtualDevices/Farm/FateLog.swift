@@ -9,11 +9,11 @@ struct FateLog: Sendable {
         self.capacity = capacity
     }
 
-    mutating func append(_ fate: PushFate) {
+    mutating func append(_ fate: consuming PushFate) {
         if ring.count < capacity {
             ring.append(fate)
         } else {
-            ring[head] = fate
+            ring[head] = consume fate
             head = (head + 1) % capacity
         }
     }
