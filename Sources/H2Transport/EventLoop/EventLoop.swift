@@ -45,6 +45,9 @@ public final class EventLoop: @unchecked Sendable {
     let coalesceBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     /// Ciphertext produced by TLS for the running connection, written to its socket before it yields.
     var scratchOut: [UInt8] = []
+    /// CLOCK_MONOTONIC when the loop last woke up (loop thread only): activity stamps for idle timeouts
+    /// read this instead of the clock, once per wakeup rather than several times per request.
+    private(set) var wokeAt: UInt64 = monotonicNanoseconds()
     /// Builds nghttp2 name/value arrays for whichever connection is submitting headers.
     let headerEncoder = HeaderEncoder()
 
@@ -185,6 +188,7 @@ public final class EventLoop: @unchecked Sendable {
                 timeout = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
             }
             let n = CShims_epoll_wait(epfd, &events, &datas, Int32(maxEvents), timeout)
+            wokeAt = monotonicNanoseconds()
             if n < 0 && errno != EINTR {
                 preconditionFailure("epoll_wait failed: \(errno)")
             }

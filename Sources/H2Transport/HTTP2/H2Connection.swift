@@ -127,7 +127,7 @@ public class H2Connection: Selectable, ReadResumable {
                 close(reason: "peer closed the connection", abortive: false)
                 return
             case .processed(let n):
-                lastActivity = monotonicNanoseconds()
+                lastActivity = loop.wokeAt
                 feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<n]))
             }
             budget -= 1

@@ -219,7 +219,7 @@ public final class H2ServerConnection: H2Connection {
         guard endStream,
               hd.type == UInt8(NGHTTP2_HEADERS.rawValue) || hd.type == UInt8(NGHTTP2_DATA.rawValue),
               let stream = stream(hd.stream_id) else { return 0 }
-        lastActivity = monotonicNanoseconds()
+        lastActivity = loop.wokeAt
         var request = H2Request(headers: stream.headers, body: stream.body, streamID: stream.id)
         request.bodyLength = stream.bodyLength
         request.bodyExceededLimit = stream.bodyExceededLimit
@@ -230,7 +230,7 @@ public final class H2ServerConnection: H2Connection {
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
         guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
         if current === stream { current = nil }
-        lastActivity = monotonicNanoseconds()
+        lastActivity = loop.wokeAt
         stream.outgoing = nil
         if pool.count < Self.poolLimit { pool.append(stream) }
         return 0
