@@ -122,6 +122,11 @@ struct StepParser {
         if kindName == "expect" && expectations.isEmpty {
             throw error(node, "'expect' needs at least one expectation")
         }
+        let savers = ["call", "push", "wait-for-push", "control", "fault", "mint"]
+        if save != nil && !savers.contains(kindName) {
+            throw error(node["save"]!, "'save' does not apply to \(kindName == "expect" ? "an expect step" : kindName): only "
+                        + "call, push, wait-for-push, control, fault and mint steps have a value to keep")
+        }
         if !capture.isEmpty && !hasResult {
             throw error(node["capture"]!, "'capture' needs a step with a result (call, push, wait-for-push, control)")
         }
