@@ -55,6 +55,31 @@ struct AttachmentValidatorTests {
             == .failure(.init(reason: "the video is 45 s long, over the 30 s limit")))
     }
 
+    /// Builds an ISO media box: 32-bit size, type, payload.
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let size = UInt32(8 + payload.count)
+        return withUnsafeBytes(of: size.bigEndian, Array.init) + Array(type.utf8) + payload
+    }
+
+    static func be<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+
+    /// Media data may hold the bytes "mvhd" anywhere (and often comes before `moov`): the duration is read from the
+    /// header inside `moov`, not from the first match, and both header versions are understood.
+    @Test func durationIsReadFromTheMovieHeaderInsideMoovNotFromMatchingBytesInMediaData() {
+        let ftyp = Self.box("ftyp", Array("isom".utf8) + Self.be(UInt32(0)) + Array("isommp41".utf8))
+        let decoy = Self.box("mdat", Array("xxmvhd".utf8) + [0] + [UInt8](repeating: 0xFF, count: 40))
+        let v0 = Self.box("mvhd", [0, 0, 0, 0] + Self.be(UInt32(0)) + Self.be(UInt32(0)) + Self.be(UInt32(1000))
+            + Self.be(UInt32(12_000)) + [UInt8](repeating: 0, count: 80))
+        let v1 = Self.box("mvhd", [1, 0, 0, 0] + Self.be(UInt64(0)) + Self.be(UInt64(0)) + Self.be(UInt32(600))
+            + Self.be(UInt64(600 * 40)) + [UInt8](repeating: 0, count: 80))
+        #expect(AttachmentType.movieDuration(ftyp + decoy + Self.box("moov", v0)) == 12)
+        #expect(AttachmentType.movieDuration(ftyp + decoy + Self.box("moov", Self.box("trak", []) + v1)) == 40)
+        #expect(AttachmentType.movieDuration(ftyp + decoy) == nil)
+        // A box claiming to be far larger than the file ends the walk instead of reading past the end.
+        let hostile = Self.be(UInt32(1)) + Array("moov".utf8) + Self.be(UInt64.max) + v0
+        #expect(AttachmentType.movieDuration(ftyp + hostile) == nil)
+    }
+
     @Test func brokenAndUnsupportedFilesFailCreationWithTheReason() throws {
         #expect(AttachmentValidator.validate(try Self.bytes("corrupt.jpg"), hint: "jpg")
             == .failure(.init(reason: "the content is not a valid jpeg file (hint 'jpg')")))

@@ -62,26 +62,48 @@ public enum AttachmentType: String, Sendable, Codable, CaseIterable {
     }
 
     /// Seconds of a QuickTime/MP4 file from its `mvhd` box, when the header says.
+    ///
+    /// Walks the box structure (top-level boxes, then `moov`'s children) rather than searching for the bytes
+    /// "mvhd": media data can contain them anywhere, and a search is slow on a 10 MB file.
     public static func movieDuration(_ bytes: [UInt8]) -> Double? {
-        let needle = Array("mvhd".utf8)
-        guard bytes.count > 32, let i = (4..<(bytes.count - 4)).first(where: { Array(bytes[$0..<$0 + 4]) == needle })
-        else { return nil }
         func u32(_ o: Int) -> UInt64? {
-            guard o + 4 <= bytes.count else { return nil }
+            guard o >= 0, o + 4 <= bytes.count else { return nil }
             return bytes[o..<o + 4].reduce(0) { $0 << 8 | UInt64($1) }
         }
         func u64(_ o: Int) -> UInt64? {
             guard let hi = u32(o), let lo = u32(o + 4) else { return nil }
             return hi << 32 | lo
         }
-        let version = bytes[i + 4]
+        /// The payload range of the first box of `type` among the boxes filling `range`.
+        func child(_ type: String, in range: Range<Int>) -> Range<Int>? {
+            let wanted = Array(type.utf8)
+            var o = range.lowerBound
+            while o + 8 <= range.upperBound, let size32 = u32(o) {
+                var header = 8
+                var size = Int(clamping: size32)
+                if size32 == 1 {
+                    guard let large = u64(o + 8) else { return nil }
+                    size = Int(clamping: large)
+                    header = 16
+                } else if size32 == 0 {
+                    size = range.upperBound - o
+                }
+                guard size >= header, size <= range.upperBound - o else { return nil }  // no overflow on hostile sizes
+                if Array(bytes[o + 4..<o + 8]) == wanted { return (o + header)..<(o + size) }
+                o += size
+            }
+            return nil
+        }
+        guard let moov = child("moov", in: 0..<bytes.count), let mvhd = child("mvhd", in: moov),
+              mvhd.count >= 20 else { return nil }
+        let fields = mvhd.lowerBound + 4  // after version and flags
         let timescale: UInt64?, duration: UInt64?
-        if version == 1 {
-            timescale = u32(i + 4 + 4 + 16)
-            duration = u64(i + 4 + 4 + 20)
+        if bytes[mvhd.lowerBound] == 1 {
+            timescale = u32(fields + 16)
+            duration = u64(fields + 20)
         } else {
-            timescale = u32(i + 4 + 4 + 8)
-            duration = u32(i + 4 + 4 + 12)
+            timescale = u32(fields + 8)
+            duration = u32(fields + 12)
         }
         guard let timescale, timescale > 0, let duration else { return nil }
         return Double(duration) / Double(timescale)
