@@ -3,7 +3,7 @@ import CNGHTTP2
 /// The nghttp2 callback tables, built once per role and shared by every session.
 ///
 /// Every callback is a closure that captures nothing and recovers its connection through
-/// `H2Connection.fromOpaque`; each only records into the connection and returns 0 (or
+/// `H2Connection.withConnection`; each only records into the connection and returns 0 (or
 /// NGHTTP2_ERR_CALLBACK_FAILURE with the reason stored on the connection). Nothing throws across C.
 enum NGHTTP2Callbacks {
     nonisolated(unsafe) static let shared: OpaquePointer = {
@@ -12,29 +12,29 @@ enum NGHTTP2Callbacks {
         let c = cbs!
         nghttp2_session_callbacks_set_on_begin_headers_callback(c) { _, frame, user in
             guard let frame, let user else { return 0 }
-            return H2Connection.fromOpaque(user).onBeginHeaders(frame)
+            return H2Connection.withConnection(user) { $0.onBeginHeaders(frame) }
         }
         nghttp2_session_callbacks_set_on_header_callback(c) { _, frame, name, namelen, value, valuelen, _, user in
             guard let frame, let user, let name, let value else { return 0 }
-            return H2Connection.fromOpaque(user).onHeader(
+            return H2Connection.withConnection(user) { $0.onHeader(
                 frame, name: UnsafeRawBufferPointer(start: name, count: namelen),
-                value: UnsafeRawBufferPointer(start: value, count: valuelen))
+                value: UnsafeRawBufferPointer(start: value, count: valuelen)) }
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(c) { _, _, streamID, data, len, user in
             guard let user, let data else { return 0 }
-            return H2Connection.fromOpaque(user).onData(streamID: streamID, UnsafeRawBufferPointer(start: data, count: len))
+            return H2Connection.withConnection(user) { $0.onData(streamID: streamID, UnsafeRawBufferPointer(start: data, count: len)) }
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(c) { _, frame, user in
             guard let frame, let user else { return 0 }
-            return H2Connection.fromOpaque(user).onFrameReceived(frame)
+            return H2Connection.withConnection(user) { $0.onFrameReceived(frame) }
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(c) { _, streamID, errorCode, user in
             guard let user else { return 0 }
-            return H2Connection.fromOpaque(user).onStreamClose(streamID: streamID, errorCode: errorCode)
+            return H2Connection.withConnection(user) { $0.onStreamClose(streamID: streamID, errorCode: errorCode) }
         }
         nghttp2_session_callbacks_set_on_frame_not_send_callback(c) { _, frame, code, user in
             guard let frame, let user else { return 0 }
-            return H2Connection.fromOpaque(user).onFrameNotSent(frame, errorCode: code)
+            return H2Connection.withConnection(user) { $0.onFrameNotSent(frame, errorCode: code) }
         }
         return c
     }()

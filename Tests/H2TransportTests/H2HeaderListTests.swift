@@ -1,0 +1,54 @@
+@testable import H2Transport
+import Testing
+
+/// The header list keeps its byte buffer at its high-water mark and tracks the used length itself; these pin
+/// that growth, reuse and copies never mix up one request's fields with another's.
+@Suite("H2HeaderList")
+struct H2HeaderListTests {
+    static func append(_ list: inout H2HeaderList, _ name: String, _ value: String) {
+        Array(name.utf8).withUnsafeBytes { n in Array(value.utf8).withUnsafeBytes { v in list.append(name: n, value: v) } }
+    }
+
+    @Test func fieldsSurviveGrowthPastTheReservedBytes() {
+        var list = H2HeaderList(reservingBytes: 8, fields: 1)
+        let long = String(repeating: "x", count: 300)
+        Self.append(&list, ":path", "/3/device/ab")
+        Self.append(&list, "authorization", "bearer " + long)
+        Self.append(&list, "apns-topic", "")
+        #expect(list.count == 3)
+        #expect(list[0] == H2Header(":path", "/3/device/ab"))
+        #expect(list.value(at: 1) == "bearer " + long)
+        #expect(list.value(at: 2) == "")
+        #expect(list.byteCount == ":path/3/device/abauthorizationbearer apns-topic".utf8.count + 300)
+    }
+
+    @Test func removeAllReusesTheBufferWithoutLeakingOldBytes() {
+        var list = H2HeaderList(reservingBytes: 64, fields: 4)
+        Self.append(&list, "apns-collapse-id", "first-request-value")
+        list.removeAll()
+        #expect(list.isEmpty && list.byteCount == 0)
+        Self.append(&list, "a", "b")
+        #expect(list.count == 1 && list.byteCount == 2)
+        #expect(list[0] == H2Header("a", "b"))
+        #expect(list.firstIndex(of: "apns-collapse-id") == nil)
+    }
+
+    /// A request handed upward holds a copy; the pooled stream's reuse must not change it.
+    @Test func aCopyKeepsItsFieldsWhenTheOriginalIsReused() {
+        var list = H2HeaderList(reservingBytes: 64, fields: 4)
+        Self.append(&list, "apns-topic", "com.example.app")
+        let copy = list
+        list.removeAll()
+        Self.append(&list, "apns-topic", "org.other.app!!")
+        #expect(copy.value(at: 0) == "com.example.app")
+        #expect(list.value(at: 0) == "org.other.app!!")
+    }
+
+    @Test func stringAppendMatchesByteAppend() {
+        var a = H2HeaderList(), b = H2HeaderList()
+        a.append(name: "apns-push-type", value: "alert")
+        Self.append(&b, "apns-push-type", "alert")
+        #expect(Array(a) == Array(b))
+        #expect(a.valueEquals(at: 0, "alert") && b.nameEquals(at: 0, "apns-push-type"))
+    }
+}
