@@ -28,23 +28,42 @@ public protocol ValidatedRequest: Sendable {
 }
 
 /// A push that passed every check.
+///
+/// The token, topic, collapse id and expiration live once, in `summary` (which the validator filled and
+/// checked): storing them twice cost a retain and a release per String per push, on the hottest path.
 public struct AcceptedPush: ValidatedRequest {
     public var summary: RequestSummary
-    /// Lowercase hex device token.
-    public var token: String
-    public var topic: String
     /// The topic without the push type's suffix: the app's bundle id.
     public var bundleId: String
     public var pushType: PushType
+    /// The effective priority (an omitted header on a background push reads as 5).
     public var priority: Int
-    /// UNIX seconds; nil when absent (store per policy), 0 = deliver once, never store.
-    public var expiration: Int64?
-    public var collapseId: String?
     /// The apns-id to send back: as received, or generated (lowercase).
     public var apnsId: String
     public var payload: [UInt8]
     public var payloadSummary: PayloadScanner.Summary
     public var environment: APNsEnvironment
+
+    /// `summary` must carry a token and a topic (the validator sets both before it accepts).
+    init(summary: RequestSummary, bundleId: String, pushType: PushType, priority: Int, apnsId: String,
+         payload: [UInt8], payloadSummary: PayloadScanner.Summary, environment: APNsEnvironment) {
+        precondition(summary.token != nil && summary.topic != nil, "an accepted push has a token and a topic")
+        self.summary = summary
+        self.bundleId = bundleId
+        self.pushType = pushType
+        self.priority = priority
+        self.apnsId = apnsId
+        self.payload = payload
+        self.payloadSummary = payloadSummary
+        self.environment = environment
+    }
+
+    /// Lowercase hex device token.
+    public var token: String { summary.token! }
+    public var topic: String { summary.topic! }
+    /// UNIX seconds; nil when absent (store per policy), 0 = deliver once, never store.
+    public var expiration: Int64? { summary.expiration }
+    public var collapseId: String? { summary.collapseId }
 
     public var responseId: String { apnsId }
 }
