@@ -21,8 +21,10 @@ public enum APNsResponseBuilder {
         let unique = uniqueId.map { H2Header("apns-unique-id", $0, neverIndexed: true) }
         let count = extra.count + (unique == nil ? 1 : 2)
         if headers.count == count {
-            // Every element is overwritten in place (cheaper than emptying and appending again).
-            for i in 0..<extra.count { headers[i] = extra[i] }
+            // Every element is overwritten in place (cheaper than emptying and appending again), except the
+            // extra headers when they are still the ones written last time (the usual case: a handler passes the
+            // same array each time, and equal strings sharing storage compare by pointer, with no retain).
+            for i in 0..<extra.count where headers[i] != extra[i] { headers[i] = extra[i] }
             headers[extra.count] = id
             if let unique { headers[extra.count + 1] = unique }
         } else {

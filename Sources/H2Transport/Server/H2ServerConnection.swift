@@ -261,10 +261,13 @@ public final class H2ServerConnection: H2Connection {
         let status = H2StatusText.text(for: response.status)
         let encoder = loop.headerEncoder
         var bytes = 7 + status.utf8.count
-        for h in response.headers { bytes += HeaderEncoder.size(h) }
-        encoder.begin(fields: response.headers.count + 1, byteCount: bytes)
+        // Indexed rather than `for h in`: the iterator hands out owned copies (a retain and release per
+        // name and value, twice over); a subscript read passed straight on is a borrow.
+        let headers = response.headers
+        for i in headers.indices { bytes += HeaderEncoder.size(headers[i]) }
+        encoder.begin(fields: headers.count + 1, byteCount: bytes)
         encoder.add(":status", status)
-        for h in response.headers { encoder.add(h) }
+        for i in headers.indices { encoder.add(headers[i]) }
         let rv: Int32
         if response.body.isEmpty {
             rv = encoder.withFields { nv, count in
