@@ -72,12 +72,12 @@ final class APNsHandler: H2ServerHandler {
     }
 
     func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = monotonicNanoseconds()
         guard let state = connection.userInfo as? APNsConnectionState else {
             responder.reset(.internalError)
             return
         }
-        let now = services.clock.now()
+        let now = services.now()
         let inFlight = connection.openStreamCount
         services.metrics.streamOpened(concurrentOnConnection: inFlight)
         state.stats.requests.add(1, ordering: .relaxed)
@@ -135,6 +135,7 @@ final class APNsHandler: H2ServerHandler {
         let answeredReason: APNsReason?
 
         let response: H2Response
+        let journaledAt: UInt64?
         switch consume outcome {
         case .success(let push):
             pushType = push.pushType
@@ -142,7 +143,7 @@ final class APNsHandler: H2ServerHandler {
             let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
             response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders,
                                                    reusing: &state.successHeaders)
-            journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
+            journaledAt = journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
                     fault: fault, now: now, auth: state.auth, authRejection: nil)
             accepted(connection: connection, state: state)
@@ -152,7 +153,7 @@ final class APNsHandler: H2ServerHandler {
             answeredReason = rejection.reason
             response = APNsResponseBuilder.rejection(rejection.reason, timestamp: rejection.timestamp,
                                                      apnsId: rejection.apnsId, policy: policy, extra: extraHeaders)
-            journal(request, connection: connection, environment: environment, summary: rejection.summary,
+            journaledAt = journal(request, connection: connection, environment: environment, summary: rejection.summary,
                     status: rejection.reason.status, reason: policy.wireString(for: rejection.reason),
                     timestamp: rejection.timestamp, apnsId: rejection.apnsId, uniqueId: nil, started: started,
                     fault: fault, now: now, auth: state.auth,
@@ -161,7 +162,8 @@ final class APNsHandler: H2ServerHandler {
         }
 
         send(response, fault: fault, connection: connection, responder: responder,
-             record: Answer(reason: answeredReason, pushType: pushType, environment: environment, started: started),
+             record: Answer(reason: answeredReason, pushType: pushType, environment: environment, started: started,
+                            finished: journaledAt),
              state: state, now: now)
     }
 
@@ -191,6 +193,9 @@ final class APNsHandler: H2ServerHandler {
         var pushType: PushType?
         var environment: APNsEnvironment
         var started: UInt64
+        /// When the answer was decided, if the journal already read the clock for it (the latency of an answer
+        /// sent at once is the same number: one clock read instead of two).
+        var finished: UInt64? = nil
     }
 
     /// Answers, applying a fault's delay or connection-level effect and the shaping latency, and counts it.
@@ -207,7 +212,10 @@ final class APNsHandler: H2ServerHandler {
             // The common path: answered now, no closure to allocate.
             Self.answer(response, record: record, metrics: metrics, responder: responder)
         } else {
-            let respond: @Sendable () -> Void = { Self.answer(response, record: record, metrics: metrics, responder: responder) }
+            // Sent later: its latency is read when it goes out.
+            var later = record
+            later.finished = nil
+            let respond: @Sendable () -> Void = { [later] in Self.answer(response, record: later, metrics: metrics, responder: responder) }
             switch fault?.action {
             case .delay(let ms):
                 responder.eventLoop.schedule(after: .milliseconds(ms) + .microseconds(Int64(delayMillis * 1000)), respond)
@@ -232,7 +240,7 @@ final class APNsHandler: H2ServerHandler {
     @inline(__always)
     static func answer(_ response: H2Response, record: Answer, metrics: EmulatorMetrics, responder: H2Responder) {
         metrics.response(reason: record.reason, status: record.status, pushType: record.pushType, environment: record.environment,
-                         micros: (DispatchTime.now().uptimeNanoseconds &- record.started) / 1000)
+                         micros: ((record.finished ?? monotonicNanoseconds()) &- record.started) / 1000)
         metrics.streamClosed()
         responder.respond(response)
     }
@@ -284,21 +292,26 @@ final class APNsHandler: H2ServerHandler {
 
     // MARK: Journal
 
+    /// Records the request when the journal is on; returns the time it read for the entry's duration.
+    @discardableResult
     func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
                  summary: RequestSummary, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
                  uniqueId: String?, started: UInt64, fault: FaultRule?, now: Millis, auth: ConnectionAuth,
-                 authRejection: APNsReason?) {
-        guard services.journal.isEnabled else { return }
+                 authRejection: APNsReason?) -> UInt64? {
+        guard services.journal.isEnabled else { return nil }
         let authMode: JournalRecord.AuthMode
         switch auth {
         case .certificate: authMode = .certificate
-        case .token: authMode = request.headers.firstIndex(of: "authorization") == nil ? .none : .token
+        // A parsed provider token (its key id) implies the header; only otherwise is it looked for.
+        case .token: authMode = summary.keyId != nil || request.headers.firstIndex(of: "authorization") != nil ? .token : .none
         }
+        let finished = monotonicNanoseconds()
         services.journal.append(JournalRecord(
             receivedAt: now, connectionId: connection.id, environment: environment, authMode: authMode,
             authRejection: authRejection, status: status, reason: reason, timestamp: timestamp, apnsId: apnsId,
-            apnsUniqueId: uniqueId, durationMicros: Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000),
+            apnsUniqueId: uniqueId, durationMicros: Int64((finished &- started) / 1000),
             faultId: fault?.id), request: request, summary: summary)
+        return finished
     }
 
     /// The topic a fault rule matches: `apns-topic`, or for broadcasts and channels the app named in the path.

@@ -3,8 +3,10 @@ import Glibc
 #endif
 
 /// Nanoseconds on CLOCK_MONOTONIC: the event loop's only notion of time, immune to wall-clock jumps.
+/// Public so layers above time their work on the same clock with one vDSO call (`DispatchTime.now()` adds
+/// a libdispatch round trip for the same number).
 @inline(__always)
-func monotonicNanoseconds() -> UInt64 {
+public func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
