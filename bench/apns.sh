@@ -86,17 +86,31 @@ for s, rnd, n, ok, rps, us in rows:
 med = {s: statistics.median(r["us"] for r in v) for s, v in by.items()}
 rps = {s: statistics.median(r["rps"] for r in v) for s, v in by.items()}
 ratio = {s: round(med[s] / med["nghttpd"], 3) for s in med if s != "nghttpd"}
+
+# Each round runs the servers back to back, so a round's ratio sees the same machine weather: their spread
+# says how far to trust the ratio of medians on a noisy (shared, virtual) machine.
+nghttpd_us = {r["round"]: r["us"] for r in by["nghttpd"]}
+paired = {}
+for s, v in by.items():
+    if s == "nghttpd":
+        continue
+    rs = sorted(r["us"] / nghttpd_us[r["round"]] for r in v if nghttpd_us.get(r["round"]))
+    if rs:
+        paired[s] = {"min": round(rs[0], 3), "median": round(statistics.median(rs), 3), "max": round(rs[-1], 3)}
 print("\nsummary (median of rounds):")
 for s in by:
     print(f"  {s:<19} {rps[s]:>9.0f} req/s {med[s]:>7.2f} server µs/req")
 for s, r in ratio.items():
-    print(f"  {s}/nghttpd server µs/req: {r:.2f}")
+    p = paired.get(s, {})
+    print(f"  {s}/nghttpd server µs/req: {r:.2f} (per-round ratios {p.get('min')}–{p.get('max')}, median {p.get('median')})")
 result = {"commit": sys.argv[3], "rounds": by, "median_us_per_req": med, "median_req_per_s": rps,
-          "ratio_to_nghttpd": ratio}
+          "ratio_to_nghttpd": ratio, "per_round_ratio_to_nghttpd": paired}
 json.dump(result, open(sys.argv[2] + ".json", "w"), indent=2)
 with open(sys.argv[2] + ".md", "w") as f:
-    f.write("| server | req/s | server µs/req | ratio to nghttpd |\n|---|---|---|---|\n")
+    f.write("| server | req/s | server µs/req | ratio to nghttpd | per-round ratios (min–max) |\n|---|---|---|---|---|\n")
     for s in by:
-        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} |\n")
+        p = paired.get(s)
+        spread = f"{p['min']:.2f}–{p['max']:.2f}" if p else ""
+        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {spread} |\n")
 print(f"results: {sys.argv[2]}.json\n         {sys.argv[2]}.md")
 PY

@@ -134,6 +134,17 @@ apr = {s: statistics.median(r["allocations_per_request"] for r in v) for s, v in
 spr = {s: statistics.median(r["swift_allocations_per_request"] for r in v) for s, v in by.items() if s != "nghttpd"}
 swift_worst = max(spr.values())
 ratio = {s: round(med[s] / med["nghttpd"], 3) for s in med if s != "nghttpd"}
+
+# Each round runs the servers back to back, so a round's ratio sees the same machine weather: their spread
+# says how far to trust the ratio of medians on a noisy (shared, virtual) machine.
+nghttpd_us = {r["round"]: r["us"] for r in by["nghttpd"]}
+paired = {}
+for s, v in by.items():
+    if s == "nghttpd":
+        continue
+    rs = sorted(r["us"] / nghttpd_us[r["round"]] for r in v if nghttpd_us.get(r["round"]))
+    if rs:
+        paired[s] = {"min": round(rs[0], 3), "median": round(statistics.median(rs), 3), "max": round(rs[-1], 3)}
 bench = json.load(open(sys.argv[2]))
 idle = json.load(open(sys.argv[3])) if sys.argv[3] else {}
 per_conn = idle.get("kib_per_connection")
@@ -149,17 +160,20 @@ targets = {
     "swift_allocations_per_push": {"value": swift_worst, "target": 2, "met": swift_worst <= 2},
 }
 result = {"commit": sys.argv[5], "rounds": by, "median_us_per_req": med, "median_req_per_s": rps,
-          "ratio_to_nghttpd": ratio, "allocations_per_request_whole_process": apr,
+          "ratio_to_nghttpd": ratio, "per_round_ratio_to_nghttpd": paired,
+          "allocations_per_request_whole_process": apr,
           "swift_allocations_per_request": spr,
           "apns_emulator_bench": bench, "load_driver_rounds": [{"h2load": a, "apns_emulator_bench": b} for a, b in drivers],
           "bench_vs_h2load": bench_vs, "idle_connections": idle,
           "pushes_shown_on_device": sys.argv[6], "targets": targets}
 json.dump(result, open(sys.argv[4] + ".json", "w"), indent=2)
 with open(sys.argv[4] + ".md", "w") as f:
-    f.write("| server | req/s | server µs/req | ratio to nghttpd | allocations/req (process) | of them Swift |\n"
-            "|---|---|---|---|---|---|\n")
+    f.write("| server | req/s | server µs/req | ratio to nghttpd | per-round ratios (min–max) | allocations/req (process) | of them Swift |\n"
+            "|---|---|---|---|---|---|---|\n")
     for s in by:
-        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {apr.get(s, '')} | {spr.get(s, '')} |\n")
+        p = paired.get(s)
+        spread = f"{p['min']:.2f}–{p['max']:.2f}" if p else ""
+        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {spread} | {apr.get(s, '')} | {spr.get(s, '')} |\n")
     f.write(f"\n| load driver (median of {len(drivers)} alternating runs) | req/s |\n|---|---|\n"
             f"| h2load (emulator, journal on) | {h2load_rps:.0f} |\n"
             f"| apns-emulator bench | {bench_rps:.0f} ({bench_vs:.2f}×) |\n")
