@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Swift runtime calls per accepted push, counted exactly with uprobes: retain/release (plain and bridged),
+# uniqueness checks, object allocations, and malloc. CPU-time ratios on a shared virtual machine move by
+# ±15% from round to round; these counts do not, so they show whether a change to the hot path removed
+# reference-counting traffic even when the timing cannot.
+#
+#   bench/runtime-calls.sh          PUSHES (30000) WARMUP (120000) CLIENTS (8) STREAMS (100) JOURNAL (true)
+#
+# Needs root and perf with uprobe support (`perf probe`). Adds the probes it needs (kept for later runs;
+# `perf probe -d 'probe_libswiftCore:*'` removes them). Binds 127.0.0.1 only; stops what it started.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+PUSHES=${PUSHES:-30000}
+WARMUP=${WARMUP:-120000}
+CLIENTS=${CLIENTS:-8}
+STREAMS=${STREAMS:-100}
+JOURNAL=${JOURNAL:-true}
+
+bench_require perf h2load curl python3 ldd
+[[ $(id -u) == 0 ]] || bench_die "uprobes need root"
+[[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'make build' first"
+bench_prepare_certs
+
+swift_core=$(ldd "$APNS_EMULATOR_BIN" | awk '/libswiftCore/ { print $3 }')
+libc=$(ldd "$APNS_EMULATOR_BIN" | awk '/libc\.so/ { print $3 }')
+[[ -n "$swift_core" && -n "$libc" ]] || bench_die "cannot find libswiftCore or libc of $APNS_EMULATOR_BIN"
+FUNCTIONS=(swift_retain swift_release swift_bridgeObjectRetain swift_bridgeObjectRelease
+    swift_isUniquelyReferenced_nonNull_native swift_allocObject)
+events=()
+for f in "${FUNCTIONS[@]}"; do
+    perf probe -q -x "$swift_core" --add "$f" 2>/dev/null || true
+    events+=("probe_libswiftCore:$f")
+done
+perf probe -q -x "$libc" --add malloc 2>/dev/null || true
+events+=("probe_libc:malloc")
+for e in "${events[@]}"; do
+    perf probe -l 2>/dev/null | grep -q "${e} " || bench_die "uprobe $e could not be added (see 'perf probe -x … --add')"
+done
+
+BODY=$BENCH_TMP/payload.json
+printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
+control=$EMULATOR_CONTROL_URL
+bench_register_key "$control"
+TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$control/_emulator/tokens" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+REQUEST_PATH=/3/device/$TOKEN
+curl -fsS -X PUT -d "{\"enabled\":$JOURNAL}" "$control/_emulator/journal/settings" >/dev/null
+((WARMUP > 0)) && bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup.txt"
+
+# Counted in the emulator only, for exactly the duration of one h2load run.
+stat=$BENCH_TMP/stat.csv
+perf stat -x, -e "$(IFS=,; echo "${events[*]}")" -p "$EMULATOR_PID" -o "$stat" -- \
+    h2load -n "$PUSHES" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" -H "authorization: bearer $JWT" \
+    -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
+    "https://127.0.0.1:$EMULATOR_PRODUCTION_PORT$REQUEST_PATH" >"$BENCH_TMP/h2load.txt" 2>&1 \
+    || { cat "$BENCH_TMP/h2load.txt" >&2; bench_die "h2load failed"; }
+grep -q "status codes: $PUSHES 2xx" "$BENCH_TMP/h2load.txt" \
+    || { cat "$BENCH_TMP/h2load.txt" >&2; bench_die "not every push was accepted"; }
+
+printf 'calls per accepted push (%d pushes, journal %s):\n' "$PUSHES" "$JOURNAL"
+awk -F, -v n="$PUSHES" '/probe_/ { split($3, name, ":"); printf "  %-45s %8.2f\n", name[2], $1 / n }' "$stat"
