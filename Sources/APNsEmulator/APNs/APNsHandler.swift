@@ -80,7 +80,7 @@ final class APNsHandler: H2ServerHandler {
         let now = services.now()
         let inFlight = connection.openStreamCount
         services.metrics.streamOpened(concurrentOnConnection: inFlight)
-        state.stats.requests.add(1, ordering: .relaxed)
+        state.stats.bump(state.stats.requests)
         state.stats.sawConcurrency(inFlight)
         refreshShaping(state, connection: connection)
         let environment = environmentFromHostNames
@@ -127,7 +127,7 @@ final class APNsHandler: H2ServerHandler {
         }
         if state.authState.tokenUpdates != state.seenTokenUpdates {
             state.seenTokenUpdates = state.authState.tokenUpdates
-            state.stats.tokenUpdates.add(1, ordering: .relaxed)
+            state.stats.bump(state.stats.tokenUpdates)
             state.stats.lastTokenUpdateAt.store(now, ordering: .relaxed)
             services.metrics.tokenRefreshed()
         }
@@ -202,7 +202,7 @@ final class APNsHandler: H2ServerHandler {
     func send(_ response: H2Response, fault: FaultRule?, connection: H2ServerConnection, responder: H2Responder,
               record: Answer, state: APNsConnectionState, now: Millis) {
         let metrics = services.metrics
-        if record.reason == nil { state.stats.accepted.add(1, ordering: .relaxed) } else { state.stats.rejected.add(1, ordering: .relaxed) }
+        if record.reason == nil { state.stats.bump(state.stats.accepted) } else { state.stats.bump(state.stats.rejected) }
         var delayMillis: Double = 0
         if state.shaping.latency != .none {
             // Clamped to the 10-minute limit the settings accept: a log-normal tail is unbounded.

@@ -2,6 +2,9 @@ import Synchronization
 
 /// What one APNs connection did, for `/_emulator/stats`: counted on its event loop with relaxed atomics,
 /// read by the control API on its own thread.
+///
+/// Only the connection's event loop writes these, so counting is a relaxed load and store (`bump`), not a
+/// read-modify-write: no locked instruction per request, and readers still see whole, growing values.
 public final class ConnectionStats: Sendable {
     public let id: UInt64
     public let remote: String
@@ -25,13 +28,15 @@ public final class ConnectionStats: Sendable {
         self.openedAt = openedAt
     }
 
+    /// Adds one to a counter this connection's event loop alone writes.
+    @inline(__always)
+    func bump(_ counter: borrowing Atomic<Int>) {
+        counter.store(counter.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
+
+    /// On the connection's event loop only (the single writer).
     func sawConcurrency(_ n: Int) {
-        var seen = concurrencyHighWater.load(ordering: .relaxed)
-        while n > seen {
-            let (exchanged, original) = concurrencyHighWater.compareExchange(expected: seen, desired: n, ordering: .relaxed)
-            if exchanged { return }
-            seen = original
-        }
+        if n > concurrencyHighWater.load(ordering: .relaxed) { concurrencyHighWater.store(n, ordering: .relaxed) }
     }
 
     /// The JSON row (`requestsPerSecond` over the connection's life so far, or until it closed).
