@@ -83,7 +83,8 @@ struct JournalTests {
     }
 
     @Test func authorizationIsRedactedLikeTheStringVersion() throws {
-        for value in ["bearer nodot", "", "bearer a.b.c", "bearer é.x", "bearer x.\u{301}y.z", "bearer \u{600}.x.y"] {
+        for value in ["bearer nodot", "", "bearer a.b.c", "bearer é.x", "bearer x.\u{301}y.z", "bearer \u{600}.x.y",
+                      "bearer abcdefghij\u{e9}k.x", "bearer a.bc\u{e9}", "bearer nodot-but-\u{e9}-later", "."] {
             let journal = Journal()
             journal.append(recorded: Self.record(authorization: value))
             let e = try #require(journal.query().first)

@@ -122,21 +122,30 @@ enum JournalEntryEncoder {
         return memcmp(name.baseAddress!, a.utf8Start, name.count) == 0
     }
 
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0, bits: UInt64 = 0
+        while i + 8 <= bytes.count {
+            bits |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            bits |= UInt64(bytes[i])
+            i += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
+
     /// `JournalRecord.redact` over bytes: everything up to the first ".", then ".<redacted>". Text that is
     /// not plain ASCII around that dot goes through the String version, whose idea of "." is a whole
     /// Character (a combining mark after the dot, say, makes it another character).
     private static func writeRedacted(_ value: UnsafeRawBufferPointer, to w: inout JournalByteWriter) {
-        var dot: Int? = nil
-        for i in 0..<value.count {
-            let b = value[i]
-            if b >= 0x80 { return w.string(JournalRecord.redact(String(decoding: value, as: UTF8.self))) }
-            if b == UInt8(ascii: ".") {
-                if i + 1 < value.count && value[i + 1] >= 0x80 {
-                    return w.string(JournalRecord.redact(String(decoding: value, as: UTF8.self)))
-                }
-                dot = i
-                break
-            }
+        // memchr finds the dot; the bytes before it (and the one after) must be ASCII for the byte view to
+        // agree with the Character view, checked eight at a time.
+        let found = value.isEmpty ? nil : memchr(value.baseAddress!, Int32(UInt8(ascii: ".")), value.count)
+        let dot = found.map { UnsafeRawPointer($0) - value.baseAddress! }
+        let checked = dot.map { Swift.min($0 + 2, value.count) } ?? value.count
+        if !isASCII(UnsafeRawBufferPointer(rebasing: value[..<checked])) {
+            return w.string(JournalRecord.redact(String(decoding: value, as: UTF8.self)))
         }
         guard let dot else {
             return w.bytes(UnsafeRawBufferPointer(start: redactedWhole.utf8Start, count: redactedWhole.utf8CodeUnitCount))
