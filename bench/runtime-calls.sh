@@ -5,6 +5,7 @@
 # reference-counting traffic even when the timing cannot.
 #
 #   bench/runtime-calls.sh          PUSHES (30000) WARMUP (120000) CLIENTS (8) STREAMS (100) JOURNAL (true)
+#                                   DEVICE (0; 1 = push to a virtual device's token, so delivery is counted too)
 #
 # Needs root and perf with uprobe support (`perf probe`). Adds the probes it needs (kept for later runs;
 # `perf probe -d 'probe_libswiftCore:*'` removes them). Binds 127.0.0.1 only; stops what it started.
@@ -16,6 +17,7 @@ WARMUP=${WARMUP:-120000}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 JOURNAL=${JOURNAL:-true}
+DEVICE=${DEVICE:-0}
 
 bench_require perf h2load curl python3 ldd
 [[ $(id -u) == 0 ]] || bench_die "uprobes need root"
@@ -43,8 +45,18 @@ printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge
 bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
 control=$EMULATOR_CONTROL_URL
 bench_register_key "$control"
-TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$control/_emulator/tokens" \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+if [[ "$DEVICE" == 1 ]]; then
+    # As bench/load.sh: an App Store build that asked for alerts, in the background, so every push is shown.
+    curl -fsS -d '{"id":"bench-phone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}' \
+        "$control/_emulator/devices" >/dev/null
+    app=$control/_emulator/devices/bench-phone/apps/com.example.app
+    curl -fsS -d '{"call":"RequestAuthorization","options":[1,2,3]}' "$app/calls" >/dev/null
+    TOKEN=$(curl -fsS -d '{"call":"GetToken"}' "$app/calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["token"])')
+    curl -fsS -d '{"action":"background"}' "$app/actions" >/dev/null
+else
+    TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$control/_emulator/tokens" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+fi
 REQUEST_PATH=/3/device/$TOKEN
 curl -fsS -X PUT -d "{\"enabled\":$JOURNAL}" "$control/_emulator/journal/settings" >/dev/null
 ((WARMUP > 0)) && bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup.txt"
@@ -59,5 +71,6 @@ perf stat -x, -e "$(IFS=,; echo "${events[*]}")" -p "$EMULATOR_PID" -o "$stat" -
 grep -q "status codes: $PUSHES 2xx" "$BENCH_TMP/h2load.txt" \
     || { cat "$BENCH_TMP/h2load.txt" >&2; bench_die "not every push was accepted"; }
 
-printf 'calls per accepted push (%d pushes, journal %s):\n' "$PUSHES" "$JOURNAL"
+printf 'calls per accepted push (%d pushes, journal %s, %s):\n' "$PUSHES" "$JOURNAL" \
+    "$([[ "$DEVICE" == 1 ]] && echo "delivered to a virtual device" || echo "no device")"
 awk -F, -v n="$PUSHES" '/probe_/ { split($3, name, ":"); printf "  %-45s %8.2f\n", name[2], $1 / n }' "$stat"

@@ -12,6 +12,10 @@ struct NotificationCentre: Sendable {
     /// A ring of the newest notifications (slot `head` is written next) and where each identifier sits, so a
     /// delivery costs a hash lookup and one slot write: no scan, no shifting (load tests push to one device).
     private var ring: [DeliveredNotification?] = []
+    /// The identifier in each ring slot (nil: empty). Kept beside the ring because reading
+    /// `ring[i]?.identifier` copies the whole notification out of the array and destroys it again: a few dozen
+    /// retains and releases per delivery for one string.
+    private var identifiers: [String?] = []
     private var head = 0
     private var slots: [String: Int] = [:]
 
@@ -29,23 +33,26 @@ struct NotificationCentre: Sendable {
     /// Adds `notification`; returns the one it replaced, if any (the oldest beyond the capacity just leaves).
     ///
     /// Two hash lookups in steady state: the new identifier's (which also finds what it replaces) and the
-    /// evicted one's. The evicted notification is not copied out, only its identifier read.
+    /// evicted one's. Nothing is copied out of the ring but what is returned.
     mutating func add(_ notification: consuming DeliveredNotification) -> DeliveredNotification? {
         let position = ring.count < Self.capacity ? ring.count : head
+        let identifier = notification.identifier
         var replaced: DeliveredNotification?
-        if let previous = slots.updateValue(position, forKey: notification.identifier), previous != position {
-            replaced = ring[previous]
-            ring[previous] = nil
-        } else if position < ring.count, ring[position]?.identifier == notification.identifier {
-            replaced = ring[position]
+        if let previous = slots.updateValue(position, forKey: identifier), previous != position {
+            replaced = ring[previous].take()
+            identifiers[previous] = nil
+        } else if position < identifiers.count, identifiers[position] == identifier {
+            replaced = ring[position].take()
         }
-        if position < ring.count, let evicted = ring[position]?.identifier, evicted != notification.identifier {
+        if position < identifiers.count, let evicted = identifiers[position], evicted != identifier {
             slots.removeValue(forKey: evicted)
         }
         if position == ring.count {
             ring.append(consume notification)
+            identifiers.append(identifier)
         } else {
             ring[position] = consume notification
+            identifiers[position] = identifier
         }
         head = (position + 1) % Self.capacity
         return replaced
@@ -54,8 +61,8 @@ struct NotificationCentre: Sendable {
     /// Removes and returns the notification with `identifier` (tap, dismiss).
     mutating func remove(_ identifier: String) -> DeliveredNotification? {
         guard let slot = slots.removeValue(forKey: identifier) else { return nil }
-        defer { ring[slot] = nil }
-        return ring[slot]
+        identifiers[slot] = nil
+        return ring[slot].take()
     }
 
     func find(_ identifier: String) -> DeliveredNotification? {
@@ -64,6 +71,7 @@ struct NotificationCentre: Sendable {
 
     mutating func removeAll() {
         ring.removeAll()
+        identifiers.removeAll()
         slots.removeAll()
         head = 0
     }
