@@ -99,15 +99,15 @@ extension VirtualApp {
                  : "alerts are not among the authorized options")
             return
         }
-        // The notification moves into the record the centre keeps (a copy would retain its ten strings).
+        // The notification moves into the record the centre keeps (a copy would retain its ten strings). Built
+        // whole as a `let`: a `var` filled in afterwards was copied into the centre and destroyed here.
         let identifier = n.identifier
-        var item = DeliveredNotification(
+        let item = DeliveredNotification(
             identifier: identifier, apnsId: apnsId, notification: consume n, deliveredAt: ctx.now,
             presentation: presentation,
-            soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "")
-        item.attachments = extensionResult?.attachments ?? []
-        item.serviceExtension = extensionResult?.outcome
-        item.contentExtension = configuration.contentExtensionCategories.contains(content.category)
+            soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
+            attachments: extensionResult?.attachments ?? [], serviceExtension: extensionResult?.outcome,
+            contentExtension: configuration.contentExtensionCategories.contains(content.category))
         // Reasons are literals unless an extension ran: a plain delivery builds no string.
         func withLog(_ reason: String) -> String {
             guard let log = extensionResult?.log else { return reason }
