@@ -36,7 +36,9 @@ public struct QueuedPush: Sendable, Equatable {
     }
 
     /// The queue's view of a push the validator accepted.
-    public init(_ push: AcceptedPush, acceptedAt: Millis) {
+    /// Borrows the push: an owned parameter made callers copy the whole push (and this destroy it) to read
+    /// the six fields kept.
+    public init(_ push: borrowing AcceptedPush, acceptedAt: Millis) {
         self.init(apnsId: push.apnsId, token: push.token, bundleId: push.bundleId, topic: push.topic,
                   pushType: push.pushType, priority: push.priority, expiration: push.expiration,
                   collapseId: push.collapseId, payload: push.payload, environment: push.environment,

@@ -26,6 +26,7 @@ extension DeviceFarm {
                 device.installOrder.append(app.bundleId)
             }
             s.devices[c.id] = device
+            s.online[c.id] = c.online
             s.order.append(c.id)
             return device
         }
@@ -38,6 +39,7 @@ extension DeviceFarm {
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder { try removeApp(&s, id, bundle, now: now) }
             s.devices[id] = nil
+            s.online[id] = nil
             s.order.removeAll { $0 == id }
         }
     }
@@ -61,6 +63,7 @@ extension DeviceFarm {
         try state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             s.devices[id]?.configuration.online = online
+            s.online[id] = online
             guard online, !device.configuration.online else { return }
             let tokens = device.installOrder.compactMap { device.apps[$0]?.token }
             apply(s.queue.deviceOnline(tokens: tokens, now: now), to: &s, now: now)

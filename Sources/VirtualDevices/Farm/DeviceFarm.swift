@@ -35,6 +35,10 @@ public final class DeviceFarm: Sendable {
         var order: [String] = []
         /// token → (device, bundle id) of the install that owns it.
         var owners: [String: Owner] = [:]
+        /// Each device's network flag, mirrored from its configuration (set where that is: create, setOnline,
+        /// removeDevice). Every push reads it, and `devices[id]?.configuration.online` copies a whole device
+        /// (its apps, strings, arrays) out of the dictionary to read one Bool.
+        var online: [String: Bool] = [:]
         var queue: DeliveryQueue
         var fates = FateLog(capacity: DeviceFarm.fateCapacity)
         var nextDeviceNumber = 1
@@ -83,16 +87,15 @@ public final class DeviceFarm: Sendable {
     /// An accepted push: delivered, held or dropped per APNs semantics if a device owns its token.
     public func deliver(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
+        // Built outside the lock and taken inside: a value the closure merely captured would be copied again
+        // to be handed to the queue (which consumes it).
+        let token = push.token
+        var pending: QueuedPush? = QueuedPush(push, acceptedAt: now)
         state.withLock { s in
-            // Reads through the dictionaries without copying the device out: a copy would share the apps'
-            // storage and make the delivery below copy it.
-            guard let owner = s.owners[push.token], let online = s.devices[owner.deviceId]?.configuration.online else {
-                return
-            }
+            guard let owner = s.owners[token], let online = s.online[owner.deviceId] else { return }
             var actions = s.spareActions
             s.spareActions = []
-            if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: now), online: online, now: now,
-                                                   into: &actions) {
+            if let due = s.queue.acceptForDelivery(pending.take()!, online: online, now: now, into: &actions) {
                 hand(due, to: &s, now: now)
             }
             apply(actions, to: &s, now: now)
@@ -107,7 +110,7 @@ public final class DeviceFarm: Sendable {
         state.withLock { s in
             let online = { (token: String) -> Bool in
                 guard let owner = s.owners[token] else { return false }
-                return s.devices[owner.deviceId]?.configuration.online ?? false
+                return s.online[owner.deviceId] ?? false
             }
             let actions = s.queue.tick(now: now, isOnline: online)
             apply(actions, to: &s, now: now)
