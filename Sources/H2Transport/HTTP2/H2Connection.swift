@@ -55,10 +55,6 @@ public class H2Connection: Selectable, ReadResumable {
         self.state = state
     }
 
-    static func fromOpaque(_ pointer: UnsafeMutableRawPointer) -> H2Connection {
-        Unmanaged<H2Connection>.fromOpaque(pointer).takeUnretainedValue()
-    }
-
     /// Runs `body` on the connection behind nghttp2's `user_data` without retaining it: nghttp2 calls back only
     /// from inside `mem_recv`/`mem_send`, which run under a method of this very object (see Implementation), so
     /// it is alive for the whole call. A retain and release per callback (a dozen per request) is measurable.

@@ -179,22 +179,28 @@ public final class H2ServerConnection: H2Connection {
     /// follow for the same stream (DATA with END_STREAM, then the answer) find it without another.
     @inline(__always)
     private func stream(_ id: Int32) -> ServerStream? {
-        if let current, current._withUnsafeGuaranteedRef({ $0.id == id }) { return current.takeUnretainedValue() }
-        guard let found = streams[id] else { return nil }
-        current = .passUnretained(found)
-        return found
+        lookUp(id)?.takeUnretainedValue()
     }
 
     /// Runs `body` on the open stream `id` without retaining it (the stream stays in `streams` throughout:
     /// `body` only records into it). For the callbacks that run once per header field or DATA frame.
     @inline(__always)
     private func withStream(_ id: Int32, _ body: (ServerStream) -> Void) {
-        if let current, current._withUnsafeGuaranteedRef({ $0.id == id }) {
-            current._withUnsafeGuaranteedRef(body)
-        } else if let found = streams[id] {
-            current = .passUnretained(found)
-            body(found)
-        }
+        lookUp(id)?._withUnsafeGuaranteedRef(body)
+    }
+
+    /// `current` when it is stream `id`, else the table's stream `id` (which becomes `current`).
+    @inline(__always)
+    private func lookUp(_ id: Int32) -> Unmanaged<ServerStream>? {
+        if isCurrent(id) { return current }
+        guard let found = streams[id] else { return nil }
+        current = .passUnretained(found)
+        return current
+    }
+
+    @inline(__always)
+    private func isCurrent(_ id: Int32) -> Bool {
+        current?._withUnsafeGuaranteedRef { $0.id == id } ?? false
     }
 
     // MARK: nghttp2 callbacks
@@ -245,7 +251,7 @@ public final class H2ServerConnection: H2Connection {
     }
 
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
-        if let current, current._withUnsafeGuaranteedRef({ $0.id == streamID }) { self.current = nil }
+        if isCurrent(streamID) { current = nil }
         guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
         lastActivity = loop.wokeAt
         stream.outgoing = nil
