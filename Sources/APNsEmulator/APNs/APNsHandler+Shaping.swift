@@ -12,8 +12,7 @@ extension APNsHandler {
         let limit = state.shaping.maxConcurrentStreams
         // A connection a realism rule holds at one stream (not yet authenticated, or throttled after a
         // rejection) keeps it; the rule lifts it to the new limit later.
-        let heldByRealism = state.advertisedStreams == 1 && state.shaping.maxConcurrentStreams != 1
-            && (behaviorHoldsOneStream)
+        let heldByRealism = behaviorHoldsOneStream && state.advertisedStreams == 1
         if state.advertisedStreams != limit && !heldByRealism {
             advertise(limit, on: connection, state: state)
         }
