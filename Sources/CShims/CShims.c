@@ -44,19 +44,25 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
 
 int CShims_malloc_trim(size_t pad) { return malloc_trim(pad); }
 
-int CShims_spawn_clean(pid_t *pid, const char *file, char *const argv[], char *const envp[]) {
-    posix_spawnattr_t attr;
-    int rc = posix_spawnattr_init(&attr);
-    if (rc != 0) return rc;
+/// The child starts with no signal blocked and every signal at its default disposition (masks and ignored
+/// signals survive exec; the parent's may not suit the child).
+static void clean_signals(posix_spawnattr_t *attr) {
     sigset_t empty, defaults;
     sigemptyset(&empty);
     sigemptyset(&defaults);
     for (int s = 1; s < NSIG; s++) {
         if (s != SIGKILL && s != SIGSTOP) sigaddset(&defaults, s);
     }
-    posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setsigmask(attr, &empty);
+    posix_spawnattr_setsigdefault(attr, &defaults);
+    posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+}
+
+int CShims_spawn_clean(pid_t *pid, const char *file, char *const argv[], char *const envp[]) {
+    posix_spawnattr_t attr;
+    int rc = posix_spawnattr_init(&attr);
+    if (rc != 0) return rc;
+    clean_signals(&attr);
     rc = posix_spawnp(pid, file, NULL, &attr, argv, envp);
     posix_spawnattr_destroy(&attr);
     return rc;
@@ -70,15 +76,7 @@ int CShims_spawn_io(pid_t *pid, const char *file, char *const argv[], char *cons
     if (rc != 0) return rc;
     rc = posix_spawn_file_actions_init(&actions);
     if (rc != 0) { posix_spawnattr_destroy(&attr); return rc; }
-    sigset_t empty, defaults;
-    sigemptyset(&empty);
-    sigemptyset(&defaults);
-    for (int s = 1; s < NSIG; s++) {
-        if (s != SIGKILL && s != SIGSTOP) sigaddset(&defaults, s);
-    }
-    posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    clean_signals(&attr);
     if (in_fd >= 0) posix_spawn_file_actions_adddup2(&actions, in_fd, 0);
     if (out_fd >= 0) posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
     if (err_fd >= 0) posix_spawn_file_actions_adddup2(&actions, err_fd, 2);

@@ -83,15 +83,16 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Blocks until the child ends.
+    ///
+    /// Waits without reaping (`WNOWAIT`) and lets `isRunning` reap under the lock: with two waiters (a
+    /// termination handler and a caller), a blocking `waitpid` in each let the loser return on ECHILD before the
+    /// winner had stored the status, which then read as 0.
     public func waitUntilExit() {
         while isRunning {
-            var raw: Int32 = 0
-            let r = waitpid(processIdentifier, &raw, 0)
-            if r == processIdentifier {
-                status.withLock { $0 = raw }
+            var info = siginfo_t()
+            if waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOWAIT) < 0 && errno != EINTR && errno != ECHILD {
                 return
             }
-            if r < 0 && errno != EINTR { return }
         }
     }
 
