@@ -1,4 +1,3 @@
-import Dispatch
 import H2Transport
 import Synchronization
 
@@ -23,9 +22,7 @@ enum ResponseDeadline {
                 case .failure(let error): pending.resume(.failed(error))
                 }
             }
-            let (seconds, attoseconds) = limit.components
-            let nanos = Int(max(0, seconds)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) { pending.resume(.timedOut) }
+            connection.eventLoop.schedule(after: limit) { pending.resume(.timedOut) }
         }
     }
 

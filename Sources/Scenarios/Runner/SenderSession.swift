@@ -89,8 +89,9 @@ final class SenderSession {
             connections[key] = nil
             throw RunnerError("the push could not be sent: \(error)")
         case .timedOut:
-            // The stream may still be answered later; closing the connection ends it for good.
-            connection.close()
+            // The stream may still be answered later: aborting ends it for good (a graceful close would
+            // wait for that very answer).
+            connection.abort()
             connections[key] = nil
             throw RunnerError("no response within \(responseTimeout) (a delay fault longer than that, or a stalled"
                               + " emulator); the connection was closed")
