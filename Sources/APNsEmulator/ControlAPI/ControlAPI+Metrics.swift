@@ -63,8 +63,8 @@ extension ControlAPI {
         let m = services.metrics.snapshot()
         let now = services.clock.now()
         let (open, closed) = services.connectionStats.all()
-        let ok = m.responses.filter { $0.key.hasPrefix("2") }.values.reduce(0, +)
-        let total = m.responses.values.reduce(0, +)
+        let ok = m.succeeded
+        let total = m.answered
         let body: [String: Any] = [
             "totals": [
                 "requests": total, "succeeded": ok, "failed": total - ok,

@@ -90,6 +90,11 @@ public final class EmulatorMetrics: Sendable {
         public var streamsPerConnectionHighWater: UInt64
         public var tokenRefreshes: UInt64
 
+        /// Every answer counted.
+        public var answered: UInt64 { responses.values.reduce(0, +) }
+        /// The 2xx answers (200, and 201/204 for channel management).
+        public var succeeded: UInt64 { responses.filter { $0.key.hasPrefix("2") }.values.reduce(0, +) }
+
         public static func == (a: Snapshot, b: Snapshot) -> Bool {
             a.responses == b.responses && a.latencyCount == b.latencyCount && a.openConnections == b.openConnections
         }

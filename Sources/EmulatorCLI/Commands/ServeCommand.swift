@@ -194,8 +194,8 @@ public struct ServeCommand: Command {
 
     /// `12345 requests (99.1% ok)  4321/s  8 connections  100 in flight  p99 ≤ 2.5 ms`.
     static func summaryLine(_ m: EmulatorMetrics.Snapshot, previousTotal: inout UInt64) -> String {
-        let total = m.responses.values.reduce(0, +)
-        let ok = m.responses.filter { $0.key.hasPrefix("2") }.values.reduce(0, +)
+        let total = m.answered
+        let ok = m.succeeded
         let rate = total &- previousTotal
         previousTotal = total
         var p99 = "-"
