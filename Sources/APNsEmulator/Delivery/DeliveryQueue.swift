@@ -67,15 +67,10 @@ public struct DeliveryQueue: Sendable {
     /// A push APNs accepted for a device that is `online` or not.
     public mutating func accept(_ push: QueuedPush, online: Bool, now: Millis) -> [Action] {
         var actions: [Action] = []
-        accept(push, online: online, now: now, into: &actions)
-        return actions
-    }
-
-    /// The same, appending to `actions`.
-    public mutating func accept(_ push: consuming QueuedPush, online: Bool, now: Millis, into actions: inout [Action]) {
         if let due = acceptForDelivery(push, online: online, now: now, into: &actions) {
             actions.append(.deliver(due))
         }
+        return actions
     }
 
     /// The same, except that a push going to the device at once (online, not deferred: every push of a load
@@ -86,7 +81,8 @@ public struct DeliveryQueue: Sendable {
         if online {
             if push.priority < 10 && lowPriorityDelayMillis > 0 {
                 let due = Self.adding(now, lowPriorityDelayMillis)
-                let index = deferred.firstIndex { $0.due > due } ?? deferred.endIndex
+                // Searched from the end: `due` is now plus a fixed delay, so it almost always goes last.
+                let index = deferred.lastIndex { $0.due <= due }.map { $0 + 1 } ?? deferred.startIndex
                 deferred.insert((due, push), at: index)
                 actions.append(.defer(push, until: due))
                 return nil
@@ -112,14 +108,16 @@ public struct DeliveryQueue: Sendable {
     /// offline meanwhile), stored pushes past their expiration are dropped.
     public mutating func tick(now: Millis, isOnline: (String) -> Bool) -> [Action] {
         var actions: [Action] = []
-        while let first = deferred.first, first.due <= now {
-            deferred.removeFirst()
-            if isOnline(first.push.token) {
-                actions.append(.deliver(first.push))
+        // The due prefix leaves in one removal (one at a time from the front is quadratic in the backlog).
+        let dueCount = deferred.firstIndex { $0.due > now } ?? deferred.count
+        for entry in deferred[..<dueCount] {
+            if isOnline(entry.push.token) {
+                actions.append(.deliver(entry.push))
             } else {
-                store(first.push, now: now, into: &actions)
+                store(entry.push, now: now, into: &actions)
             }
         }
+        deferred.removeFirst(dueCount)
         for (token, push) in stored where expiry(of: push) <= now {
             stored[token] = nil
             actions.append(.expire(push, reason: "expired while the device was offline"))
