@@ -62,8 +62,7 @@ extension DeviceFarm {
         let now = services.clock.now()
         try state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
-            s.devices[id]?.configuration.online = online
-            s.online[id] = online
+            s.setOnline(id, online)
             guard online, !device.configuration.online else { return }
             let tokens = device.installOrder.compactMap { device.apps[$0]?.token }
             apply(s.queue.deviceOnline(tokens: tokens, now: now), to: &s, now: now)

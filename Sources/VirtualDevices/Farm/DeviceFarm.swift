@@ -39,6 +39,12 @@ public final class DeviceFarm: Sendable {
         /// removeDevice). Every push reads it, and `devices[id]?.configuration.online` copies a whole device
         /// (its apps, strings, arrays) out of the dictionary to read one Bool.
         var online: [String: Bool] = [:]
+
+        /// Sets a device's network flag in its configuration and in `online` together.
+        mutating func setOnline(_ id: String, _ value: Bool) {
+            devices[id]?.configuration.online = value
+            online[id] = value
+        }
         var queue: DeliveryQueue
         var fates = FateLog(capacity: DeviceFarm.fateCapacity)
         var nextDeviceNumber = 1
@@ -96,7 +102,7 @@ public final class DeviceFarm: Sendable {
             var actions = s.spareActions
             s.spareActions = []
             if let due = s.queue.acceptForDelivery(pending.take()!, online: online, now: now, into: &actions) {
-                hand(due, to: &s, now: now)
+                hand(due, owner: owner, to: &s, now: now)
             }
             apply(actions, to: &s, now: now)
             actions.removeAll(keepingCapacity: true)
@@ -133,28 +139,27 @@ public final class DeviceFarm: Sendable {
         for action in actions {
             switch action {
             case .deliver(let push):
-                hand(push, to: &s, now: now)
+                hand(push, owner: s.owners[push.token], to: &s, now: now)
             case .store(let push):
-                record([fate(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)],
-                       in: &s)
+                record(fate(push, .stored, "the device is offline: APNs holds the newest push per app", s, now), in: &s)
             case .defer(let push, let until):
-                record([fate(push, .deferred, "priority \(push.priority): APNs delays delivery until \(until)", s, now)],
+                record(fate(push, .deferred, "priority \(push.priority): APNs delays delivery until \(until)", s, now),
                        in: &s)
             case .coalesce(let push, let newer):
-                record([fate(push, .coalesced, "replaced by the newer push \(newer) while the device was offline", s,
-                             now)], in: &s)
+                record(fate(push, .coalesced, "replaced by the newer push \(newer) while the device was offline", s,
+                            now), in: &s)
             case .expire(let push, let reason):
-                record([fate(push, .expired, reason, s, now)], in: &s)
+                record(fate(push, .expired, reason, s, now), in: &s)
             }
         }
     }
 
-    /// Hands a push to the app that owns its token (the OS model decides what it does) and records its fates.
-    private func hand(_ push: borrowing QueuedPush, to s: inout FarmState, now: Millis) {
+    /// Hands a push to the app that owns its token (`owner`, as the caller looked it up) and records its fates.
+    private func hand(_ push: borrowing QueuedPush, owner: Owner?, to s: inout FarmState, now: Millis) {
         var fates = s.spareFates
         s.spareFates = []
         var reached = false
-        if let owner = s.owners[push.token] {
+        if let owner {
             reached = (try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in
                 app.receive(push, ctx, into: &fates)
             }) != nil
@@ -174,19 +179,19 @@ public final class DeviceFarm: Sendable {
 
     /// Appends fates to the log (a ring: the oldest go once it is full) and counts them for `/metrics`.
     func record(_ new: [PushFate], in s: inout FarmState) {
-        for f in new {
-            s.fateCounts.add(f.fate)
-            s.fates.append(f)
-        }
+        for f in new { record(f, in: &s) }
+    }
+
+    /// One fate (the queue's decisions come one at a time: no array to wrap it in).
+    func record(_ fate: consuming PushFate, in s: inout FarmState) {
+        s.fateCounts.add(fate.fate)
+        s.fates.append(fate)
     }
 
     /// The same, moving the fates out of `new` (left empty, its capacity kept) instead of copying them.
     func record(draining new: inout [PushFate], in s: inout FarmState) {
         new.reverse()
-        while let f = new.popLast() {
-            s.fateCounts.add(f.fate)
-            s.fates.append(f)
-        }
+        while let f = new.popLast() { record(f, in: &s) }
     }
 
     // MARK: Running app operations

@@ -3,7 +3,8 @@ import APNsEmulator
 /// The notifications an app has on display, newest first, grouped by thread identifier.
 ///
 /// A notification whose identifier is already shown replaces it (`apns-collapse-id` becomes the request
-/// identifier, so the same collapse id replaces the earlier notification in place).
+/// identifier, so the same collapse id replaces the earlier notification) and shows as the newest; the
+/// replaced one's place stays empty, so the centre holds what arrived among the last 100 deliveries.
 struct NotificationCentre: Sendable {
     /// Notifications kept per app. Decision: like iOS, which trims an app's delivered notifications, the
     /// centre keeps the newest 100 (a load test pushing millions to one device must not grow it forever).
