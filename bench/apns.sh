@@ -24,16 +24,14 @@ bench_require h2load python3 getconf curl nghttpd
 [[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'make build' first"
 bench_prepare_certs
 
-BODY=$BENCH_TMP/payload.json
-printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+bench_write_body
 
 bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
 control=$EMULATOR_CONTROL_URL
 # A key the emulator generates (its private half comes back once), a provider token signed with it, and a
 # device token registered for the app: every push below is one Apple would accept.
 bench_register_key "$control"
-TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$control/_emulator/tokens" \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+bench_register_token "$control"
 REQUEST_PATH=/3/device/$TOKEN
 
 bench_start_nghttpd "$REQUEST_PATH"
@@ -77,8 +75,9 @@ journal true
 
 mkdir -p "$RESULTS_DIR"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-python3 - "$ROWS" "$RESULTS_DIR/apns-$stamp" "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" <<'PY'
+PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$RESULTS_DIR/apns-$stamp" "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" <<'PY'
 import json, statistics, sys
+from round_ratios import per_round_ratios, spread
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for s, rnd, n, ok, rps, us in rows:
@@ -87,16 +86,7 @@ med = {s: statistics.median(r["us"] for r in v) for s, v in by.items()}
 rps = {s: statistics.median(r["rps"] for r in v) for s, v in by.items()}
 ratio = {s: round(med[s] / med["nghttpd"], 3) for s in med if s != "nghttpd"}
 
-# Each round runs the servers back to back, so a round's ratio sees the same machine weather: their spread
-# says how far to trust the ratio of medians on a noisy (shared, virtual) machine.
-nghttpd_us = {r["round"]: r["us"] for r in by["nghttpd"]}
-paired = {}
-for s, v in by.items():
-    if s == "nghttpd":
-        continue
-    rs = sorted(r["us"] / nghttpd_us[r["round"]] for r in v if nghttpd_us.get(r["round"]))
-    if rs:
-        paired[s] = {"min": round(rs[0], 3), "median": round(statistics.median(rs), 3), "max": round(rs[-1], 3)}
+paired = per_round_ratios(by)
 print("\nsummary (median of rounds):")
 for s in by:
     print(f"  {s:<19} {rps[s]:>9.0f} req/s {med[s]:>7.2f} server µs/req")
@@ -109,8 +99,6 @@ json.dump(result, open(sys.argv[2] + ".json", "w"), indent=2)
 with open(sys.argv[2] + ".md", "w") as f:
     f.write("| server | req/s | server µs/req | ratio to nghttpd | per-round ratios (min–max) |\n|---|---|---|---|---|\n")
     for s in by:
-        p = paired.get(s)
-        spread = f"{p['min']:.2f}–{p['max']:.2f}" if p else ""
-        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {spread} |\n")
+        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {spread(paired, s)} |\n")
 print(f"results: {sys.argv[2]}.json\n         {sys.argv[2]}.md")
 PY

@@ -174,10 +174,38 @@ bench_register_key() {
     JWT=$("$APNS_EMULATOR_BIN" token --key-file "$BENCH_TMP/key.p8" --key-id BENCHKEY01 --team-id BENCHTEAM1)
 }
 
+# Sets BODY to a file holding the bench's push payload (a small alert, as senders send).
+bench_write_body() {
+    BODY=$BENCH_TMP/payload.json
+    printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+}
+
+# Registers a production device token for com.example.app with the emulator at $1 (control URL); sets TOKEN.
+bench_register_token() {
+    TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$1/_emulator/tokens" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+}
+
+# Creates a virtual iPhone with com.example.app (App Store build: a production token), authorized and in the
+# background, at the emulator at $1, so every push reaches its notification centre; sets TOKEN to the token
+# the app got through GetToken.
+bench_register_device() {
+    curl -fsS -d '{"id":"bench-phone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}' \
+        "$1/_emulator/devices" >/dev/null
+    local app=$1/_emulator/devices/bench-phone/apps/com.example.app
+    curl -fsS -d '{"call":"RequestAuthorization","options":[1,2,3]}' "$app/calls" >/dev/null
+    TOKEN=$(curl -fsS -d '{"call":"GetToken"}' "$app/calls" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["token"])')
+    curl -fsS -d '{"action":"background"}' "$app/actions" >/dev/null
+}
+
 # h2load with APNs-shaped, JWT-authenticated POSTs of $BODY to PORT ($1) at $REQUEST_PATH: COUNT ($2) requests
-# over $CLIENTS connections × $STREAMS streams, output to FILE ($3).
+# over $CLIENTS connections × $STREAMS streams, output to FILE ($3). Further arguments are a command h2load runs
+# under (e.g. `perf stat … --`).
 bench_h2load_pushes() {
-    h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
+    local port=$1 count=$2 out=$3
+    shift 3
+    "$@" h2load -n "$count" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
         -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
-        "https://127.0.0.1:$1$REQUEST_PATH" >"$3" 2>&1 || { cat "$3" >&2; bench_die "h2load failed"; }
+        "https://127.0.0.1:$port$REQUEST_PATH" >"$out" 2>&1 || { cat "$out" >&2; bench_die "h2load failed"; }
 }

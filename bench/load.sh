@@ -33,8 +33,7 @@ bench_require h2load python3 curl nghttpd cc
 bench_prepare_certs
 SHIM=$(bash "$REPO_ROOT/bench/malloc-count/build.sh" "$BENCH_TMP/libmalloc_count.so")
 ALLOC_FILE=$BENCH_TMP/allocations
-BODY=$BENCH_TMP/payload.json
-printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+bench_write_body
 
 # The emulator runs with the allocation counter preloaded (it only counts; measured overhead is in the noise).
 MALLOC_COUNT_FILE=$ALLOC_FILE LD_PRELOAD=$SHIM bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
@@ -42,11 +41,7 @@ control=$EMULATOR_CONTROL_URL
 bench_register_key "$control"
 # A virtual iPhone with the app (App Store build: a production token), authorized and in the background:
 # every push reaches its notification centre and is recorded as its fate.
-curl -fsS -d '{"id":"bench-phone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}' "$control/_emulator/devices" >/dev/null
-app=$control/_emulator/devices/bench-phone/apps/com.example.app
-curl -fsS -d '{"call":"RequestAuthorization","options":[1,2,3]}' "$app/calls" >/dev/null
-TOKEN=$(curl -fsS -d '{"call":"GetToken"}' "$app/calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["token"])')
-curl -fsS -d '{"action":"background"}' "$app/actions" >/dev/null
+bench_register_device "$control"
 REQUEST_PATH=/3/device/$TOKEN
 bench_start_nghttpd "$REQUEST_PATH"
 bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID; device token ${TOKEN:0:8}…"
@@ -119,9 +114,10 @@ idle=$(ls "$BENCH_TMP"/idle-connections-*.json 2>/dev/null | head -1)
 
 mkdir -p "$RESULTS_DIR"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-python3 - "$ROWS" "$BENCH_TMP/bench-$DRIVER_ROUNDS.json" "${idle:-}" "$RESULTS_DIR/load-$stamp" \
+PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$BENCH_TMP/bench-$DRIVER_ROUNDS.json" "${idle:-}" "$RESULTS_DIR/load-$stamp" \
     "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" "$DELIVERED" "$DRIVERS" <<'PY'
 import json, statistics, sys
+from round_ratios import per_round_ratios, spread
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for s, rnd, n, rps, us, apr, spr in rows:
@@ -135,16 +131,7 @@ spr = {s: statistics.median(r["swift_allocations_per_request"] for r in v) for s
 swift_worst = max(spr.values())
 ratio = {s: round(med[s] / med["nghttpd"], 3) for s in med if s != "nghttpd"}
 
-# Each round runs the servers back to back, so a round's ratio sees the same machine weather: their spread
-# says how far to trust the ratio of medians on a noisy (shared, virtual) machine.
-nghttpd_us = {r["round"]: r["us"] for r in by["nghttpd"]}
-paired = {}
-for s, v in by.items():
-    if s == "nghttpd":
-        continue
-    rs = sorted(r["us"] / nghttpd_us[r["round"]] for r in v if nghttpd_us.get(r["round"]))
-    if rs:
-        paired[s] = {"min": round(rs[0], 3), "median": round(statistics.median(rs), 3), "max": round(rs[-1], 3)}
+paired = per_round_ratios(by)
 bench = json.load(open(sys.argv[2]))
 idle = json.load(open(sys.argv[3])) if sys.argv[3] else {}
 per_conn = idle.get("kib_per_connection")
@@ -171,9 +158,7 @@ with open(sys.argv[4] + ".md", "w") as f:
     f.write("| server | req/s | server µs/req | ratio to nghttpd | per-round ratios (min–max) | allocations/req (process) | of them Swift |\n"
             "|---|---|---|---|---|---|---|\n")
     for s in by:
-        p = paired.get(s)
-        spread = f"{p['min']:.2f}–{p['max']:.2f}" if p else ""
-        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {spread} | {apr.get(s, '')} | {spr.get(s, '')} |\n")
+        f.write(f"| {s} | {rps[s]:.0f} | {med[s]:.2f} | {ratio.get(s, 1.0):.2f} | {spread(paired, s)} | {apr.get(s, '')} | {spr.get(s, '')} |\n")
     f.write(f"\n| load driver (median of {len(drivers)} alternating runs) | req/s |\n|---|---|\n"
             f"| h2load (emulator, journal on) | {h2load_rps:.0f} |\n"
             f"| apns-emulator bench | {bench_rps:.0f} ({bench_vs:.2f}×) |\n")

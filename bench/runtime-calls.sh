@@ -40,34 +40,19 @@ for e in "${events[@]}"; do
     perf probe -l 2>/dev/null | grep -q "${e} " || bench_die "uprobe $e could not be added (see 'perf probe -x … --add')"
 done
 
-BODY=$BENCH_TMP/payload.json
-printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+bench_write_body
 bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
 control=$EMULATOR_CONTROL_URL
 bench_register_key "$control"
-if [[ "$DEVICE" == 1 ]]; then
-    # As bench/load.sh: an App Store build that asked for alerts, in the background, so every push is shown.
-    curl -fsS -d '{"id":"bench-phone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}' \
-        "$control/_emulator/devices" >/dev/null
-    app=$control/_emulator/devices/bench-phone/apps/com.example.app
-    curl -fsS -d '{"call":"RequestAuthorization","options":[1,2,3]}' "$app/calls" >/dev/null
-    TOKEN=$(curl -fsS -d '{"call":"GetToken"}' "$app/calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["token"])')
-    curl -fsS -d '{"action":"background"}' "$app/actions" >/dev/null
-else
-    TOKEN=$(curl -fsS -d '{"bundleId":"com.example.app","environment":"production"}' "$control/_emulator/tokens" \
-        | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-fi
+if [[ "$DEVICE" == 1 ]]; then bench_register_device "$control"; else bench_register_token "$control"; fi
 REQUEST_PATH=/3/device/$TOKEN
 curl -fsS -X PUT -d "{\"enabled\":$JOURNAL}" "$control/_emulator/journal/settings" >/dev/null
 ((WARMUP > 0)) && bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup.txt"
 
 # Counted in the emulator only, for exactly the duration of one h2load run.
 stat=$BENCH_TMP/stat.csv
-perf stat -x, -e "$(IFS=,; echo "${events[*]}")" -p "$EMULATOR_PID" -o "$stat" -- \
-    h2load -n "$PUSHES" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" -H "authorization: bearer $JWT" \
-    -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
-    "https://127.0.0.1:$EMULATOR_PRODUCTION_PORT$REQUEST_PATH" >"$BENCH_TMP/h2load.txt" 2>&1 \
-    || { cat "$BENCH_TMP/h2load.txt" >&2; bench_die "h2load failed"; }
+bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$PUSHES" "$BENCH_TMP/h2load.txt" \
+    perf stat -x, -e "$(IFS=,; echo "${events[*]}")" -p "$EMULATOR_PID" -o "$stat" --
 grep -q "status codes: $PUSHES 2xx" "$BENCH_TMP/h2load.txt" \
     || { cat "$BENCH_TMP/h2load.txt" >&2; bench_die "not every push was accepted"; }
 

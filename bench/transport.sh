@@ -51,8 +51,7 @@ fi
 TOKEN=856af9d81342953b5e0aaa99a886b10a8c893752d505ff61a54e0882c928da3c
 REQUEST_PATH=/3/device/$TOKEN
 JWT=eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJERUYxMjNHSElKIiwiaWF0IjoxNzAwMDAwMDAwfQ.FpJSaquERhqK68793LorM_tYl6sYDFPos0WuElSE0KqjW69gSHBQviHtiQmkjqzpOFG_E5CHzh96h9l7YSCmUQ
-BODY=$BENCH_TMP/payload.json
-printf '%s' '{"aps":{"alert":{"title":"Bench","body":"Hello from h2load"},"badge":1,"sound":"default"}}' >"$BODY"
+bench_write_body
 
 bench_prepare_certs
 
