@@ -203,6 +203,22 @@ import Testing
         #expect(h.reason(push(jwt: jwt, topic: "com.example.app.voip", headers: [("apns-push-type", "voip")], body: voip)) == nil)
     }
 
+    /// The connection remembers its last payload's scan; a different payload of the same length must be
+    /// scanned again, not answered from that memo.
+    @Test mutating func aRepeatedPayloadLengthIsNotMistakenForTheSamePayload() throws {
+        let alert = #"{"aps":{"alert":"hi","badge":1}}"#
+        let noAPS = #"{"xxx":{"alert":"hi","badge":1}}"#
+        let notObject = #"["aps",{"alert":"hi","badge":1}]"#
+        #expect(alert.utf8.count == noAPS.utf8.count && alert.utf8.count == notObject.utf8.count)
+        guard case .success(let first) = h.run(push(jwt: jwt, body: alert)) else { Issue.record("alert refused"); return }
+        #expect(first.payloadSummary.hasAPS && first.payloadSummary.hasAlert && first.payloadSummary.hasBadge)
+        guard case .success(let second) = h.run(push(jwt: jwt, body: noAPS)) else { Issue.record("refused"); return }
+        #expect(!second.payloadSummary.hasAPS && !second.payloadSummary.hasAlert)
+        #expect(h.reason(push(jwt: jwt, body: notObject)) == .payloadEmpty)
+        guard case .success(let again) = h.run(push(jwt: jwt, body: alert)) else { Issue.record("refused"); return }
+        #expect(again.payloadSummary == first.payloadSummary)
+    }
+
     @Test mutating func certificateAuth() {
         let cert = ClientCertificateInfo(trusted: true, currentlyValid: true, bundleId: "com.example.app",
                                          environments: [.production], topics: [])

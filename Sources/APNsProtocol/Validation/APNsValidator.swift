@@ -188,7 +188,7 @@ public struct APNsValidator: Sendable {
         // 8. Payload.
         if request.bodyLength == 0 { return reject(.payloadEmpty, summary) }
         if request.bodyExceededLimit || request.bodyLength > pushType.payloadLimit { return reject(.payloadTooLarge, summary) }
-        let scanned = PayloadScanner.scan(request.body)
+        let scanned = state.scanPayload(request.body)
         guard scanned.isObject else {
             summary.warnings.append("payload is not a JSON object")
             return reject(context.policy.nonObjectPayloadReason, summary)

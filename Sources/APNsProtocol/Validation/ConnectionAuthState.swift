@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Per-connection state carried between requests: the provider-token rules, whether a valid token was
 /// seen (for "one stream until authenticated"), and the connection's apns-id generator.
 public struct ConnectionAuthState: Sendable {
@@ -8,6 +12,12 @@ public struct ConnectionAuthState: Sendable {
     var lastToken: (token: String, generation: UInt64, info: DeviceTokenInfo?)?
     /// Generates apns-ids for requests that carry none.
     public var ids = APNsIDGenerator()
+    /// The last payload scanned on this connection (a copy: holding the request's own buffer would stop the
+    /// transport reusing it) and what the scan found. Senders repeat one payload template, and comparing
+    /// its bytes costs a tenth of scanning them again.
+    private var lastPayload: [UInt8] = []
+    private var lastPayloadSummary = PayloadScanner.Summary()
+    private static let payloadMemoLimit = 8 * 1024
     /// Verdict of `tokenRules.currentToken`, so a repeated token costs a string compare only.
     var currentVerdict: CurrentVerdict?
     /// Set once any request carried a valid token (or the connection uses a certificate).
@@ -16,6 +26,21 @@ public struct ConnectionAuthState: Sendable {
     public internal(set) var tokenUpdates = 0
 
     public init() {}
+
+    /// `PayloadScanner.scan(body)`, answered from the memo when `body` is the last payload scanned.
+    mutating func scanPayload(_ body: [UInt8]) -> PayloadScanner.Summary {
+        let same = body.count == lastPayload.count && !body.isEmpty && body.withUnsafeBytes { b in
+            lastPayload.withUnsafeBytes { memcmp(b.baseAddress!, $0.baseAddress!, b.count) == 0 }
+        }
+        if same { return lastPayloadSummary }
+        let summary = PayloadScanner.scan(body)
+        if body.count <= Self.payloadMemoLimit {
+            lastPayload.removeAll(keepingCapacity: true)
+            lastPayload.append(contentsOf: body)
+            lastPayloadSummary = summary
+        }
+        return summary
+    }
 }
 
 /// The verified token a connection is using and its key, held by reference so the per-request fast path
