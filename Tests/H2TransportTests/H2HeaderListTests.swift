@@ -44,6 +44,24 @@ struct H2HeaderListTests {
         #expect(list.value(at: 0) == "org.other.app!!")
     }
 
+    /// The field index is a high-water mark too: a shorter request after a longer one must not see the
+    /// longer one's later fields, by count, iteration or lookup, and a copy keeps all of its own.
+    @Test func aShorterRequestDoesNotSeeTheFieldsOfALongerOne() {
+        var list = H2HeaderList(reservingBytes: 64, fields: 4)
+        Self.append(&list, ":method", "POST")
+        Self.append(&list, "apns-topic", "com.example.app")
+        Self.append(&list, "apns-priority", "10")
+        let copy = list
+        list.removeAll()
+        Self.append(&list, ":method", "GET")
+        #expect(list.count == 1 && Array(list) == [H2Header(":method", "GET")])
+        #expect(list.firstIndex(of: "apns-topic") == nil && list["apns-priority"] == nil)
+        #expect(list.values("apns-topic").isEmpty)
+        #expect(copy.count == 3 && copy.value(at: 0) == "POST" && copy.value(at: 2) == "10")
+        Self.append(&list, "apns-push-type", "alert")
+        #expect(list.count == 2 && list[1] == H2Header("apns-push-type", "alert"))
+    }
+
     @Test func stringAppendMatchesByteAppend() {
         var a = H2HeaderList(), b = H2HeaderList()
         a.append(name: "apns-push-type", value: "alert")
