@@ -19,6 +19,10 @@ final class ScenarioRun {
     var pushId: String?
     /// Journal entries up to this id were seen before (by the scenario's start or an earlier wait).
     var journalCursor: Int64 = 0
+    /// apns-ids the scenario's own push steps got back: a later wait-for-push waits for someone else's push.
+    /// (Moving the cursor to the newest entry after each push instead cost a request per push, and skipped
+    /// an external push journaled while the scenario's own was in flight.)
+    var ownPushIds: Set<String> = []
 
     let responseTimeout: Duration
 
@@ -233,9 +237,7 @@ final class ScenarioRun {
         result = r
         pushId = response["apns-id"]
         if let save, let id = pushId { variables[save] = id }
-        // The scenario's own pushes are not what a later wait-for-push waits for.
-        let newest = try await control.object("GET", "/_emulator/journal", query: [("limit", "1")])
-        journalCursor = max(journalCursor, ((newest["entries"] as? [[String: Any]])?.last?["id"] as? NSNumber)?.int64Value ?? 0)
+        if let id = pushId { ownPushIds.insert(id) }
     }
 
     /// Polls the journal until an external push matching `spec` is recorded, or the timeout passes (real time).
@@ -250,6 +252,7 @@ final class ScenarioRun {
         while Date() < deadline {
             let page = try await control.object("GET", "/_emulator/journal", query: query)
             for entry in page["entries"] as? [[String: Any]] ?? [] {
+                if let id = entry["apnsId"] as? String, ownPushIds.contains(id) { continue }
                 if let needle = spec.payloadContains.map(matcher.substitute),
                    !((entry["payload"] as? String)?.contains(needle) ?? false) { continue }
                 result = entry
