@@ -218,8 +218,7 @@ extension VirtualApp {
             return [fate(push, .delivered, "app in the foreground: didReceiveRemoteNotification")]
         }
         let budget = ctx.backgroundBudgetPerHour
-        backgroundDeliveries.removeAll { $0 <= ctx.now - 3_600_000 }
-        if budget > 0 && backgroundDeliveries.count >= budget {
+        if budget > 0 && backgroundDeliveries.count(at: ctx.now) >= budget {
             var fates: [PushFate] = []
             if let older = heldBackgroundPush {
                 fates.append(fate(older, .coalesced, "a newer background push (\(push.apnsId)) replaced it while the"
@@ -235,7 +234,7 @@ extension VirtualApp {
     private mutating func wakeNow(_ push: QueuedPush, _ ctx: OSContext) -> PushFate {
         let launched = !process.isRunning
         if let actions = process.launchInBackground() { apply(actions, ctx) }
-        backgroundDeliveries.append(ctx.now)
+        backgroundDeliveries.record(ctx.now)
         return PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
                         fate: .delivered, reason: launched ? "launched the app in the background" : "woke the app",
                         at: ctx.now)
@@ -244,9 +243,8 @@ extension VirtualApp {
     /// Time passed or the app came forward: a held background push goes out if the budget allows.
     mutating func releaseHeldBackgroundPush(_ ctx: OSContext) -> [PushFate] {
         guard let held = heldBackgroundPush, !process.forceQuit else { return [] }
-        backgroundDeliveries.removeAll { $0 <= ctx.now - 3_600_000 }
         let budget = ctx.backgroundBudgetPerHour
-        guard lifecycle == .foreground || budget == 0 || backgroundDeliveries.count < budget else { return [] }
+        guard lifecycle == .foreground || budget == 0 || backgroundDeliveries.count(at: ctx.now) < budget else { return [] }
         heldBackgroundPush = nil
         return [wakeNow(held, ctx)]
     }

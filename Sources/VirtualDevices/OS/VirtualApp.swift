@@ -32,7 +32,7 @@ public struct VirtualApp: Sendable {
     /// RequestAuthorization calls waiting for the user to answer the prompt (`promptAnswer: wait`).
     var promptPending: (callIds: [Int], options: [AuthorizationOption])?
     /// When recent background pushes were delivered (the budget's rolling hour).
-    var backgroundDeliveries: [Millis] = []
+    var backgroundDeliveries = RecentWakes()
     /// The newest background push held back by the budget (the device keeps only the newest).
     var heldBackgroundPush: QueuedPush?
     /// Service extension runs in progress, in start order.
