@@ -199,35 +199,45 @@ public final class DeviceFarm: Sendable {
     /// Runs `body` on an installed app with its OS context, then keeps the token→owner map in step with
     /// the app's token (registration may have issued one, uninstall or restore may have ended one).
     ///
-    /// The app is taken out of its device for the duration, so its arrays are uniquely referenced and
-    /// appends do not copy them (the farm's `.modifying` trick, style §5).
+    /// The app is mutated in place through the dictionaries' value positions: one hash lookup per
+    /// dictionary, no copy, and its arrays stay uniquely referenced so appends do not copy them. (Removing
+    /// device and app and inserting them back cost four lookups and two whole-value moves a push; nested
+    /// optional subscripts, `s.devices[id]?.apps[b]`, run modify coroutines that allocate their frames.)
     @discardableResult
     func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
-        // Out of the dictionaries and back by plain remove and insert: mutating through nested optional
-        // subscripts (`s.devices[id]?.apps[b]`) runs modify coroutines that allocate their frames, three
-        // heap blocks per access on every push.
-        guard var device = s.devices.removeValue(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
-        guard var app = device.apps.removeValue(forKey: bundleId) else {
-            s.devices[deviceId] = device
+        guard let d = s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
+        let caches = s.caches
+        // Everything is read through the `inout` of each value position: a read through the dictionaries'
+        // getters (`s.devices.values[d].configuration`) copies the whole device out first.
+        let outcome = Self.update(&s.devices.values[d]) { device -> (Result<T, DeviceError>, String?, String?)? in
+            guard let a = device.apps.index(forKey: bundleId) else { return nil }
+            let ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
+                                online: device.configuration.online, now: now,
+                                backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour,
+                                registrar: registrar, caches: caches)
+            return Self.update(&device.apps.values[a]) { app in
+                let before = app.token
+                let result: Result<T, DeviceError>
+                do throws(DeviceError) { result = .success(try body(&app, ctx)) } catch { result = .failure(error) }
+                return (result, before, app.token)
+            }
+        }
+        guard let (result, before, after) = outcome else {
             throw .appNotInstalled(device: deviceId, bundleId: bundleId)
         }
-        let configuration = device.configuration
-        let ctx = OSContext(deviceId: deviceId, platform: configuration.platform, online: configuration.online, now: now,
-                            backgroundBudgetPerHour: configuration.backgroundBudgetPerHour, registrar: registrar,
-                            caches: s.caches)
-        let before = app.token
-        let result: Result<T, DeviceError>
-        do throws(DeviceError) { result = .success(try body(&app, ctx)) } catch { result = .failure(error) }
-        let after = app.token
-        // Moved back, not copied: a copy would retain every field of the app and the device.
-        device.apps[bundleId] = consume app
-        s.devices[deviceId] = consume device
         if after != before {
             if let before { unown(before, in: &s, now: now) }
             if let after { own(after, Owner(deviceId: deviceId, bundleId: bundleId), in: &s) }
         }
         return try result.get()
+    }
+
+    /// `body(&value)`: gives a closure the `inout` of a storage position (a dictionary's value slot), so
+    /// what it reads there is read in place.
+    @inline(__always)
+    private static func update<V, R>(_ value: inout V, _ body: (inout V) -> R) -> R {
+        body(&value)
     }
 
     func own(_ token: String, _ owner: Owner, in s: inout FarmState) {
