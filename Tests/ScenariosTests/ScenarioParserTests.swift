@@ -83,6 +83,7 @@ struct ScenarioParserTests {
         ("  - push: {conection: new}\n",
          "s.yaml:6:12: unknown key 'conection' in push (did you mean 'connection'?); expected one of: token, to, sender, environment, headers, payload, method, path, host, connection"),
         ("  - advance: soon\n", "s.yaml:6:14: 'advance' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (soon)"),
+        ("  - advance: -5s\n", "s.yaml:6:14: 'advance' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (-5s)"),
         ("  - device-action: explode\n", "s.yaml:6:20: 'device-action' must be online, offline or restore, got 'explode'"),
         ("  - control: {path: /health}\n", "s.yaml:6:21: 'path' must be a control path under /_emulator/"),
         ("  - expect: {badges: 2}\n",

@@ -90,9 +90,8 @@ struct StepParser {
             guard clock == .manual else {
                 throw error(node, "'advance' needs 'clock: manual' (this scenario runs on real time)")
             }
-            guard let ms = try r.duration("advance"), ms >= 0 else {
-                throw error(node["advance"]!, "'advance' must be a duration of 0 or more")
-            }
+            // `duration` refuses negative values itself; nil only when the key is absent, which it is not here.
+            guard let ms = try r.duration("advance") else { throw error(node, "'advance' needs a duration") }
             kind = .advance(millis: ms)
             hasResult = false
         case "control":
@@ -125,7 +124,7 @@ struct StepParser {
         let savers = ["call", "push", "wait-for-push", "control", "fault", "mint"]
         if save != nil && !savers.contains(kindName) {
             throw error(node["save"]!, "'save' does not apply to \(kindName == "expect" ? "an expect step" : kindName): only "
-                        + "call, push, wait-for-push, control, fault and mint steps have a value to keep")
+                        + savers.dropLast().joined(separator: ", ") + " and \(savers.last!) steps have a value to keep")
         }
         if !capture.isEmpty && !hasResult {
             throw error(node["capture"]!, "'capture' needs a step with a result (call, push, wait-for-push, control)")
