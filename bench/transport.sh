@@ -12,7 +12,7 @@
 #
 # Usage: bench/transport.sh [--only nghttpd|emulator]
 # Environment (defaults):
-#   REQUESTS=200000   requests per round          ROUNDS=3      rounds per server
+#   REQUESTS=200000   requests per round          ROUNDS=9      rounds per server (9: a 96% interval for the median ratio)
 #   CLIENTS=8         h2load -c                   STREAMS=100   h2load -m (concurrent streams per connection)
 #   WARMUP=20000      unmeasured requests per server before the first round (0: none)
 #   APNS_EMULATOR_BIN=.build/release/apns-emulator   CERTS_DIR=certs (throwaway certificates if incomplete)
@@ -23,7 +23,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REQUESTS=${REQUESTS:-200000}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-9}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 WARMUP=${WARMUP:-20000}
@@ -114,7 +114,7 @@ emulator_version=
 if [[ " ${servers[*]} " == *" emulator "* ]]; then
     emulator_version=$("$APNS_EMULATOR_BIN" --version 2>/dev/null | head -n 1 || true)
 fi
-python3 "$BENCH_DIR/transport_report.py" \
+PYTHONPATH="$BENCH_DIR" python3 "$BENCH_DIR/transport_report.py" \
     --rows "$ROWS" \
     --json "$RESULTS_DIR/transport-$stamp.json" \
     --markdown "$RESULTS_DIR/transport-$stamp.md" \

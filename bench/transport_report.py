@@ -12,6 +12,8 @@ import platform
 import statistics
 import sys
 
+from round_ratios import median_interval
+
 COLUMNS = ("server", "round", "done", "succeeded", "failed", "errored", "req_per_s", "server_cpu_us",
            "server_us_per_req", "status_2xx", "status_4xx", "status_5xx")
 
@@ -70,6 +72,9 @@ def main():
             if summary["nghttpd"]["median_server_us_per_req"] > 0 else None,
             "per_round": [round(x, 3) for x in pairs],
         }
+        if pairs:
+            low, high, level = median_interval(sorted(pairs))
+            ratio.update({"ci_low": round(low, 3), "ci_high": round(high, 3), "ci_level": round(level, 3)})
 
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     result = {
@@ -112,7 +117,8 @@ def main():
                      f"({v['min_server_us_per_req']:.2f}–{v['max_server_us_per_req']:.2f}) |")
     if ratio and ratio["median_of_round_ratios"] is not None:
         lines += ["", f"**emulator / nghttpd server µs per request: {ratio['median_of_round_ratios']:.2f}** "
-                      f"(median of per-round ratios; ratio of medians {ratio['ratio_of_medians']:.2f})."]
+                      f"(median of per-round ratios; ratio of medians {ratio['ratio_of_medians']:.2f}; "
+                      f"interval of the median {ratio['ci_low']:.2f}–{ratio['ci_high']:.2f} at {ratio['ci_level']:.0%})."]
     with open(a.markdown, "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -125,7 +131,8 @@ def main():
         print(f"  {s:<9} {v['median_req_per_s']:>11.0f} req/s  {v['median_server_us_per_req']:>7.2f} server µs/req{warn}")
     if ratio and ratio["median_of_round_ratios"] is not None:
         print(f"  emulator/nghttpd server µs/req: {ratio['median_of_round_ratios']:.2f} "
-              f"(per round: {', '.join(f'{x:.2f}' for x in ratio['per_round'])})")
+              f"(per round: {', '.join(f'{x:.2f}' for x in ratio['per_round'])}; "
+              f"interval of the median {ratio['ci_low']:.2f}–{ratio['ci_high']:.2f} at {ratio['ci_level']:.0%})")
     print(f"results: {a.json}")
     print(f"         {a.markdown}")
     return 0
