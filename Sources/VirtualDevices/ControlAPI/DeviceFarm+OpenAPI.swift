@@ -198,7 +198,7 @@ extension DeviceFarm {
                 ("osVersion", Doc.string("OS version.", example: "18.0")),
                 ("online", Doc.boolean("Reachable by APNs (default true).")),
                 ("backgroundBudgetPerHour", Doc.integer("Background pushes per hour for a suspended app; 0 = unlimited.",
-                                                        minimum: 0, maximum: 1000)),
+                                                        minimum: 0, maximum: Int64(DeviceConfiguration.maxBackgroundBudgetPerHour))),
                 ("apps", Doc.array(Doc.ref("AppInstallRequest"), "Apps to install.")),
             ], closed: true),
             "Device": Doc.object("A virtual device.", [

@@ -55,8 +55,9 @@ package enum DeviceRequestReaders {
             }
         }
         let platform = try enumValue(Platform.self, f.platform, field: "platform") ?? .iOS
-        if let b = f.budget, !(0...1000).contains(b) {
-            throw ControlAPIError.invalid("backgroundBudgetPerHour", mustBe: "an integer from 0 (unlimited) to 1000",
+        if let b = f.budget, !(0...Int64(DeviceConfiguration.maxBackgroundBudgetPerHour)).contains(b) {
+            throw ControlAPIError.invalid("backgroundBudgetPerHour",
+                                          mustBe: "an integer from 0 (unlimited) to \(DeviceConfiguration.maxBackgroundBudgetPerHour)",
                                           got: "\(b)")
         }
         var apps: [AppConfiguration] = []

@@ -8,8 +8,10 @@ public struct DeviceConfiguration: Sendable, Codable, Equatable {
     /// Reachable by APNs: offline devices get pushes held by the delivery queue.
     public var online: Bool
     /// Background pushes a suspended app may receive per rolling hour; 0 = unlimited. Apple: "two or three
-    /// an hour"; the default is 3.
+    /// an hour"; the default is 3. At most `maxBackgroundBudgetPerHour`.
     public var backgroundBudgetPerHour: Int
+    /// The largest budget the control API accepts (the budget's rolling hour keeps this many wake times).
+    public static let maxBackgroundBudgetPerHour = 1000
 
     public init(id: String, name: String = "", platform: Platform = .iOS, osVersion: String? = nil,
                 online: Bool = true, backgroundBudgetPerHour: Int = 3) {

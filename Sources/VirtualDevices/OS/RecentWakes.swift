@@ -7,7 +7,7 @@ import APNsEmulator
 /// `limit` are kept, the largest budget a device accepts, so `count >= budget` stays exact for any budget
 /// while an unlimited one (0) no longer keeps one timestamp per push of a load test.
 struct RecentWakes: Sendable {
-    static let limit = 1000
+    static let limit = DeviceConfiguration.maxBackgroundBudgetPerHour
     static let window: Millis = 3_600_000
 
     private var times: [Millis] = []
