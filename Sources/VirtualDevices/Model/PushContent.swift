@@ -5,58 +5,148 @@ import Foundation
 /// The payload passed APNs validation (a JSON object under the size limit), so parsing cannot fail on
 /// syntax; fields of an unexpected type are treated as absent, as iOS ignores them.
 public struct PushContent: Sendable, Equatable {
-    public var title = ""
-    public var subtitle = ""
-    public var body = ""
-    public var launchImage = ""
-    /// `aps.badge` when present (0 clears).
-    public var badge: Int?
-    /// `aps.sound` as a name (a critical-sound dictionary gives its `name`).
-    public var sound = ""
-    public var category = ""
-    public var threadId = ""
-    public var targetContentId = ""
-    public var interruptionLevel: InterruptionLevel?
-    public var relevanceScore: Double?
-    public var contentAvailable = false
-    public var mutableContent = false
-    /// The whole payload, as sent (the plugin's `UserInfoJson`).
-    public var userInfoJson = ""
-    /// The top-level object, for predicates on custom keys (e.g. a delegate suppressing by key).
-    public var topLevelKeys: Set<String> = []
+    /// The fields, behind one reference: a push's content is copied from the farm's payload cache into
+    /// every delivery, and copying a dozen strings cost a retain and a release each; a copy is now one.
+    /// Written copy-on-write (rarely: a service extension's edits, a local notification being built).
+    private var box: Box
 
-    public init() {}
+    struct Fields: Sendable, Equatable {
+        var title: String = ""
+        var subtitle: String = ""
+        var body: String = ""
+        var launchImage: String = ""
+        var badge: Int? = nil
+        var sound: String = ""
+        var category: String = ""
+        var threadId: String = ""
+        var targetContentId: String = ""
+        var interruptionLevel: InterruptionLevel? = nil
+        var relevanceScore: Double? = nil
+        var contentAvailable: Bool = false
+        var mutableContent: Bool = false
+        var userInfoJson: String = ""
+        var topLevelKeys: Set<String> = []
+    }
+
+    /// `@unchecked Sendable`: `fields` is written only through `update`, which first makes the box unique to
+    /// the value being changed (`isKnownUniquelyReferenced`), so a box shared between values (and so perhaps
+    /// between threads) is never written.
+    private final class Box: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+        static let empty = Box(Fields())
+    }
+
+    private mutating func update<V>(_ key: WritableKeyPath<Fields, V>, _ value: V) {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+        box.fields[keyPath: key] = value
+    }
+
+    public static func == (a: PushContent, b: PushContent) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
+
+    public var title: String {
+        get { box.fields.title }
+        set { update(\.title, newValue) }
+    }
+    public var subtitle: String {
+        get { box.fields.subtitle }
+        set { update(\.subtitle, newValue) }
+    }
+    public var body: String {
+        get { box.fields.body }
+        set { update(\.body, newValue) }
+    }
+    public var launchImage: String {
+        get { box.fields.launchImage }
+        set { update(\.launchImage, newValue) }
+    }
+    /// `aps.badge` when present (0 clears).
+    public var badge: Int? {
+        get { box.fields.badge }
+        set { update(\.badge, newValue) }
+    }
+    /// `aps.sound` as a name (a critical-sound dictionary gives its `name`).
+    public var sound: String {
+        get { box.fields.sound }
+        set { update(\.sound, newValue) }
+    }
+    public var category: String {
+        get { box.fields.category }
+        set { update(\.category, newValue) }
+    }
+    public var threadId: String {
+        get { box.fields.threadId }
+        set { update(\.threadId, newValue) }
+    }
+    public var targetContentId: String {
+        get { box.fields.targetContentId }
+        set { update(\.targetContentId, newValue) }
+    }
+    public var interruptionLevel: InterruptionLevel? {
+        get { box.fields.interruptionLevel }
+        set { update(\.interruptionLevel, newValue) }
+    }
+    public var relevanceScore: Double? {
+        get { box.fields.relevanceScore }
+        set { update(\.relevanceScore, newValue) }
+    }
+    public var contentAvailable: Bool {
+        get { box.fields.contentAvailable }
+        set { update(\.contentAvailable, newValue) }
+    }
+    public var mutableContent: Bool {
+        get { box.fields.mutableContent }
+        set { update(\.mutableContent, newValue) }
+    }
+    /// The whole payload, as sent (the plugin's `UserInfoJson`).
+    public var userInfoJson: String {
+        get { box.fields.userInfoJson }
+        set { update(\.userInfoJson, newValue) }
+    }
+    /// The top-level object, for predicates on custom keys (e.g. a delegate suppressing by key).
+    public var topLevelKeys: Set<String> {
+        get { box.fields.topLevelKeys }
+        set { update(\.topLevelKeys, newValue) }
+    }
+
+    public init() { box = Box.empty }
 
     /// Reads `payload` (UTF-8 JSON).
     public init(payload: [UInt8]) {
-        userInfoJson = String(decoding: payload, as: UTF8.self)
+        var f = Fields()
+        Self.read(payload, into: &f)
+        box = Box(f)
+    }
+
+    private static func read(_ payload: [UInt8], into f: inout Fields) {
+        f.userInfoJson = String(decoding: payload, as: UTF8.self)
         guard let root = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return }
-        topLevelKeys = Set(root.keys)
+        f.topLevelKeys = Set(root.keys)
         guard let aps = root["aps"] as? [String: Any] else { return }
         switch aps["alert"] {
         case let text as String:
-            body = text
+            f.body = text
         case let alert as [String: Any]:
-            title = Self.text(alert, "title", localized: "title-loc-key")
-            subtitle = Self.text(alert, "subtitle", localized: "subtitle-loc-key")
-            body = Self.text(alert, "body", localized: "loc-key")
-            launchImage = alert["launch-image"] as? String ?? ""
+            f.title = Self.text(alert, "title", localized: "title-loc-key")
+            f.subtitle = Self.text(alert, "subtitle", localized: "subtitle-loc-key")
+            f.body = Self.text(alert, "body", localized: "loc-key")
+            f.launchImage = alert["launch-image"] as? String ?? ""
         default:
             break
         }
-        badge = Self.integer(aps["badge"])
+        f.badge = Self.integer(aps["badge"])
         switch aps["sound"] {
-        case let name as String: sound = name
-        case let critical as [String: Any]: sound = critical["name"] as? String ?? ""
+        case let name as String: f.sound = name
+        case let critical as [String: Any]: f.sound = critical["name"] as? String ?? ""
         default: break
         }
-        category = aps["category"] as? String ?? ""
-        threadId = aps["thread-id"] as? String ?? ""
-        targetContentId = aps["target-content-id"] as? String ?? ""
-        interruptionLevel = (aps["interruption-level"] as? String).flatMap(InterruptionLevel.init(apsValue:))
-        relevanceScore = (aps["relevance-score"] as? NSNumber).map { min(1, max(0, $0.doubleValue)) }
-        contentAvailable = Self.integer(aps["content-available"]) == 1
-        mutableContent = Self.integer(aps["mutable-content"]) == 1
+        f.category = aps["category"] as? String ?? ""
+        f.threadId = aps["thread-id"] as? String ?? ""
+        f.targetContentId = aps["target-content-id"] as? String ?? ""
+        f.interruptionLevel = (aps["interruption-level"] as? String).flatMap(InterruptionLevel.init(apsValue:))
+        f.relevanceScore = (aps["relevance-score"] as? NSNumber).map { min(1, max(0, $0.doubleValue)) }
+        f.contentAvailable = Self.integer(aps["content-available"]) == 1
+        f.mutableContent = Self.integer(aps["mutable-content"]) == 1
     }
 
     /// Whether the push shows an alert (a title, subtitle or body to display).
