@@ -5,9 +5,10 @@ import Foundation
 /// The payload passed APNs validation (a JSON object under the size limit), so parsing cannot fail on
 /// syntax; fields of an unexpected type are treated as absent, as iOS ignores them.
 public struct PushContent: Sendable, Equatable {
-    /// The fields, behind one reference: a push's content is copied from the farm's payload cache into
-    /// every delivery, and copying a dozen strings cost a retain and a release each; a copy is now one.
-    /// Written copy-on-write (rarely: a service extension's edits, a local notification being built).
+    /// The fields, behind one immutable reference: a push's content is copied from the farm's payload cache
+    /// into every delivery, and copying a dozen strings cost a retain and a release each; a copy is now one.
+    /// A change replaces the box (rare: a service extension's edits, a local notification being built), and
+    /// reading a `let` through it needs no retain of the box.
     private var box: Box
 
     struct Fields: Sendable, Equatable {
@@ -28,18 +29,16 @@ public struct PushContent: Sendable, Equatable {
         var topLevelKeys: Set<String> = []
     }
 
-    /// `@unchecked Sendable`: `fields` is written only through `update`, which first makes the box unique to
-    /// the value being changed (`isKnownUniquelyReferenced`), so a box shared between values (and so perhaps
-    /// between threads) is never written.
-    private final class Box: @unchecked Sendable {
-        var fields: Fields
+    private final class Box: Sendable {
+        let fields: Fields
         init(_ fields: Fields) { self.fields = fields }
         static let empty = Box(Fields())
     }
 
     private mutating func update<V>(_ key: WritableKeyPath<Fields, V>, _ value: V) {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-        box.fields[keyPath: key] = value
+        var fields = box.fields
+        fields[keyPath: key] = value
+        box = Box(fields)
     }
 
     public static func == (a: PushContent, b: PushContent) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
