@@ -24,8 +24,8 @@ bench_require perf h2load curl python3 ldd
 [[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'make build' first"
 bench_prepare_certs
 
-swift_core=$(ldd "$APNS_EMULATOR_BIN" | awk '/libswiftCore/ { print $3 }')
-libc=$(ldd "$APNS_EMULATOR_BIN" | awk '/libc\.so/ { print $3 }')
+swift_core=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libswiftCore\.so/ { print $3 }')
+libc=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')
 [[ -n "$swift_core" && -n "$libc" ]] || bench_die "cannot find libswiftCore or libc of $APNS_EMULATOR_BIN"
 FUNCTIONS=(swift_retain swift_release swift_bridgeObjectRetain swift_bridgeObjectRelease
     swift_isUniquelyReferenced_nonNull_native swift_allocObject)
