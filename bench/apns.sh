@@ -77,7 +77,7 @@ mkdir -p "$RESULTS_DIR"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$RESULTS_DIR/apns-$stamp" "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" <<'PY'
 import json, statistics, sys
-from round_ratios import interval, per_round_ratios, spread, verdict
+from round_ratios import GOALS as goals, interval, per_round_ratios, spread, verdict
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for s, rnd, n, ok, rps, us in rows:
@@ -90,7 +90,6 @@ paired = per_round_ratios(by)
 print("\nsummary (median of rounds):")
 for s in by:
     print(f"  {s:<19} {rps[s]:>9.0f} req/s {med[s]:>7.2f} server µs/req")
-goals = {"emulator-journal": 1.25, "emulator-nojournal": 1.1}
 verdicts = {s: verdict(paired, s, g) for s, g in goals.items()}
 for s, r in ratio.items():
     p = paired.get(s, {})

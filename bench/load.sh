@@ -117,7 +117,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$BENCH_TMP/bench-$DRIVER_ROUNDS.json" "${idle:-}" "$RESULTS_DIR/load-$stamp" \
     "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" "$DELIVERED" "$DRIVERS" <<'PY'
 import json, statistics, sys
-from round_ratios import interval, per_round_ratios, spread, verdict
+from round_ratios import GOALS, interval, per_round_ratios, spread, verdict
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for s, rnd, n, rps, us, apr, spr in rows:
@@ -140,10 +140,8 @@ h2load_rps = statistics.median(d[0] for d in drivers)
 bench_rps = statistics.median(d[1] for d in drivers)
 bench_vs = round(bench_rps / h2load_rps, 3)
 targets = {
-    "journal_on_ratio": {"value": ratio["emulator-journal"], "target": 1.25, "met": ratio["emulator-journal"] <= 1.25,
-                         "verdict": verdict(paired, "emulator-journal", 1.25)},
-    "journal_off_ratio": {"value": ratio["emulator-nojournal"], "target": 1.1, "met": ratio["emulator-nojournal"] <= 1.1,
-                          "verdict": verdict(paired, "emulator-nojournal", 1.1)},
+    **{name: {"value": ratio[s], "target": GOALS[s], "met": ratio[s] <= GOALS[s], "verdict": verdict(paired, s, GOALS[s])}
+       for name, s in (("journal_on_ratio", "emulator-journal"), ("journal_off_ratio", "emulator-nojournal"))},
     "kib_per_connection": {"value": per_conn, "target": 48, "met": per_conn is not None and per_conn <= 48},
     "bench_vs_h2load": {"value": bench_vs, "target": 0.8, "met": bench_vs >= 0.8},
     "swift_allocations_per_push": {"value": swift_worst, "target": 2, "met": swift_worst <= 2},

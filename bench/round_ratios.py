@@ -3,6 +3,10 @@ import math
 import statistics
 
 
+# Server CPU per request over nghttpd's that the issues set (journal on, journal off).
+GOALS = {"emulator-journal": 1.25, "emulator-nojournal": 1.1}
+
+
 def median_interval(sorted_values, level=0.9):
     """A distribution-free confidence interval for the median: (low, high, coverage).
 
