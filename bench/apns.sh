@@ -7,14 +7,14 @@
 #   emulator-nojournal the same process with the journal switched off through the control API
 # and print server CPU µs per request (from /proc/PID/stat) with the ratios to nghttpd.
 #
-#   bench/apns.sh          REQUESTS (200000) ROUNDS (9: this shared VM is noisy; 9 paired rounds give a 96% interval for the median ratio) CLIENTS (8) STREAMS (100) WARMUP (120000: past the journal's 100,000-entry cap, so rounds measure the steady state)
+#   bench/apns.sh          REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) WARMUP (120000: past the journal's 100,000-entry cap, so rounds measure the steady state)
 #
 # Results: bench/results/apns-<timestamp>.json and .md. Binds 127.0.0.1 only; stops what it started.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REQUESTS=${REQUESTS:-200000}
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-25}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 WARMUP=${WARMUP:-120000}

@@ -15,12 +15,12 @@
 # journal's 100,000-entry cap and the 100,000-fate ring, so no round pays for filling them (the first pass
 # through fresh memory costs page faults a long-running load test pays once).
 #
-#   bench/load.sh      REQUESTS (200000) ROUNDS (9: this shared VM is noisy; 9 paired rounds give a 96% interval for the median ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000) DRIVER_ROUNDS (3)
+#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000) DRIVER_ROUNDS (3)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REQUESTS=${REQUESTS:-200000}
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-25}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 CONNECTIONS=${CONNECTIONS:-10000}

@@ -12,7 +12,7 @@
 #
 # Usage: bench/transport.sh [--only nghttpd|emulator]
 # Environment (defaults):
-#   REQUESTS=200000   requests per round          ROUNDS=9      rounds per server (9: a 96% interval for the median ratio)
+#   REQUESTS=200000   requests per round          ROUNDS=25     rounds per server (25: a 96% interval for the median ratio)
 #   CLIENTS=8         h2load -c                   STREAMS=100   h2load -m (concurrent streams per connection)
 #   WARMUP=20000      unmeasured requests per server before the first round (0: none)
 #   APNS_EMULATOR_BIN=.build/release/apns-emulator   CERTS_DIR=certs (throwaway certificates if incomplete)
@@ -23,7 +23,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REQUESTS=${REQUESTS:-200000}
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-25}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 WARMUP=${WARMUP:-20000}

@@ -121,7 +121,8 @@ struct JournalTests {
         let journal = Journal(capacity: 1000)
         let body = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
         for _ in 0..<5000 { journal.append(recorded: Self.record(body: body)) }
-        #expect(journal.settings == Journal.Settings(enabled: true, capacity: 1000, size: 1000, dropped: 4000))
+        let settings = journal.settings
+        #expect(settings.enabled && settings.capacity == 1000 && settings.size == 1000 && settings.dropped == 4000)
         let ids = journal.query().map(\.id)
         #expect(ids.first == 4001 && ids.last == 5000 && ids.count == 1000)
         journal.configure(capacity: 10)
@@ -153,6 +154,53 @@ struct JournalTests {
         journal.clear()
         #expect(journal.query().isEmpty && journal.settings.size == 0)
         #expect(journal.append(recorded: Self.record()) == 5)
+    }
+
+    @Test func aRepeatedRequestIsStoredOnceAndEveryEntryReadsBackWhole() throws {
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 2000)
+        let single = Journal()
+        single.append(recorded: Self.record(body: body))
+        let journal = Journal(capacity: 1000)
+        for _ in 0..<1000 { journal.append(recorded: Self.record(body: body)) }
+        // In full, a thousand 2 KB entries take eight 256 KiB chunks; sharing their tail, one.
+        #expect(journal.settings.memoryBytes == single.settings.memoryBytes)
+        let entries = journal.query()
+        #expect(entries.count == 1000)
+        let first = try #require(single.query().first)
+        for e in entries {
+            #expect(e.headers == first.headers && e.payload == first.payload && e.token == Self.token)
+        }
+        #expect(journal.count(JournalFilter(token: Self.token)) == 1000, "the token filter reads the shared path")
+    }
+
+    @Test func sharingStartsAgainInEachChunkAndSurvivesTheOldestChunksRecycling() throws {
+        // Entries of ~1.3 KB in full: a chunk begins with one full tail and fills with references; once the
+        // cap drops whole chunks they come back (same address) for new entries, which must not point into
+        // what they held before.
+        let journal = Journal(capacity: 3000)
+        for i in 0..<20_000 {
+            let body = Array(#"{"aps":{"alert":"\#(i / 4000)"}, "pad":"\#(String(repeating: "p", count: 1200))"}"#.utf8)
+            journal.append(recorded: Self.record(body: body))
+        }
+        let entries = journal.query()
+        #expect(entries.count == 3000 && entries.first?.id == 17_001)
+        for e in entries {
+            #expect(e.payload?.hasPrefix(#"{"aps":{"alert":"4"}"#) == true && e.headers.count == 5)
+        }
+    }
+
+    @Test func anEntryDifferingFromThePreviousKeepsItsOwnTail() throws {
+        let journal = Journal()
+        journal.append(recorded: Self.record())
+        journal.append(recorded: Self.record(topic: "com.example.other"))
+        journal.append(recorded: Self.record())
+        journal.append(recorded: Self.record(body: []))
+        let entries = journal.query()
+        #expect(entries.map { $0.headers.first { $0[0] == "apns-topic" }?[1] }
+                == ["com.example.app", "com.example.other", "com.example.app", "com.example.app"])
+        #expect(entries.map(\.payload) == [#"{"aps":{"alert":"héllo"}}"#, #"{"aps":{"alert":"héllo"}}"#,
+                                           #"{"aps":{"alert":"héllo"}}"#, nil])
+        #expect(journal.query(JournalFilter(topic: "com.example.app", limit: 1)).map(\.id) == [4])
     }
 
     @Test func nothingIsRecordedWhileOff() {

@@ -27,7 +27,7 @@ extension ControlAPI {
         return ControlAPIResponse.noContent()
     }
 
-    /// `GET /journal/settings` → `{"enabled", "capacity", "size", "dropped"}`.
+    /// `GET /journal/settings` → `{"enabled", "capacity", "size", "dropped", "memoryBytes"}`.
     func getJournalSettings(_ request: ControlRequest) throws -> HTTP1Response {
         try ControlAPIResponse.json(services.journal.settings)
     }

@@ -215,7 +215,9 @@ extension ControlAPIDocument {
                 ("capacity", integer("Entries kept; the oldest are dropped beyond it.", minimum: 1)),
                 ("size", integer("Entries held now.", minimum: 0)),
                 ("dropped", integer("Entries dropped for capacity since start.", minimum: 0)),
-            ], required: ["enabled", "capacity", "size", "dropped"]),
+                ("memoryBytes", integer("Memory the kept entries occupy, in bytes (repeated fields and bodies are"
+                                        + " stored once per 256 KiB block).", minimum: 0)),
+            ], required: ["enabled", "capacity", "size", "dropped", "memoryBytes"]),
             "JournalSettingsUpdate": object("New settings; omitted fields stay unchanged.", [
                 ("enabled", boolean("Record requests (turn off for load tests).")),
                 ("capacity", integer("Entries kept (a smaller cap keeps the newest).", minimum: 1,

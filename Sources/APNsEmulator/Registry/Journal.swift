@@ -16,6 +16,9 @@ public final class Journal: Sendable {
         var enabled = true
         var capacity: Int
         var dropped: Int64 = 0
+        /// The last tail (fields and body) written in full, and the chunk it is in (`JournalArena.chunkSerial`):
+        /// an entry in the same chunk with the same tail points back at it (see `JournalEntryEncoder`).
+        var sharedTail: (chunk: Int, bytes: UnsafeRawBufferPointer)?
 
         init(capacity: Int) { self.capacity = capacity }
 
@@ -58,10 +61,23 @@ public final class Journal: Sendable {
         public var capacity: Int
         public var size: Int
         public var dropped: Int64
+        /// Memory the kept entries occupy (whole chunks), so a load test can see what the journal costs.
+        public var memoryBytes: Int
+
+        public init(enabled: Bool, capacity: Int, size: Int, dropped: Int64, memoryBytes: Int) {
+            self.enabled = enabled
+            self.capacity = capacity
+            self.size = size
+            self.dropped = dropped
+            self.memoryBytes = memoryBytes
+        }
     }
 
     public var settings: Settings {
-        state.withLock { Settings(enabled: $0.enabled, capacity: $0.capacity, size: $0.arena.count, dropped: $0.dropped) }
+        state.withLock {
+            Settings(enabled: $0.enabled, capacity: $0.capacity, size: $0.arena.count, dropped: $0.dropped,
+                     memoryBytes: $0.arena.memoryBytes)
+        }
     }
 
     /// Turns recording on or off and/or changes the cap (keeping the newest entries).
@@ -105,8 +121,12 @@ public final class Journal: Sendable {
             guard s.enabled else { return 0 }
             let id = s.nextSlot()
             let slot = s.arena.reserve(maxBytes: size)
-            s.arena.commit(JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
-                                                     summary: summary, id: id, to: slot))
+            let chunk = s.arena.chunkSerial
+            let previous = s.sharedTail.flatMap { $0.chunk == chunk ? $0.bytes : nil }
+            let (written, tail) = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
+                                                            summary: summary, id: id, to: slot, previousTail: previous)
+            s.arena.commit(written)
+            s.sharedTail = (chunk, tail)
             return id
         }
     }
@@ -124,11 +144,12 @@ public final class Journal: Sendable {
                 matching.removeFirst(matching.count - limit)
             }
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(matching.reduce(0) { $0 + $1.count })
+            bytes.reserveCapacity(matching.reduce(0) { $0 + JournalStoredEntry($1).resolvedCount })
             var aside: [Int64: JournalEntry] = [:]
             for e in matching {
-                bytes.append(contentsOf: e)
+                // Copied whole: a shared tail is copied in place of the reference to it.
                 let stored = JournalStoredEntry(e)
+                stored.append(to: &bytes)
                 if stored.kind == .aside { aside[stored.id] = s.aside[stored.id] }
             }
             return (bytes, aside)

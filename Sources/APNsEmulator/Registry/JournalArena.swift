@@ -32,6 +32,11 @@ struct JournalArena: ~Copyable {
     private(set) var count = 0
     /// Bytes promised by the last `reserve`, for `commit` to check.
     private var reserved = 0
+    /// Counts the chunks begun: a pointer into the chunk new entries go to stays valid for them while this
+    /// is unchanged (a recycled chunk comes back at the same address with a new number).
+    private(set) var chunkSerial = 0
+    /// Memory held for entries: live chunks and the spare.
+    var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
 
     init() {}
 
@@ -45,6 +50,7 @@ struct JournalArena: ~Copyable {
     mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
         if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
             chunks.append(newChunk(atLeast: maxBytes))
+            chunkSerial += 1
         }
         reserved = maxBytes
         return chunks[chunks.count - 1].base + chunks[chunks.count - 1].used

@@ -28,6 +28,12 @@ struct JournalByteWriter {
         offset += 8
     }
 
+    /// Forgets what was written from `position` on (a tail replaced by a reference to an identical one).
+    mutating func rewind(to position: Int) {
+        precondition(position >= 0 && position <= offset, "rewind past what was written")
+        offset = position
+    }
+
     /// Writes `v` at an earlier position (the length prefix, once the entry is complete).
     func uint32(_ v: UInt32, at position: Int) {
         base.storeBytes(of: v, toByteOffset: position, as: UInt32.self)

@@ -31,6 +31,44 @@ struct JournalStoredEntry {
                        authRejection: r.bytesOrNil(), pushType: r.bytesOrNil(), token: r.bytesOrNil(), rest: r)
     }
 
+    /// Where the tail (field count, fields, body) starts in this entry.
+    private func tailOffset(after rest: JournalByteReader) -> Int {
+        var r = rest
+        for _ in 0..<r.uint32() { _ = r.bytesOrNil() }
+        return r.offset
+    }
+
+    /// A reader at the tail's field count: in this entry, or in the earlier entry whose tail it shares
+    /// (same chunk, so the memory before this entry's start is valid).
+    private func tail(at offset: Int) -> JournalByteReader {
+        var r = JournalByteReader(bytes, at: offset)
+        guard r.uint32() == JournalEntryEncoder.sharedTailMarker else { return JournalByteReader(bytes, at: offset) }
+        let distance = Int(r.uint32()), length = Int(r.uint32())
+        return JournalByteReader(UnsafeRawBufferPointer(start: bytes.baseAddress! - distance, count: length))
+    }
+
+    /// The bytes of the entry with a shared tail copied in: what `append(to:)` writes.
+    var resolvedCount: Int {
+        guard kind == .record else { return bytes.count }
+        let offset = tailOffset(after: strings.rest)
+        let t = tail(at: offset)
+        return t.bytes.baseAddress == bytes.baseAddress ? bytes.count : offset + t.bytes.count
+    }
+
+    /// Appends the entry to `out` as a self-contained entry: a shared tail is copied in place of the
+    /// reference (and the length prefix says so), so the copy reads back without the arena.
+    func append(to out: inout [UInt8]) {
+        guard kind == .record else { return out.append(contentsOf: bytes) }
+        let offset = tailOffset(after: strings.rest)
+        let t = tail(at: offset)
+        guard t.bytes.baseAddress != bytes.baseAddress else { return out.append(contentsOf: bytes) }
+        let start = out.count
+        out.append(contentsOf: bytes[..<offset])
+        out.append(contentsOf: t.bytes)
+        let total = UInt32(out.count - start)
+        withUnsafeBytes(of: total) { out.replaceSubrange(start..<start + 4, with: $0) }
+    }
+
     /// The same test as `JournalFilter.matches` on the entry this record becomes; `aside` holds entries
     /// appended whole.
     func matches(_ f: JournalFilter, aside: [Int64: JournalEntry]) -> Bool {
@@ -46,7 +84,7 @@ struct JournalStoredEntry {
             if let t = s.token {
                 if !Self.equal(t, token.lowercased()) { return false }
             } else {
-                let fromPath = Self.firstPath(after: s.rest).flatMap {
+                let fromPath = Self.firstPath(in: tail(at: tailOffset(after: s.rest))).flatMap {
                     DeviceToken.pathToken(inPath: String(decoding: $0, as: UTF8.self))
                 }
                 if fromPath != token.lowercased() { return false }
@@ -65,6 +103,7 @@ struct JournalStoredEntry {
         let warningCount = Int(r.uint32())
         warnings.reserveCapacity(warningCount + 1)
         for _ in 0..<warningCount { warnings.append(r.string() ?? "") }
+        r = tail(at: r.offset)
         if let detail = s.authDetail { warnings.append("auth: \(String(decoding: detail, as: UTF8.self))") }
         let fieldCount = Int(r.uint32())
         var pairs: [[String]] = []
@@ -100,10 +139,9 @@ struct JournalStoredEntry {
             faultId: text(s.faultId), warnings: warnings)
     }
 
-    /// The value of the first `:path` field, reading on from the warnings.
-    private static func firstPath(after rest: JournalByteReader) -> UnsafeRawBufferPointer? {
-        var r = rest
-        for _ in 0..<r.uint32() { _ = r.bytesOrNil() }
+    /// The value of the first `:path` field of a tail.
+    private static func firstPath(in tail: JournalByteReader) -> UnsafeRawBufferPointer? {
+        var r = tail
         for _ in 0..<r.uint32() {
             let name = r.bytesOrNil(), value = r.bytesOrNil()
             if let name, equal(name, ":path") { return value }
