@@ -63,14 +63,6 @@ public final class Journal: Sendable {
         public var dropped: Int64
         /// Memory the kept entries occupy (whole chunks), so a load test can see what the journal costs.
         public var memoryBytes: Int
-
-        public init(enabled: Bool, capacity: Int, size: Int, dropped: Int64, memoryBytes: Int) {
-            self.enabled = enabled
-            self.capacity = capacity
-            self.size = size
-            self.dropped = dropped
-            self.memoryBytes = memoryBytes
-        }
     }
 
     public var settings: Settings {
