@@ -136,7 +136,7 @@ public final class Journal: Sendable {
                 matching.removeFirst(matching.count - limit)
             }
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(matching.reduce(0) { $0 + JournalStoredEntry($1).resolvedCount })
+            bytes.reserveCapacity(matching.reduce(0) { $0 + $1.count })  // more when shared tails are copied in
             var aside: [Int64: JournalEntry] = [:]
             for e in matching {
                 // Copied whole: a shared tail is copied in place of the reference to it.

@@ -47,14 +47,6 @@ struct JournalStoredEntry {
         return JournalByteReader(UnsafeRawBufferPointer(start: bytes.baseAddress! - distance, count: length))
     }
 
-    /// The bytes of the entry with a shared tail copied in: what `append(to:)` writes.
-    var resolvedCount: Int {
-        guard kind == .record else { return bytes.count }
-        let offset = tailOffset(after: strings.rest)
-        let t = tail(at: offset)
-        return t.bytes.baseAddress == bytes.baseAddress ? bytes.count : offset + t.bytes.count
-    }
-
     /// Appends the entry to `out` as a self-contained entry: a shared tail is copied in place of the
     /// reference (and the length prefix says so), so the copy reads back without the arena.
     func append(to out: inout [UInt8]) {
