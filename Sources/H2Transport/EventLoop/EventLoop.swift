@@ -50,6 +50,8 @@ public final class EventLoop: @unchecked Sendable {
     private(set) var wokeAt: UInt64 = monotonicNanoseconds()
     /// Builds nghttp2 name/value arrays for whichever connection is submitting headers.
     let headerEncoder = HeaderEncoder()
+    /// Request streams closed by this loop's server connections, for their next requests.
+    var streamPool = ServerStreamPool()
 
     private let strict: Bool = {
         #if DEBUG

@@ -44,11 +44,6 @@ public final class H2ServerConnection: H2Connection {
     /// or a stream that `streams` holds strongly, because every removal from `streams` (`onStreamClose`,
     /// `didClose`) clears it first when it is the stream removed.
     private var current: Unmanaged<ServerStream>? = nil
-    /// Closed streams kept for reuse. Sized for a client keeping ~100 requests in flight, as load generators
-    /// and busy senders do: a smaller pool discards what the next batch of HEADERS needs and every request
-    /// then pays for a new stream and its growing buffers (measured: ~4 allocations per request).
-    private var pool: [ServerStream] = []
-    private static let poolLimit = 128
     private var timerID: UInt64? = nil
     private let acceptedAt = monotonicNanoseconds()
 
@@ -127,7 +122,6 @@ public final class H2ServerConnection: H2Connection {
         timerID = nil
         current = nil
         streams.removeAll()
-        pool.removeAll()
         registry?.remove(self)
         handler.connectionClosed(self)
     }
@@ -208,7 +202,7 @@ public final class H2ServerConnection: H2Connection {
     override func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
               frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-        let stream = pool.popLast() ?? ServerStream()
+        let stream = loop.streamPool.take()
         stream.reset(id: frame.pointee.hd.stream_id)
         streams[stream.id] = stream
         current = .passUnretained(stream)
@@ -255,7 +249,7 @@ public final class H2ServerConnection: H2Connection {
         guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
         lastActivity = loop.wokeAt
         stream.outgoing = nil
-        if pool.count < Self.poolLimit { pool.append(stream) }
+        loop.streamPool.give(stream)
         return 0
     }
 
