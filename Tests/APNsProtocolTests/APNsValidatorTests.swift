@@ -57,6 +57,8 @@ import Testing
     @Test mutating func headerValueRules() {
         #expect(h.reason(push(jwt: jwt, headers: [("apns-topic", "com.example.app")])) == .duplicateHeaders)
         #expect(h.reason(push(jwt: jwt, headers: [("x-custom", "1"), ("x-custom", "2")])) == .duplicateHeaders)
+        // Distinct names that share the header list's repeat-summary bit are compared, not taken for repeats.
+        #expect(h.reason(push(jwt: jwt, headers: [("content-type", "application/json"), ("apns-collapse-id", "c")])) == nil)
         #expect(h.reason(push(jwt: jwt, headers: [("apns-id", "not-a-uuid")])) == .badMessageId)
         #expect(h.reason(push(jwt: jwt, headers: [("apns-id", "123e4567e89b12d3a456426614174000")])) == .badMessageId)
         #expect(h.reason(push(jwt: jwt, headers: [("apns-push-type", "banner")])) == .invalidPushType)

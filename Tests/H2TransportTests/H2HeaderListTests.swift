@@ -69,4 +69,35 @@ struct H2HeaderListTests {
         #expect(Array(a) == Array(b))
         #expect(a.valueEquals(at: 0, "alert") && b.nameEquals(at: 0, "apns-push-type"))
     }
+
+    /// The repeat summary may say "maybe" for distinct names, but never "no" for a repeated one; pseudo-headers
+    /// are not regular names, and an emptied list starts over.
+    @Test func aRepeatedRegularNameIsAlwaysFlaggedAndAPushsUsualHeadersAreNot() {
+        var list = H2HeaderList(reservingBytes: 64, fields: 4)
+        for name in [":method", ":path", ":scheme", ":authority", "authorization", "apns-topic", "apns-push-type",
+                     "apns-priority", "apns-expiration", "apns-id", "content-length", "user-agent"] {
+            Self.append(&list, name, "v")
+        }
+        #expect(!list.mayRepeatRegularName)
+        Self.append(&list, ":path", "/again")
+        #expect(!list.mayRepeatRegularName)
+        Self.append(&list, "apns-topic", "com.example.other")
+        #expect(list.mayRepeatRegularName)
+        list.removeAll()
+        Self.append(&list, "apns-topic", "com.example.app")
+        #expect(!list.mayRepeatRegularName)
+        // Two distinct names sharing a bit: "maybe" (the validator's test relies on this pair to reach its
+        // pairwise comparison).
+        Self.append(&list, "content-type", "application/json")
+        Self.append(&list, "apns-collapse-id", "c")
+        #expect(list.mayRepeatRegularName)
+        for length in 1...200 {
+            var repeated = H2HeaderList()
+            let name = String(repeating: "x", count: length - 1) + "y"
+            repeated.append(name: name, value: "1")
+            repeated.append(name: "apns-topic", value: "t")
+            repeated.append(name: name, value: "2")
+            #expect(repeated.mayRepeatRegularName, "\(length)-byte name repeated")
+        }
+    }
 }

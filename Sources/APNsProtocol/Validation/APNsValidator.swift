@@ -32,7 +32,8 @@ public struct APNsValidator: Sendable {
         var summary = RequestSummary()
         let headers = request.headers
 
-        // Pick out the fields we need in one pass over the bytes, noting repeats.
+        // Pick out the fields we need in one pass over the bytes, noting repeats (names are compared pairwise
+        // only when the list says a repeat is possible).
         var methodIndex: Int?, pathIndex: Int?, idIndex: Int?, typeIndex: Int?, priorityIndex: Int?
         var expirationIndex: Int?, collapseIndex: Int?, topicIndex: Int?, authIndex: Int?
         var duplicate = false
@@ -42,7 +43,7 @@ public struct APNsValidator: Sendable {
                 else if headers.nameEquals(at: i, ":path") { pathIndex = i }
                 continue
             }
-            if !duplicate {
+            if !duplicate && headers.mayRepeatRegularName {
                 var j = 0
                 while j < i {
                     if headers.namesEqual(i, j) {

@@ -42,6 +42,11 @@ public struct H2HeaderList: Sendable, Sequence {
     @usableFromInline var bytes: [UInt8] = []
     @usableFromInline var used = 0
     @usableFromInline var fields: [Field] = []
+    /// One bit per regular (non-pseudo) name seen, at `nameBit`: a repeated name always finds its bit set,
+    /// so a clear bit rules repetition out without comparing names pairwise.
+    @usableFromInline var regularNameBits: UInt64 = 0
+    /// Whether a regular name's bit was already set when it was added: a repeat, or two names sharing a bit.
+    @usableFromInline var regularNameBitCollided = false
 
     public init() {}
 
@@ -63,6 +68,21 @@ public struct H2HeaderList: Sendable, Sequence {
     @inlinable
     public var byteCount: Int { used }
 
+    /// False when no regular field name can occur twice, decided as fields are added. True means one might
+    /// (two names share a summary bit), so a caller that must know compares names; a request's usual
+    /// headers (authorization, apns-*, content-length, user-agent) share no bit, so that check, quadratic
+    /// in the fields, is skipped for them.
+    @inlinable
+    public var mayRepeatRegularName: Bool { regularNameBitCollided }
+
+    /// The summary bit of a regular name: its length, last and middle bytes mixed (names arrive lowercase).
+    @inlinable
+    static func nameBit(_ name: UnsafeRawBufferPointer) -> UInt64 {
+        let n = name.count
+        let mixed = n ^ (Int(name[n - 1]) << 2) ^ Int(name[n / 2])
+        return 1 << UInt64(mixed & 63)
+    }
+
     public mutating func append(name: String, value: String) {
         var name = name, value = value
         name.withUTF8 { n in value.withUTF8 { v in append(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
@@ -80,6 +100,11 @@ public struct H2HeaderList: Sendable, Sequence {
             if let v = value.baseAddress { (raw.baseAddress! + vs).copyMemory(from: v, byteCount: value.count) }
         }
         used = end
+        if name.count > 0 && name[0] != UInt8(ascii: ":") {
+            let bit = Self.nameBit(name)
+            if regularNameBits & bit != 0 { regularNameBitCollided = true }
+            regularNameBits |= bit
+        }
         fields.append(Field(nameStart: Int32(ns), nameLength: Int32(name.count), valueStart: Int32(vs),
                             valueLength: Int32(value.count)))
     }
@@ -87,6 +112,8 @@ public struct H2HeaderList: Sendable, Sequence {
     /// Empties the list but keeps its storage for the next request on a pooled stream.
     mutating func removeAll() {
         used = 0
+        regularNameBits = 0
+        regularNameBitCollided = false
         fields.removeAll(keepingCapacity: true)
     }
 
