@@ -114,6 +114,18 @@ import Testing
         #expect(h.reason(push(token: otherApp, jwt: jwt)) == .deviceTokenNotForTopic)
     }
 
+    /// The connection remembers its last topic to skip rebuilding it; a different topic in between, or one of
+    /// the same length, must still be read afresh.
+    @Test mutating func eachPushIsJudgedByItsOwnTopicOnAConnectionThatChangesTopics() {
+        for (topic, expected) in [("com.example.app", nil), ("com.example.other", APNsReason.deviceTokenNotForTopic),
+                                  ("com.example.app", nil), ("com.example.apq", .deviceTokenNotForTopic),
+                                  ("com.example.app", nil)] {
+            #expect(h.reason(push(jwt: jwt, topic: topic)) == expected, "topic \(topic)")
+            guard case .failure(let r) = h.run(push(jwt: jwt, topic: topic)), r.reason == .deviceTokenNotForTopic else { continue }
+            #expect(r.summary.topic == topic)
+        }
+    }
+
     @Test mutating func goneTokensCarryTheirTimestamp() {
         let gone = String(repeating: "34", count: 32)
         h.lookups.add(token: gone, DeviceTokenInfo(bundleId: "com.example.app", environment: .production, unregisteredAt: testNow - 5000))
@@ -260,7 +272,7 @@ import Testing
 
     @Test mutating func signatureIsVerifiedOncePerDistinctToken() throws {
         for _ in 0..<50 { #expect(h.reason(push(jwt: jwt)) == nil) }
-        var other = Harness()
+        let other = Harness()
         other.lookups.add(key.record)
         other.lookups.add(token: appToken, DeviceTokenInfo(bundleId: "com.example.app", environment: .production))
         let shared = ProviderTokenVerifier()

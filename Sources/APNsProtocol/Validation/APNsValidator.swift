@@ -141,7 +141,7 @@ public struct APNsValidator: Sendable {
             guard value.utf8.count <= context.policy.maxCollapseIdBytes else { return reject(.badCollapseId, summary) }
             summary.collapseId = value
         }
-        summary.topic = topicIndex.map { headers.value(at: $0) }
+        if let topicIndex { summary.topic = headers.withValue(at: topicIndex) { state.topic($0) } }
 
         // 5. Token format.
         guard tokenWellFormed, let token = summary.token else { return reject(.badDeviceToken, summary) }

@@ -18,6 +18,9 @@ public struct ConnectionAuthState: Sendable {
     private var lastPayload: [UInt8] = []
     private var lastPayloadSummary = PayloadScanner.Summary()
     private static let payloadMemoLimit = 8 * 1024
+    /// The last `apns-topic` value read on this connection: senders repeat one topic, and handing back this
+    /// String when the bytes match saves building (allocating and UTF-8-checking) a new one per push.
+    private var lastTopic: String?
     /// Verdict of `tokenRules.currentToken`, so a repeated token costs a string compare only.
     var currentVerdict: CurrentVerdict?
     /// Set once any request carried a valid token (or the connection uses a certificate).
@@ -26,6 +29,20 @@ public struct ConnectionAuthState: Sendable {
     public internal(set) var tokenUpdates = 0
 
     public init() {}
+
+    /// The topic header's value as a String: `lastTopic` when its bytes are the same, else a new one
+    /// (which becomes `lastTopic`).
+    mutating func topic(_ bytes: UnsafeRawBufferPointer) -> String {
+        if var last = lastTopic {
+            let same = last.withUTF8 { l in
+                l.count == bytes.count && (l.isEmpty || memcmp(l.baseAddress!, bytes.baseAddress!, l.count) == 0)
+            }
+            if same { return last }
+        }
+        let topic = String(decoding: bytes, as: UTF8.self)
+        lastTopic = topic
+        return topic
+    }
 
     /// `PayloadScanner.scan(body)`, answered from the memo when `body` is the last payload scanned.
     mutating func scanPayload(_ body: [UInt8]) -> PayloadScanner.Summary {
