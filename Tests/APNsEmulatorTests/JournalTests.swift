@@ -132,7 +132,7 @@ struct JournalTests {
 
     @Test func anEntryLargerThanAChunkFitsAlone() throws {
         let journal = Journal(capacity: 2)
-        let big = [UInt8](repeating: UInt8(ascii: "b"), count: JournalArena.chunkSize + 10)
+        let big = [UInt8](repeating: UInt8(ascii: "b"), count: EntryArena.chunkSize + 10)
         journal.append(recorded: Self.record())
         journal.append(recorded: Self.record(body: big))
         journal.append(recorded: Self.record())

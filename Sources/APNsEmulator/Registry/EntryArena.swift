@@ -1,4 +1,5 @@
-/// The journal's entries as bytes, oldest first, in a chain of large chunks that are written front to back.
+/// Log entries as bytes, oldest first, in a chain of large chunks that are written front to back: the
+/// journal's requests, and the device farm's push fates.
 ///
 /// Recording a push must not cost a malloc, a free of a cold entry, or retains: the previous design (a
 /// Swift value per entry in a 100,000-slot ring) spent ~2 µs per push mostly on cache misses while
@@ -7,8 +8,12 @@
 /// long out of cache); a chunk whose entries are all dropped is reused for new ones. Memory follows the bytes actually kept, not a fixed size per slot.
 ///
 /// Each entry starts with its total length (`UInt32`), so the chain can be walked; what follows is up to
-/// the writer (`JournalEntryEncoder`). Not thread-safe: `Journal` keeps it inside its mutex.
-struct JournalArena: ~Copyable {
+/// the writer (`JournalEntryEncoder`, `FateLog`). Not thread-safe: its owner keeps it inside a mutex.
+///
+/// `@unchecked Sendable` because its only non-Sendable parts are the chunk pointers, and the memory behind
+/// them belongs to this value alone: it is `~Copyable` (never two owners) and frees the chunks in `deinit`,
+/// so sending it moves the memory with it and nothing else can reach it.
+public struct EntryArena: ~Copyable, @unchecked Sendable {
     /// One block of entries. Entries never straddle chunks.
     private struct Chunk {
         let base: UnsafeMutableRawPointer
@@ -20,7 +25,7 @@ struct JournalArena: ~Copyable {
     }
 
     /// Chunk size: big enough that chunk turnover is rare, small enough that a tiny journal stays small.
-    static let chunkSize = 256 * 1024
+    public static let chunkSize = 256 * 1024
 
     /// Live chunks, oldest first; new entries go to the last one.
     private var chunks: [Chunk] = []
@@ -29,16 +34,16 @@ struct JournalArena: ~Copyable {
     /// One emptied chunk kept for reuse, so steady-state recording allocates nothing.
     private var spare: Chunk?
     /// Entries kept.
-    private(set) var count = 0
+    public private(set) var count = 0
     /// Bytes promised by the last `reserve`, for `commit` to check.
     private var reserved = 0
     /// Counts the chunks begun: a pointer into the chunk new entries go to stays valid for them while this
     /// is unchanged (a recycled chunk comes back at the same address with a new number).
-    private(set) var chunkSerial = 0
+    public private(set) var chunkSerial = 0
     /// Memory held for entries: live chunks and the spare.
-    var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
+    public var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
 
-    init() {}
+    public init() {}
 
     deinit {
         for c in chunks { c.base.deallocate() }
@@ -47,7 +52,7 @@ struct JournalArena: ~Copyable {
 
     /// Room for one entry of at most `maxBytes`; write it there, then `commit` what was written (the
     /// 4-byte length prefix included; the writer stores it). Nothing else may touch the arena in between.
-    mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
+    public mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
         if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
             chunks.append(newChunk(atLeast: maxBytes))
             chunkSerial += 1
@@ -57,7 +62,7 @@ struct JournalArena: ~Copyable {
     }
 
     /// Completes the entry begun with `reserve`.
-    mutating func commit(_ written: Int) {
+    public mutating func commit(_ written: Int) {
         precondition(written >= 4 && written <= reserved, "journal entry overran its reservation")
         reserved = 0
         chunks[chunks.count - 1].used += written
@@ -66,7 +71,7 @@ struct JournalArena: ~Copyable {
     }
 
     /// Drops the oldest entry.
-    mutating func removeFirst() {
+    public mutating func removeFirst() {
         precondition(count > 0, "removeFirst on an empty journal")
         headDropped += 1
         count -= 1
@@ -78,7 +83,7 @@ struct JournalArena: ~Copyable {
     }
 
     /// Drops every entry (keeping one chunk for reuse).
-    mutating func removeAll() {
+    public mutating func removeAll() {
         for c in chunks { recycle(c) }
         chunks.removeAll()
         headDropped = 0
@@ -86,7 +91,7 @@ struct JournalArena: ~Copyable {
     }
 
     /// Calls `body` with the oldest entry's bytes, if there is one.
-    func first<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    public func first<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
         guard count > 0 else { return nil }
         let c = chunks[0]
         let offset = Self.offset(in: c, skipping: headDropped)
@@ -95,7 +100,7 @@ struct JournalArena: ~Copyable {
     }
 
     /// Calls `body` with each entry's bytes (length prefix included), oldest first; stops when it returns false.
-    func forEach(_ body: (UnsafeRawBufferPointer) -> Bool) {
+    public func forEach(_ body: (UnsafeRawBufferPointer) -> Bool) {
         for (i, c) in chunks.enumerated() {
             var offset = i == 0 ? Self.offset(in: c, skipping: headDropped) : 0
             while offset < c.used {

@@ -4,11 +4,11 @@ import Synchronization
 
 /// Every APNs request and its answer, in memory, newest last; capped, and switchable off for load tests.
 ///
-/// Entries live as bytes in a `JournalArena` (recording one costs a few copies, no allocation); they become
+/// Entries live as bytes in a `EntryArena` (recording one costs a few copies, no allocation); they become
 /// `JournalEntry` values only when read.
 public final class Journal: Sendable {
     private struct State: ~Copyable {
-        var arena = JournalArena()
+        var arena = EntryArena()
         /// Entries appended whole (`append(JournalEntry)`) by id; the arena holds a placeholder for each so
         /// order, capacity and ids work the same for both kinds.
         var aside: [Int64: JournalEntry] = [:]
@@ -16,7 +16,7 @@ public final class Journal: Sendable {
         var enabled = true
         var capacity: Int
         var dropped: Int64 = 0
-        /// The last tail (fields and body) written in full, and the chunk it is in (`JournalArena.chunkSerial`):
+        /// The last tail (fields and body) written in full, and the chunk it is in (`EntryArena.chunkSerial`):
         /// an entry in the same chunk with the same tail points back at it (see `JournalEntryEncoder`).
         var sharedTail: (chunk: Int, bytes: UnsafeRawBufferPointer)?
 

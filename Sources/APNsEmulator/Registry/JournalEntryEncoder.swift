@@ -2,7 +2,7 @@ import APNsProtocol
 import Foundation
 import H2Transport
 
-/// Writes one journal entry into `JournalArena` memory: fixed-width fields, then length-prefixed strings,
+/// Writes one journal entry into `EntryArena` memory: fixed-width fields, then length-prefixed strings,
 /// the request's fields (authorization already redacted, so the secret part of a token is never kept) and
 /// the body. `JournalStoredEntry` reads it back.
 ///
@@ -46,14 +46,14 @@ enum JournalEntryEncoder {
     /// An upper bound of what `write` writes for these.
     static func maxSize(_ r: JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary) -> Int {
         var n = fixedSize
-        n += JournalByteWriter.size(r.reason) + JournalByteWriter.size(r.apnsId)
-            + JournalByteWriter.size(r.apnsUniqueId) + JournalByteWriter.size(r.faultId)
-            + JournalByteWriter.size(s.topic) + JournalByteWriter.size(s.collapseId)
-            + JournalByteWriter.size(s.teamId) + JournalByteWriter.size(s.keyId) + JournalByteWriter.size(s.authDetail)
-            + JournalByteWriter.size(r.authRejection?.rawValue) + JournalByteWriter.size(s.pushType?.rawValue)
-            + JournalByteWriter.size(s.token)
+        n += EntryByteWriter.size(r.reason) + EntryByteWriter.size(r.apnsId)
+            + EntryByteWriter.size(r.apnsUniqueId) + EntryByteWriter.size(r.faultId)
+            + EntryByteWriter.size(s.topic) + EntryByteWriter.size(s.collapseId)
+            + EntryByteWriter.size(s.teamId) + EntryByteWriter.size(s.keyId) + EntryByteWriter.size(s.authDetail)
+            + EntryByteWriter.size(r.authRejection?.rawValue) + EntryByteWriter.size(s.pushType?.rawValue)
+            + EntryByteWriter.size(s.token)
         n += 4
-        for w in s.warnings { n += JournalByteWriter.size(w) }
+        for w in s.warnings { n += EntryByteWriter.size(w) }
         // A redacted authorization value can be longer than the original: "bearer <redacted>", or text
         // whose invalid UTF-8 was repaired (one byte becomes three) before ".<redacted>". Bounded without
         // looking for those fields: the slack only matters when a chunk is nearly full.
@@ -69,7 +69,7 @@ enum JournalEntryEncoder {
                       to base: UnsafeMutableRawPointer, previousTail: UnsafeRawBufferPointer?)
         -> (written: Int, tail: UnsafeRawBufferPointer)
     {
-        var w = JournalByteWriter(base)
+        var w = EntryByteWriter(base)
         var flags: UInt8 = 0
         if r.timestamp != nil { flags |= Flag.timestamp }
         if s.priority != nil { flags |= Flag.priority }
@@ -129,7 +129,7 @@ enum JournalEntryEncoder {
     static let asideSize = fixedSize
 
     static func writeAside(id: Int64, to base: UnsafeMutableRawPointer) -> Int {
-        var w = JournalByteWriter(base)
+        var w = EntryByteWriter(base)
         w.uint32(UInt32(fixedSize))
         w.uint8(Kind.aside.rawValue)
         w.uint8(0)
@@ -163,7 +163,7 @@ enum JournalEntryEncoder {
     /// `JournalRecord.redact` over bytes: everything up to the first ".", then ".<redacted>". Text that is
     /// not plain ASCII around that dot goes through the String version, whose idea of "." is a whole
     /// Character (a combining mark after the dot, say, makes it another character).
-    private static func writeRedacted(_ value: UnsafeRawBufferPointer, to w: inout JournalByteWriter) {
+    private static func writeRedacted(_ value: UnsafeRawBufferPointer, to w: inout EntryByteWriter) {
         // memchr finds the dot; the bytes before it (and the one after) must be ASCII for the byte view to
         // agree with the Character view, checked eight at a time.
         let found = value.isEmpty ? nil : memchr(value.baseAddress!, Int32(UInt8(ascii: ".")), value.count)

@@ -1,6 +1,6 @@
 import APNsProtocol
 
-/// One entry of `JournalArena` read in place (layout: `JournalEntryEncoder`): enough to filter it without
+/// One entry of `EntryArena` read in place (layout: `JournalEntryEncoder`): enough to filter it without
 /// building strings, and to build its `JournalEntry` when a reader wants it. Valid only while the bytes are.
 struct JournalStoredEntry {
     let kind: JournalEntryEncoder.Kind
@@ -20,11 +20,11 @@ struct JournalStoredEntry {
         var reason, apnsId, apnsUniqueId, faultId, topic, collapseId, teamId, keyId, authDetail: UnsafeRawBufferPointer?
         var authRejection, pushType, token: UnsafeRawBufferPointer?
         /// Where the warnings start.
-        var rest: JournalByteReader
+        var rest: EntryByteReader
     }
 
     private var strings: Strings {
-        var r = JournalByteReader(bytes, at: JournalEntryEncoder.fixedSize)
+        var r = EntryByteReader(bytes, at: JournalEntryEncoder.fixedSize)
         return Strings(reason: r.bytesOrNil(), apnsId: r.bytesOrNil(), apnsUniqueId: r.bytesOrNil(),
                        faultId: r.bytesOrNil(), topic: r.bytesOrNil(), collapseId: r.bytesOrNil(),
                        teamId: r.bytesOrNil(), keyId: r.bytesOrNil(), authDetail: r.bytesOrNil(),
@@ -32,7 +32,7 @@ struct JournalStoredEntry {
     }
 
     /// Where the tail (field count, fields, body) starts in this entry.
-    private func tailOffset(after rest: JournalByteReader) -> Int {
+    private func tailOffset(after rest: EntryByteReader) -> Int {
         var r = rest
         for _ in 0..<r.uint32() { _ = r.bytesOrNil() }
         return r.offset
@@ -40,11 +40,11 @@ struct JournalStoredEntry {
 
     /// A reader at the tail's field count: in this entry, or in the earlier entry whose tail it shares
     /// (same chunk, so the memory before this entry's start is valid).
-    private func tail(at offset: Int) -> JournalByteReader {
-        var r = JournalByteReader(bytes, at: offset)
-        guard r.uint32() == JournalEntryEncoder.sharedTailMarker else { return JournalByteReader(bytes, at: offset) }
+    private func tail(at offset: Int) -> EntryByteReader {
+        var r = EntryByteReader(bytes, at: offset)
+        guard r.uint32() == JournalEntryEncoder.sharedTailMarker else { return EntryByteReader(bytes, at: offset) }
         let distance = Int(r.uint32()), length = Int(r.uint32())
-        return JournalByteReader(UnsafeRawBufferPointer(start: bytes.baseAddress! - distance, count: length))
+        return EntryByteReader(UnsafeRawBufferPointer(start: bytes.baseAddress! - distance, count: length))
     }
 
     /// Appends the entry to `out` as a self-contained entry: a shared tail is copied in place of the
@@ -132,7 +132,7 @@ struct JournalStoredEntry {
     }
 
     /// The value of the first `:path` field of a tail.
-    private static func firstPath(in tail: JournalByteReader) -> UnsafeRawBufferPointer? {
+    private static func firstPath(in tail: EntryByteReader) -> UnsafeRawBufferPointer? {
         var r = tail
         for _ in 0..<r.uint32() {
             let name = r.bytesOrNil(), value = r.bytesOrNil()
