@@ -30,7 +30,7 @@ public final class DeviceFarm: Sendable {
     /// Fates kept (oldest dropped first).
     static let fateCapacity = 100_000
 
-    struct FarmState: Sendable {
+    struct FarmState: ~Copyable, Sendable {
         var devices: [String: VirtualDevice] = [:]
         var order: [String] = []
         /// token → (device, bundle id) of the install that owns it.
@@ -114,9 +114,11 @@ public final class DeviceFarm: Sendable {
     public func tick() {
         let now = services.clock.now()
         state.withLock { s in
+            // The maps, not `s`, are captured: the queue is mutated while the closure runs.
+            let owners = s.owners, onlineDevices = s.online
             let online = { (token: String) -> Bool in
-                guard let owner = s.owners[token] else { return false }
-                return s.online[owner.deviceId] ?? false
+                guard let owner = owners[token] else { return false }
+                return onlineDevices[owner.deviceId] ?? false
             }
             let actions = s.queue.tick(now: now, isOnline: online)
             apply(actions, to: &s, now: now)
@@ -169,7 +171,7 @@ public final class DeviceFarm: Sendable {
         s.spareFates = fates
     }
 
-    private func fate(_ push: QueuedPush, _ kind: PushFate.Kind, _ reason: String, _ s: FarmState, _ now: Millis)
+    private func fate(_ push: QueuedPush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing FarmState, _ now: Millis)
         -> PushFate
     {
         let owner = s.owners[push.token]

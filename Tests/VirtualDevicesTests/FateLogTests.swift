@@ -1,0 +1,37 @@
+import Testing
+
+@testable import VirtualDevices
+
+@Suite("FateLog: push fates kept as bytes")
+struct FateLogTests {
+    static func fate(_ n: Int) -> PushFate {
+        PushFate(apnsId: "00000000-0000-4000-8000-\(String(format: "%012d", n))", deviceId: "iphone-\(n % 3)",
+                 bundleId: "com.example.app", token: String(repeating: "ab", count: 32),
+                 fate: PushFate.Kind.allCases[n % PushFate.Kind.allCases.count],
+                 reason: n % 2 == 0 ? "shown as a banner" : "réglé: ⏰ \(n)", at: 1_767_225_600_000 + Int64(n),
+                 notificationId: n % 4 == 0 ? nil : "note-\(n)")
+    }
+
+    @Test func everyFieldReadsBackAsWritten() {
+        var log = FateLog(capacity: 100)
+        for n in 0..<20 { log.append(Self.fate(n)) }
+        #expect(log.filter { _ in true } == (0..<20).map(Self.fate))
+    }
+
+    /// Past the capacity the oldest go first, across many chunk turnovers of the arena underneath.
+    @Test func onlyTheNewestCapacityFatesAreKeptOldestFirst() {
+        var log = FateLog(capacity: 1_000)
+        for n in 0..<25_000 { log.append(Self.fate(n)) }
+        #expect(log.count == 1_000)
+        let kept = log.filter { _ in true }
+        #expect(kept.first == Self.fate(24_000) && kept.last == Self.fate(24_999))
+        #expect(kept == (24_000..<25_000).map(Self.fate))
+    }
+
+    @Test func filterSeesEveryKeptFateInOrder() {
+        var log = FateLog(capacity: 10)
+        for n in 0..<30 { log.append(Self.fate(n)) }
+        #expect(log.filter { $0.deviceId == "iphone-1" }.map(\.at) == [22, 25, 28].map { 1_767_225_600_000 + Int64($0) })
+        #expect(log.filter { _ in false }.isEmpty)
+    }
+}
