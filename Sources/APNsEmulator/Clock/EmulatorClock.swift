@@ -1,4 +1,5 @@
 import Foundation
+import H2Transport
 import Synchronization
 
 /// Milliseconds since the UNIX epoch: the unit of every time on APNs' wire (410 `timestamp`) and ours.
@@ -15,11 +16,7 @@ public protocol EmulatorClock: Sendable {
 /// and floating point for the same number).
 public struct SystemClock: EmulatorClock {
     public init() {}
-    public func now() -> Millis {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Millis(ts.tv_sec) * 1000 + Millis(ts.tv_nsec) / 1_000_000
-    }
+    public func now() -> Millis { wallMillis() }
 }
 
 /// A controllable clock: frozen (moves only when told to) or running (real time plus whatever it was

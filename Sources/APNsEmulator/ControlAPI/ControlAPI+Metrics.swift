@@ -21,7 +21,7 @@ extension ControlAPI {
             let parts = key.split(separator: " ").map(String.init)
             out.append(#"apns_emulator_requests_by_type_total{push_type="\#(parts[0])",environment="\#(parts[1])"} \#(value)"#)
         }
-        family("apns_emulator_response_seconds", "histogram", "Time from request to answer, shaping latency included.")
+        family("apns_emulator_response_seconds", "histogram", "Time from reading the request to its answer, shaping latency included.")
         var cumulative: UInt64 = 0
         for bucket in m.latencyBuckets {
             cumulative += bucket.count

@@ -203,7 +203,7 @@ extension ControlAPIDocument {
                 ("timestamp", millis("410 only: when the token stopped being valid")),
                 ("apnsId", optionalString("apns-id of the response (echoed or generated).")),
                 ("apnsUniqueId", optionalString("apns-unique-id (sandbox successes).")),
-                ("durationMicros", integer("Server time spent, µs (not counting injected delays).", minimum: 0)),
+                ("durationMicros", integer("µs from when the server read the request to its answer (not counting injected delays).", minimum: 0)),
                 ("faultId", optionalString("The fault rule that shaped the answer.")),
                 ("warnings", array(["type": "string"] as JSON, "Notes, e.g. defaults applied.")),
             ], required: ["id", "receivedAt", "environment", "method", "path", "status", "apnsId"]),

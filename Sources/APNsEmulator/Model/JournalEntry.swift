@@ -33,7 +33,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var apnsId: String
     /// Sandbox responses only.
     public var apnsUniqueId: String?
-    /// Server time spent on the request, microseconds (not counting injected delays).
+    /// Microseconds from when the server read the request to its answer (not counting injected delays).
     public var durationMicros: Int64
     /// A fault that shaped the answer, by rule id.
     public var faultId: String?

@@ -62,6 +62,11 @@ public final class EmulatorServices: Sendable {
     @inline(__always)
     public func now() -> Millis { clockIsSystem ? SystemClock().now() : clock.now() }
 
+    /// "Now" for work done in an event-loop wakeup: the wall time the loop read when it woke
+    /// (`EventLoop.wokeAtWallMillis`) when the clock is the real one, so a request costs no clock read here.
+    @inline(__always)
+    public func now(wokeAtWallMillis: Millis) -> Millis { clockIsSystem ? wokeAtWallMillis : clock.now() }
+
     /// Everything that persists, as one snapshot (state export).
     public func exportState() -> EmulatorState {
         EmulatorState(keys: keys.all(), tokens: tokens.all(), faults: faults.all())

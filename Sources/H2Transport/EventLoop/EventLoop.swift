@@ -46,8 +46,13 @@ public final class EventLoop: @unchecked Sendable {
     /// Ciphertext produced by TLS for the running connection, written to its socket before it yields.
     var scratchOut: [UInt8] = []
     /// CLOCK_MONOTONIC when the loop last woke up (loop thread only): activity stamps for idle timeouts
-    /// read this instead of the clock, once per wakeup rather than several times per request.
-    private(set) var wokeAt: UInt64 = monotonicNanoseconds()
+    /// read this instead of the clock, once per wakeup rather than several times per request. For work
+    /// done in that wakeup it is also when its input was read, the start of any latency measured for it.
+    public private(set) var wokeAt: UInt64 = monotonicNanoseconds()
+    /// CLOCK_REALTIME in milliseconds since the epoch at the same moment, for handlers that stamp their
+    /// work with wall time (ms resolution: reading the clock again per request would not change the number
+    /// for the requests of one wakeup, which takes well under a millisecond).
+    public private(set) var wokeAtWallMillis: Int64 = wallMillis()
     /// Builds nghttp2 name/value arrays for whichever connection is submitting headers.
     let headerEncoder = HeaderEncoder()
     /// Request streams closed by this loop's server connections, for their next requests.
@@ -191,6 +196,7 @@ public final class EventLoop: @unchecked Sendable {
             }
             let n = CShims_epoll_wait(epfd, &events, &datas, Int32(maxEvents), timeout)
             wokeAt = monotonicNanoseconds()
+            wokeAtWallMillis = wallMillis()
             if n < 0 && errno != EINTR {
                 preconditionFailure("epoll_wait failed: \(errno)")
             }

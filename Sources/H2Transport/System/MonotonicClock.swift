@@ -12,6 +12,14 @@ public func monotonicNanoseconds() -> UInt64 {
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
 
+/// Milliseconds since the UNIX epoch on CLOCK_REALTIME (the event loop stamps each wakeup with it).
+@inline(__always)
+public func wallMillis() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Int64(ts.tv_sec) &* 1000 &+ Int64(ts.tv_nsec) / 1_000_000
+}
+
 extension Duration {
     /// The duration in whole nanoseconds, clamped at zero (timers never fire in the past).
     var nanosecondsClamped: UInt64 {
