@@ -35,7 +35,9 @@ public final class VerificationKey: Sendable {
 }
 
 /// Finds keys by id; the emulator's key registry implements it.
-public protocol VerificationKeyLookup: Sendable {
+/// Class-bound: validation copies the lookups into a context per request, and a class existential copies
+/// with one retain where an opaque one goes through its value witnesses.
+public protocol VerificationKeyLookup: AnyObject, Sendable {
     func verificationKey(for keyId: String) -> VerificationKey?
     /// Changes whenever a key is added, replaced or removed: a connection re-checks its cached token then.
     var generation: UInt64 { get }

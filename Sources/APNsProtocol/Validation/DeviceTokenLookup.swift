@@ -16,7 +16,8 @@ public struct DeviceTokenInfo: Sendable, Equatable {
 }
 
 /// Finds device tokens (lowercase hex); the emulator's token registry implements it.
-public protocol DeviceTokenLookup: Sendable {
+/// Class-bound for the same reason as `VerificationKeyLookup`.
+public protocol DeviceTokenLookup: AnyObject, Sendable {
     func deviceToken(_ token: String) -> DeviceTokenInfo?
     /// Changes whenever any token's record changes, so a connection may reuse its last lookup while it
     /// stays the same (a sender usually pushes to the same few tokens; the lookup takes a lock and a hash).
