@@ -100,4 +100,23 @@ struct H2HeaderListTests {
             #expect(repeated.mayRepeatRegularName, "\(length)-byte name repeated")
         }
     }
+
+    /// The pseudo-header places noted while filling agree with a search, first occurrence winning, and an
+    /// emptied list forgets them.
+    @Test func pseudoHeaderPlacesAreTheFirstOccurrencesAndResetWithTheList() {
+        var list = H2HeaderList(reservingBytes: 64, fields: 4)
+        Self.append(&list, ":scheme", "https")
+        Self.append(&list, ":method", "POST")
+        Self.append(&list, ":path", "/3/device/ab")
+        Self.append(&list, "path", "not a pseudo-header")
+        Self.append(&list, ":authority", "api.push.apple.com")
+        Self.append(&list, ":path", "/second")
+        #expect(list.methodIndex == 1 && list.pathIndex == 2 && list.authorityIndex == 4)
+        #expect(list.pathIndex == list.firstIndex(of: ":path") && list.authorityIndex == list.firstIndex(of: ":authority"))
+        #expect(H2Request(headers: list, body: []).path == "/3/device/ab")
+        list.removeAll()
+        Self.append(&list, ":path", "/x")
+        #expect(list.methodIndex == nil && list.pathIndex == 0 && list.authorityIndex == nil)
+        #expect(H2HeaderList([H2Header(":method", "GET")]).methodIndex == 0)
+    }
 }

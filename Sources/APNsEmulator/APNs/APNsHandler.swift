@@ -339,7 +339,7 @@ final class APNsHandler: H2ServerHandler {
 
     /// Broadcast and channel paths start `/1/` or `/4/`; checked on bytes (this runs for every push).
     static func isBroadcastPath(_ headers: H2HeaderList) -> Bool {
-        guard let i = headers.firstIndex(of: ":path") else { return false }
+        guard let i = headers.pathIndex else { return false }
         return headers.withValue(at: i) { p in
             p.count > 3 && p[0] == UInt8(ascii: "/") && (p[1] == UInt8(ascii: "1") || p[1] == UInt8(ascii: "4"))
                 && p[2] == UInt8(ascii: "/")

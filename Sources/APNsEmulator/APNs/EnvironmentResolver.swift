@@ -15,7 +15,7 @@ enum EnvironmentResolver {
     ]
 
     static func environment(headers: H2HeaderList, serverName: String?, listener: APNsEnvironment) -> APNsEnvironment {
-        if let i = headers.firstIndex(of: ":authority") ?? headers.firstIndex(of: "host"),
+        if let i = headers.authorityIndex ?? headers.firstIndex(of: "host"),
            let env = headers.withValue(at: i, { host($0) }) {
             return env
         }

@@ -34,15 +34,13 @@ public struct APNsValidator: Sendable {
 
         // Pick out the fields we need in one pass over the bytes, noting repeats (names are compared pairwise
         // only when the list says a repeat is possible).
-        var methodIndex: Int?, pathIndex: Int?, idIndex: Int?, typeIndex: Int?, priorityIndex: Int?
+        // The pseudo-headers' places were noted as the list was filled (HTTP/2 allows each once).
+        let methodIndex = headers.methodIndex, pathIndex = headers.pathIndex
+        var idIndex: Int?, typeIndex: Int?, priorityIndex: Int?
         var expirationIndex: Int?, collapseIndex: Int?, topicIndex: Int?, authIndex: Int?
         var duplicate = false
         for i in 0..<headers.count {
-            if headers.isPseudo(at: i) {
-                if headers.nameEquals(at: i, ":method") { methodIndex = i }
-                else if headers.nameEquals(at: i, ":path") { pathIndex = i }
-                continue
-            }
+            if headers.isPseudo(at: i) { continue }
             if !duplicate && headers.mayRepeatRegularName {
                 var j = 0
                 while j < i {

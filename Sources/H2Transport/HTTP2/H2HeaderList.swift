@@ -47,6 +47,11 @@ public struct H2HeaderList: Sendable, Sequence {
     @usableFromInline var regularNameBits: UInt64 = 0
     /// Whether a regular name's bit was already set when it was added: a repeat, or two names sharing a bit.
     @usableFromInline var regularNameBitCollided = false
+    /// Where the first `:method`, `:path` and `:authority` are (-1: absent), noted as fields are added: the
+    /// layers above look these up on every request.
+    @usableFromInline var methodAt: Int32 = -1
+    @usableFromInline var pathAt: Int32 = -1
+    @usableFromInline var authorityAt: Int32 = -1
 
     public init() {}
 
@@ -104,16 +109,40 @@ public struct H2HeaderList: Sendable, Sequence {
             let bit = Self.nameBit(name)
             if regularNameBits & bit != 0 { regularNameBitCollided = true }
             regularNameBits |= bit
+        } else {
+            notePseudo(name, at: Int32(fields.count))
         }
         fields.append(Field(nameStart: Int32(ns), nameLength: Int32(name.count), valueStart: Int32(vs),
                             valueLength: Int32(value.count)))
     }
+
+    private mutating func notePseudo(_ name: UnsafeRawBufferPointer, at index: Int32) {
+        func named(_ pseudo: StaticString) -> Bool {
+            name.count == pseudo.utf8CodeUnitCount && memcmpEqual(name.baseAddress!, pseudo.utf8Start, name.count)
+        }
+        if pathAt < 0 && named(":path") { pathAt = index }
+        else if authorityAt < 0 && named(":authority") { authorityAt = index }
+        else if methodAt < 0 && named(":method") { methodAt = index }
+    }
+
+    /// The index of the first `:method` field, if any (no search: noted when it was added).
+    @inlinable
+    public var methodIndex: Int? { methodAt < 0 ? nil : Int(methodAt) }
+
+    /// The index of the first `:path` field, if any (no search).
+    @inlinable
+    public var pathIndex: Int? { pathAt < 0 ? nil : Int(pathAt) }
+
+    /// The index of the first `:authority` field, if any (no search).
+    @inlinable
+    public var authorityIndex: Int? { authorityAt < 0 ? nil : Int(authorityAt) }
 
     /// Empties the list but keeps its storage for the next request on a pooled stream.
     mutating func removeAll() {
         used = 0
         regularNameBits = 0
         regularNameBitCollided = false
+        (methodAt, pathAt, authorityAt) = (-1, -1, -1)
         fields.removeAll(keepingCapacity: true)
     }
 

@@ -34,11 +34,11 @@ public struct H2Request: Sendable {
         self.init(headers: list, body: body)
     }
 
-    public var method: String? { headers.firstIndex(of: ":method").map { headers.value(at: $0) } }
-    public var path: String? { headers.firstIndex(of: ":path").map { headers.value(at: $0) } }
+    public var method: String? { headers.methodIndex.map { headers.value(at: $0) } }
+    public var path: String? { headers.pathIndex.map { headers.value(at: $0) } }
     public var scheme: String? { headers.firstIndex(of: ":scheme").map { headers.value(at: $0) } }
     /// `:authority`, or `host` for clients (aioapns) that send that instead.
     public var authority: String? {
-        (headers.firstIndex(of: ":authority") ?? headers.firstIndex(of: "host")).map { headers.value(at: $0) }
+        (headers.authorityIndex ?? headers.firstIndex(of: "host")).map { headers.value(at: $0) }
     }
 }
