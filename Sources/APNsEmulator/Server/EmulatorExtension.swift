@@ -4,8 +4,9 @@ import APNsProtocol
 /// clock moves and when the state is reset, and adds control endpoints (see `ControlAPIExtension`).
 ///
 /// The virtual devices are one: accepted pushes go to their delivery queue. Keeping the slot here lets
-/// the emulator stay ignorant of devices (layers only know the ones below them).
-package protocol EmulatorExtension: ControlAPIExtension {
+/// the emulator stay ignorant of devices (layers only know the ones below them). Class-bound: the handler
+/// walks its extensions for every accepted push, and a class existential copies with one retain.
+package protocol EmulatorExtension: AnyObject, ControlAPIExtension {
     /// Called on the connection's event loop after a push was answered 200: must be quick and must not
     /// block (take a lock briefly, never wait for I/O).
     func pushAccepted(_ push: AcceptedPush, now: Millis)
