@@ -115,19 +115,11 @@ final class APNsHandler: H2ServerHandler {
             return
         }
         var outcome = validator.validate(request, context: context, state: &state.authState)
-
-        // Checked first so the common case (no fault, no rate limit) does not copy the outcome around.
-        if let fault { outcome = Self.applyFault(fault, to: outcome, now: now) }
-
-        // Per-token rate limit (429 TooManyRequests), only for pushes that would otherwise go through.
-        let tokenLimit = state.shaping.tokenRateLimit
-        if tokenLimit > 0, case .success(let push) = outcome,
-           services.tokens.recordPush(to: push.token, now: now, limit: tokenLimit, windowMillis: state.shaping.tokenRateWindowMs) {
-            outcome = .failure(Rejection(reason: .tooManyRequests, apnsId: push.apnsId, summary: push.summary))
-        }
-        // Load shaping: a brownout or the per-connection rate limit answers in place of the outcome.
-        if state.shaping.shapesRequests, let reason = shapedRejection(state, now: now) {
-            outcome = Self.replace(outcome, with: reason)
+        // Faults, the per-token rate limit and load shaping may answer in place of the outcome. Tested here and
+        // applied out of line, so the common case (none of them) moves the outcome (a few hundred bytes) only
+        // into the switch below, not through every step.
+        if fault != nil || state.shaping.tokenRateLimit > 0 || state.shaping.shapesRequests {
+            override(&outcome, fault: fault, state: state, now: now)
         }
         if state.authState.tokenUpdates != state.seenTokenUpdates {
             state.seenTokenUpdates = state.authState.tokenUpdates
@@ -169,6 +161,22 @@ final class APNsHandler: H2ServerHandler {
              record: Answer(reason: answeredReason, pushType: pushType, environment: environment, started: started,
                             finished: journaledAt),
              state: state, now: now)
+    }
+
+    /// Lets an injected fault, then the per-token rate limit (429 TooManyRequests, only for pushes that would
+    /// otherwise go through), then load shaping (a brownout or the per-connection rate limit) answer instead.
+    @inline(never)
+    private func override(_ outcome: inout Result<AcceptedPush, Rejection>, fault: FaultRule?,
+                          state: APNsConnectionState, now: Millis) {
+        if let fault { outcome = Self.applyFault(fault, to: outcome, now: now) }
+        let tokenLimit = state.shaping.tokenRateLimit
+        if tokenLimit > 0, case .success(let push) = outcome,
+           services.tokens.recordPush(to: push.token, now: now, limit: tokenLimit, windowMillis: state.shaping.tokenRateWindowMs) {
+            outcome = .failure(Rejection(reason: .tooManyRequests, apnsId: push.apnsId, summary: push.summary))
+        }
+        if state.shaping.shapesRequests, let reason = shapedRejection(state, now: now) {
+            outcome = Self.replace(outcome, with: reason)
+        }
     }
 
     /// A fault that answers in APNs' place (a reason, or 503 Shutdown) replaces the validation outcome of a
