@@ -4,8 +4,8 @@ import Glibc
 
 /// Nanoseconds on CLOCK_MONOTONIC: the event loop's only notion of time, immune to wall-clock jumps.
 /// Public so layers above time their work on the same clock with one vDSO call (`DispatchTime.now()` adds
-/// a libdispatch round trip for the same number).
-@inline(__always)
+/// a libdispatch round trip for the same number). Inlinable, so callers in other modules make no extra call.
+@inlinable
 public func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -13,7 +13,7 @@ public func monotonicNanoseconds() -> UInt64 {
 }
 
 /// Milliseconds since the UNIX epoch on CLOCK_REALTIME (the event loop stamps each wakeup with it).
-@inline(__always)
+@inlinable
 public func wallMillis() -> Int64 {
     var ts = timespec()
     clock_gettime(CLOCK_REALTIME, &ts)
