@@ -18,8 +18,13 @@ final class APNsHandler: H2ServerHandler {
     private let environmentFromHostNames: Bool
     /// Headers on every response (the emulator version).
     let extraHeaders: [H2Header]
-    /// Higher layers that see every accepted push (the virtual devices' delivery queue).
-    private let extensions: [any EmulatorExtension]
+    /// What the higher layers (the virtual devices' delivery queue) do with every accepted push.
+    ///
+    /// Closures over the extensions rather than the extensions themselves: calling one retains its context,
+    /// an ordinary object, where calling an extension straight from an array retains the extension, and the
+    /// device farm (weakly referenced by its timer, so it has a side table) takes the runtime's slow path for
+    /// that: 0.7% of CPU per push.
+    private let pushObservers: [@Sendable (AcceptedPush, Millis) -> Void]
 
     init(services: EmulatorServices, extensions: [any EmulatorExtension] = []) {
         self.services = services
@@ -27,7 +32,7 @@ final class APNsHandler: H2ServerHandler {
         self.behavior = services.configuration.connectionBehavior
         self.environmentFromHostNames = services.configuration.environmentFromHostNames
         self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
-        self.extensions = extensions
+        self.pushObservers = extensions.map { ext in { push, now in ext.pushAccepted(push, now: now) } }
     }
 
     /// "One stream until authenticated" must hold from the very first SETTINGS frame, not from the second.
@@ -143,7 +148,7 @@ final class APNsHandler: H2ServerHandler {
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
                     fault: fault, now: now, auth: state.auth, authRejection: nil)
             accepted(connection: connection, state: state)
-            for ext in extensions { ext.pushAccepted(push, now: now) }
+            for observe in pushObservers { observe(push, now) }
         case .failure(let rejection):
             pushType = rejection.summary.pushType
             answeredReason = rejection.reason
