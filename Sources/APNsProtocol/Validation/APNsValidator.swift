@@ -32,9 +32,9 @@ public struct APNsValidator: Sendable {
         var summary = RequestSummary()
         let headers = request.headers
 
-        // Pick out the fields we need in one pass over the bytes, noting repeats (names are compared pairwise
-        // only when the list says a repeat is possible).
-        // The pseudo-headers' places were noted as the list was filled (HTTP/2 allows each once).
+        // The pseudo-headers' places were noted as the list was filled (HTTP/2 allows each once). The other
+        // fields we need are picked out in one pass, by name length first, noting repeats (names are compared
+        // pairwise only when the list says a repeat is possible).
         let methodIndex = headers.methodIndex, pathIndex = headers.pathIndex
         var idIndex: Int?, typeIndex: Int?, priorityIndex: Int?
         var expirationIndex: Int?, collapseIndex: Int?, topicIndex: Int?, authIndex: Int?
@@ -51,13 +51,17 @@ public struct APNsValidator: Sendable {
                     j += 1
                 }
             }
-            if headers.nameEquals(at: i, "apns-id") { idIndex = idIndex ?? i }
-            else if headers.nameEquals(at: i, "apns-push-type") { typeIndex = typeIndex ?? i }
-            else if headers.nameEquals(at: i, "apns-priority") { priorityIndex = priorityIndex ?? i }
-            else if headers.nameEquals(at: i, "apns-expiration") { expirationIndex = expirationIndex ?? i }
-            else if headers.nameEquals(at: i, "apns-collapse-id") { collapseIndex = collapseIndex ?? i }
-            else if headers.nameEquals(at: i, "apns-topic") { topicIndex = topicIndex ?? i }
-            else if headers.nameEquals(at: i, "authorization") { authIndex = authIndex ?? i }
+            switch headers.nameLength(at: i) {
+            case 7: if headers.nameEquals(at: i, "apns-id") { idIndex = idIndex ?? i }
+            case 10: if headers.nameEquals(at: i, "apns-topic") { topicIndex = topicIndex ?? i }
+            case 13:
+                if headers.nameEquals(at: i, "authorization") { authIndex = authIndex ?? i }
+                else if headers.nameEquals(at: i, "apns-priority") { priorityIndex = priorityIndex ?? i }
+            case 14: if headers.nameEquals(at: i, "apns-push-type") { typeIndex = typeIndex ?? i }
+            case 15: if headers.nameEquals(at: i, "apns-expiration") { expirationIndex = expirationIndex ?? i }
+            case 16: if headers.nameEquals(at: i, "apns-collapse-id") { collapseIndex = collapseIndex ?? i }
+            default: break
+            }
         }
 
         // The apns-id is echoed on every answer, so read it first (if it is well-formed).

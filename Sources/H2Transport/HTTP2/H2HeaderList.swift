@@ -117,12 +117,13 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     private mutating func notePseudo(_ name: UnsafeRawBufferPointer, at index: Int32) {
-        func named(_ pseudo: StaticString) -> Bool {
-            name.count == pseudo.utf8CodeUnitCount && memcmpEqual(name.baseAddress!, pseudo.utf8Start, name.count)
+        func named(_ pseudo: StaticString) -> Bool { memcmpEqual(name.baseAddress!, pseudo.utf8Start, name.count) }
+        switch name.count {
+        case 5: if pathAt < 0 && named(":path") { pathAt = index }
+        case 7: if methodAt < 0 && named(":method") { methodAt = index }
+        case 10: if authorityAt < 0 && named(":authority") { authorityAt = index }
+        default: break
         }
-        if pathAt < 0 && named(":path") { pathAt = index }
-        else if authorityAt < 0 && named(":authority") { authorityAt = index }
-        else if methodAt < 0 && named(":method") { methodAt = index }
     }
 
     /// The index of the first `:method` field, if any (no search: noted when it was added).
@@ -206,6 +207,10 @@ public struct H2HeaderList: Sendable, Sequence {
             memcmpEqual(raw.baseAddress! + Int(fa.nameStart), raw.baseAddress! + Int(fb.nameStart), Int(fa.nameLength))
         }
     }
+
+    /// The length of field `index`'s name in bytes.
+    @inlinable
+    public func nameLength(at index: Int) -> Int { Int(fields[index].nameLength) }
 
     /// Whether field `index` is a pseudo-header (its name starts with ':').
     @inlinable
