@@ -1,3 +1,5 @@
+import H2Transport
+
 /// Appends fixed-width integers and length-prefixed byte strings to memory `EntryArena` reserved.
 ///
 /// Public: the device farm encodes its push fates with it too.
@@ -48,7 +50,7 @@ public struct EntryByteWriter {
 
     /// Bytes without a length prefix (the caller wrote one covering several pieces).
     public mutating func raw(_ b: UnsafeRawBufferPointer) {
-        if b.count > 0 { (base + offset).copyMemory(from: b.baseAddress!, byteCount: b.count) }
+        if b.count > 0 { copyBytes(to: base + offset, from: b.baseAddress!, count: b.count) }
         offset += b.count
     }
 

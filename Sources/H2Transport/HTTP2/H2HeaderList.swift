@@ -101,8 +101,8 @@ public struct H2HeaderList: Sendable, Sequence {
             bytes.append(contentsOf: repeatElement(0, count: Swift.max(end, 2 * bytes.count) - bytes.count))
         }
         bytes.withUnsafeMutableBytes { raw in
-            if let n = name.baseAddress { (raw.baseAddress! + ns).copyMemory(from: n, byteCount: name.count) }
-            if let v = value.baseAddress { (raw.baseAddress! + vs).copyMemory(from: v, byteCount: value.count) }
+            if let n = name.baseAddress { copyBytes(to: raw.baseAddress! + ns, from: n, count: name.count) }
+            if let v = value.baseAddress { copyBytes(to: raw.baseAddress! + vs, from: v, count: value.count) }
         }
         used = end
         if name.count > 0 && name[0] != UInt8(ascii: ":") {
