@@ -15,7 +15,7 @@ struct FateLogTests {
     @Test func everyFieldReadsBackAsWritten() {
         var log = FateLog(capacity: 100)
         for n in 0..<20 { log.append(Self.fate(n)) }
-        #expect(log.filter { _ in true } == (0..<20).map(Self.fate))
+        #expect(log.matching() == (0..<20).map(Self.fate))
     }
 
     /// Past the capacity the oldest go first, across many chunk turnovers of the arena underneath.
@@ -23,15 +23,21 @@ struct FateLogTests {
         var log = FateLog(capacity: 1_000)
         for n in 0..<25_000 { log.append(Self.fate(n)) }
         #expect(log.count == 1_000)
-        let kept = log.filter { _ in true }
+        let kept = log.matching()
         #expect(kept.first == Self.fate(24_000) && kept.last == Self.fate(24_999))
         #expect(kept == (24_000..<25_000).map(Self.fate))
     }
 
-    @Test func filterSeesEveryKeptFateInOrder() {
+    @Test func matchingComparesStoredBytesAndDecodesOnlyTheMatchesInOrder() {
         var log = FateLog(capacity: 10)
         for n in 0..<30 { log.append(Self.fate(n)) }
-        #expect(log.filter { $0.deviceId == "iphone-1" }.map(\.at) == [22, 25, 28].map { 1_767_225_600_000 + Int64($0) })
-        #expect(log.filter { _ in false }.isEmpty)
+        #expect(log.matching(deviceId: "iphone-1").map(\.at) == [22, 25, 28].map { 1_767_225_600_000 + Int64($0) })
+        #expect(log.matching(deviceId: "iphone-1", bundleId: "com.example.other").isEmpty)
+        #expect(log.matching(deviceId: "iphone-").isEmpty && log.matching(deviceId: "iphone-11").isEmpty)
+        let id = Self.fate(25).apnsId
+        #expect(log.matching(apnsId: id.uppercased()) == [Self.fate(25)])
+        #expect(log.matching(apnsId: id, bundleId: "com.example.app") == [Self.fate(25)])
+        #expect(log.matching(apnsId: String(id.dropLast())).isEmpty)
+        #expect(log.matching(apnsId: "Ä" + id.dropFirst()).isEmpty)
     }
 }

@@ -77,16 +77,16 @@ final class APNsHandler: H2ServerHandler {
     }
 
     func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
-        // Times come from the loop's wakeup that read this request: its latency counts from when its bytes
-        // were read (time spent on requests ahead of it in the same read included, as a sender sees it), and
-        // neither costs a clock read per request.
+        // Times come from the socket read that brought this request (`EventLoop.readAt`): its latency counts
+        // from when its bytes were read (time spent on requests ahead of it in the same read included, as a
+        // sender sees it), and neither costs a clock read per request.
         let loop = connection.eventLoop
-        let started = loop.wokeAt
+        let started = loop.readAt
         guard let state = connection.userInfo as? APNsConnectionState else {
             responder.reset(.internalError)
             return
         }
-        let now = services.now(wokeAtWallMillis: loop.wokeAtWallMillis)
+        let now = services.now(readAtWallMillis: loop.readAtWallMillis)
         let inFlight = connection.openStreamCount
         services.metrics.streamOpened(concurrentOnConnection: inFlight)
         state.stats.bump(state.stats.requests)

@@ -12,8 +12,9 @@
 ///
 /// `@unchecked Sendable` because its only non-Sendable parts are the chunk pointers, and the memory behind
 /// them belongs to this value alone: it is `~Copyable` (never two owners) and frees the chunks in `deinit`,
-/// so sending it moves the memory with it and nothing else can reach it.
-public struct EntryArena: ~Copyable, @unchecked Sendable {
+/// so sending it moves the memory with it and nothing else can reach it. Its two owners keep it inside a
+/// `Mutex` (`Journal.state`, `DeviceFarm.state` through `FateLog`), which serialises every use.
+package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// One block of entries. Entries never straddle chunks.
     private struct Chunk {
         let base: UnsafeMutableRawPointer
@@ -25,7 +26,7 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
     }
 
     /// Chunk size: big enough that chunk turnover is rare, small enough that a tiny journal stays small.
-    public static let chunkSize = 256 * 1024
+    package static let chunkSize = 256 * 1024
 
     /// Live chunks, oldest first; new entries go to the last one.
     private var chunks: [Chunk] = []
@@ -34,16 +35,16 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
     /// One emptied chunk kept for reuse, so steady-state recording allocates nothing.
     private var spare: Chunk?
     /// Entries kept.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Bytes promised by the last `reserve`, for `commit` to check.
     private var reserved = 0
     /// Counts the chunks begun: a pointer into the chunk new entries go to stays valid for them while this
     /// is unchanged (a recycled chunk comes back at the same address with a new number).
-    public private(set) var chunkSerial = 0
+    package private(set) var chunkSerial = 0
     /// Memory held for entries: live chunks and the spare.
-    public var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
+    package var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
 
-    public init() {}
+    package init() {}
 
     deinit {
         for c in chunks { c.base.deallocate() }
@@ -52,7 +53,7 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
 
     /// Room for one entry of at most `maxBytes`; write it there, then `commit` what was written (the
     /// 4-byte length prefix included; the writer stores it). Nothing else may touch the arena in between.
-    public mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
+    package mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
         if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
             chunks.append(newChunk(atLeast: maxBytes))
             chunkSerial += 1
@@ -62,8 +63,8 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
     }
 
     /// Completes the entry begun with `reserve`.
-    public mutating func commit(_ written: Int) {
-        precondition(written >= 4 && written <= reserved, "journal entry overran its reservation")
+    package mutating func commit(_ written: Int) {
+        precondition(written >= 4 && written <= reserved, "log entry overran its reservation")
         reserved = 0
         chunks[chunks.count - 1].used += written
         chunks[chunks.count - 1].entries += 1
@@ -71,8 +72,8 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
     }
 
     /// Drops the oldest entry.
-    public mutating func removeFirst() {
-        precondition(count > 0, "removeFirst on an empty journal")
+    package mutating func removeFirst() {
+        precondition(count > 0, "removeFirst on an empty log")
         headDropped += 1
         count -= 1
         if headDropped == chunks[0].entries {
@@ -83,7 +84,7 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
     }
 
     /// Drops every entry (keeping one chunk for reuse).
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         for c in chunks { recycle(c) }
         chunks.removeAll()
         headDropped = 0
@@ -91,7 +92,7 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
     }
 
     /// Calls `body` with the oldest entry's bytes, if there is one.
-    public func first<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    package func first<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
         guard count > 0 else { return nil }
         let c = chunks[0]
         let offset = Self.offset(in: c, skipping: headDropped)
@@ -100,7 +101,7 @@ public struct EntryArena: ~Copyable, @unchecked Sendable {
     }
 
     /// Calls `body` with each entry's bytes (length prefix included), oldest first; stops when it returns false.
-    public func forEach(_ body: (UnsafeRawBufferPointer) -> Bool) {
+    package func forEach(_ body: (UnsafeRawBufferPointer) -> Bool) {
         for (i, c) in chunks.enumerated() {
             var offset = i == 0 ? Self.offset(in: c, skipping: headDropped) : 0
             while offset < c.used {

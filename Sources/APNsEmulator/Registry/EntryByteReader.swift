@@ -1,32 +1,32 @@
 /// Reads back what `EntryByteWriter` wrote, in the same order.
-public struct EntryByteReader {
-    public let bytes: UnsafeRawBufferPointer
-    public private(set) var offset: Int
+package struct EntryByteReader {
+    package let bytes: UnsafeRawBufferPointer
+    package private(set) var offset: Int
 
-    public init(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
-    public mutating func uint8() -> UInt8 {
+    package mutating func uint8() -> UInt8 {
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    public mutating func uint32() -> UInt32 {
+    package mutating func uint32() -> UInt32 {
         precondition(offset + 4 <= bytes.count, "log entry truncated")
         defer { offset += 4 }
         return bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
     }
 
-    public mutating func int64() -> Int64 {
+    package mutating func int64() -> Int64 {
         precondition(offset + 8 <= bytes.count, "log entry truncated")
         defer { offset += 8 }
         return bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self)
     }
 
     /// A length-prefixed byte string; nil when it was written as nil.
-    public mutating func bytesOrNil() -> UnsafeRawBufferPointer? {
+    package mutating func bytesOrNil() -> UnsafeRawBufferPointer? {
         let n = uint32()
         if n == EntryByteWriter.nilLength { return nil }
         precondition(offset + Int(n) <= bytes.count, "log entry truncated")
@@ -34,7 +34,7 @@ public struct EntryByteReader {
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(n)])
     }
 
-    public mutating func string() -> String? {
+    package mutating func string() -> String? {
         bytesOrNil().map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -4,8 +4,8 @@ import APNsProtocol
 /// clock moves and when the state is reset, and adds control endpoints (see `ControlAPIExtension`).
 ///
 /// The virtual devices are one: accepted pushes go to their delivery queue. Keeping the slot here lets
-/// the emulator stay ignorant of devices (layers only know the ones below them). Class-bound: the handler
-/// walks its extensions for every accepted push, and a class existential copies with one retain.
+/// the emulator stay ignorant of devices (layers only know the ones below them). Class-bound: every
+/// extension is one long-lived object, and the handler's per-push closures capture it with one reference.
 package protocol EmulatorExtension: AnyObject, ControlAPIExtension {
     /// Called on the connection's event loop after a push was answered 200: must be quick and must not
     /// block (take a lock briefly, never wait for I/O).

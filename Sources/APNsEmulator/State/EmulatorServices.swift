@@ -62,10 +62,10 @@ public final class EmulatorServices: Sendable {
     @inline(__always)
     public func now() -> Millis { clockIsSystem ? SystemClock().now() : clock.now() }
 
-    /// "Now" for work done in an event-loop wakeup: the wall time the loop read when it woke
-    /// (`EventLoop.wokeAtWallMillis`) when the clock is the real one, so a request costs no clock read here.
+    /// "Now" for a request: the wall time of the socket read that brought it (`EventLoop.readAtWallMillis`)
+    /// when the clock is the real one, so a request costs no clock read here.
     @inline(__always)
-    public func now(wokeAtWallMillis: Millis) -> Millis { clockIsSystem ? wokeAtWallMillis : clock.now() }
+    public func now(readAtWallMillis: Millis) -> Millis { clockIsSystem ? readAtWallMillis : clock.now() }
 
     /// Everything that persists, as one snapshot (state export).
     public func exportState() -> EmulatorState {

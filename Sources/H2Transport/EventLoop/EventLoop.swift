@@ -45,17 +45,23 @@ public final class EventLoop: @unchecked Sendable {
     let coalesceBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     /// Ciphertext produced by TLS for the running connection, written to its socket before it yields.
     var scratchOut: [UInt8] = []
-    /// CLOCK_MONOTONIC when the loop last woke up (loop thread only): activity stamps for idle timeouts
-    /// read this instead of the clock, once per wakeup rather than several times per request. For work
-    /// done in that wakeup it is also when its input was read, the start of any latency measured for it.
-    public private(set) var wokeAt: UInt64 = monotonicNanoseconds()
-    /// CLOCK_REALTIME in milliseconds since the epoch at the same moment, for handlers that stamp their
-    /// work with wall time (ms resolution: reading the clock again per request would not change the number
-    /// for the requests of one wakeup, which takes well under a millisecond).
-    public private(set) var wokeAtWallMillis: Int64 = wallMillis()
+    /// CLOCK_MONOTONIC when the loop last woke up or read from a socket (loop thread only): activity stamps
+    /// for idle timeouts read this instead of the clock, and so do the requests found in that read, as the
+    /// start of their latency (one clock read per read(2), not several per request).
+    public private(set) var readAt: UInt64 = monotonicNanoseconds()
+    /// CLOCK_REALTIME in milliseconds since the epoch at the same moment (loop thread only), for handlers that
+    /// stamp requests with wall time.
+    public private(set) var readAtWallMillis: Int64 = wallMillis()
+
+    /// Restamps `readAt` and `readAtWallMillis`; connections call it for each read that returned data, so
+    /// input read late in a long wakeup is not stamped with the wakeup's time.
+    func noteRead() {
+        readAt = monotonicNanoseconds()
+        readAtWallMillis = wallMillis()
+    }
     /// Builds nghttp2 name/value arrays for whichever connection is submitting headers.
     let headerEncoder = HeaderEncoder()
-    /// Request streams closed by this loop's server connections, for their next requests.
+    /// Request streams closed by this loop's server connections, for their next requests (loop thread only).
     var streamPool = ServerStreamPool()
 
     private let strict: Bool = {
@@ -195,8 +201,7 @@ public final class EventLoop: @unchecked Sendable {
                 timeout = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
             }
             let n = CShims_epoll_wait(epfd, &events, &datas, Int32(maxEvents), timeout)
-            wokeAt = monotonicNanoseconds()
-            wokeAtWallMillis = wallMillis()
+            noteRead()
             if n < 0 && errno != EINTR {
                 preconditionFailure("epoll_wait failed: \(errno)")
             }

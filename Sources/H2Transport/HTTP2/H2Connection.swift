@@ -131,7 +131,8 @@ public class H2Connection: Selectable, ReadResumable {
                 close(reason: "peer closed the connection", abortive: false)
                 return
             case .processed(let n):
-                lastActivity = loop.wokeAt
+                loop.noteRead()
+                lastActivity = loop.readAt
                 feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<n]))
             }
             budget -= 1

@@ -208,6 +208,9 @@ public struct H2HeaderList: Sendable, Sequence {
         }
     }
 
+    /// Bytes of storage held for names and values (the high-water mark a pooled list keeps).
+    var storageBytes: Int { bytes.count }
+
     /// The length of field `index`'s name in bytes.
     @inlinable
     public func nameLength(at index: Int) -> Int { Int(fields[index].nameLength) }

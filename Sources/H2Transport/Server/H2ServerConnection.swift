@@ -236,7 +236,7 @@ public final class H2ServerConnection: H2Connection {
         guard endStream,
               hd.type == UInt8(NGHTTP2_HEADERS.rawValue) || hd.type == UInt8(NGHTTP2_DATA.rawValue),
               let stream = stream(hd.stream_id) else { return 0 }
-        lastActivity = loop.wokeAt
+        lastActivity = loop.readAt
         var request = H2Request(headers: stream.headers, body: stream.body, streamID: stream.id)
         request.bodyLength = stream.bodyLength
         request.bodyExceededLimit = stream.bodyExceededLimit
@@ -247,7 +247,7 @@ public final class H2ServerConnection: H2Connection {
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
         if isCurrent(streamID) { current = nil }
         guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
-        lastActivity = loop.wokeAt
+        lastActivity = loop.readAt
         stream.outgoing = nil
         loop.streamPool.give(stream)
         return 0

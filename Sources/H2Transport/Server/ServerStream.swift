@@ -1,5 +1,5 @@
-/// One request being received on a server connection; pooled per connection so steady-state traffic
-/// reuses header and body storage.
+/// One request being received on a server connection; pooled per event loop (`ServerStreamPool`) so
+/// steady-state traffic reuses header and body storage.
 final class ServerStream {
     var id: Int32 = 0
     var headers = H2HeaderList(reservingBytes: 512, fields: 16)

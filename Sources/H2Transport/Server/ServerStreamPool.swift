@@ -10,17 +10,24 @@ struct ServerStreamPool {
 
     /// Enough for a dozen clients each keeping ~100 requests in flight, as load generators and busy senders
     /// do: a smaller pool discards what the next batch of HEADERS needs and every request then pays for a new
-    /// stream and its growing buffers (~4 allocations). At ~2 KiB a stream, at most ~2.5 MiB per loop.
+    /// stream and its growing buffers (~4 allocations).
     static let limit = 1200
+    /// Streams whose buffers grew past these (a large payload, huge headers) are dropped rather than kept:
+    /// the pool lives as long as the loop, so it holds at most ~1200 × 12 KiB ≈ 14 MiB per loop, ~2.5 MiB
+    /// for push-sized requests (~2 KiB a stream).
+    static let maxBodyCapacity = 8 * 1024
+    static let maxHeaderBytes = 4 * 1024
 
     /// A stream to reuse, the most recently returned first, or a new one.
     mutating func take() -> ServerStream {
         streams.popLast() ?? ServerStream()
     }
 
-    /// Returns a closed stream for reuse (dropped once the pool is full).
+    /// Returns a closed stream for reuse (dropped once the pool is full, or when its buffers grew large).
     mutating func give(_ stream: ServerStream) {
-        if streams.count < Self.limit { streams.append(stream) }
+        guard streams.count < Self.limit, stream.body.capacity <= Self.maxBodyCapacity,
+              stream.headers.storageBytes <= Self.maxHeaderBytes else { return }
+        streams.append(stream)
     }
 
     var count: Int { streams.count }

@@ -4,7 +4,7 @@
 /// at two dozen copies a push the call into libc (not inlined by `copyMemory`) costs more than the copy:
 /// two possibly overlapping word loads and stores do it instead.
 @inlinable @inline(__always)
-public func copyBytes(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+package func copyBytes(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
     switch count {
     case 8...16:
         let head = source.loadUnaligned(as: UInt64.self)

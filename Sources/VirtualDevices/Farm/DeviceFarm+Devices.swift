@@ -132,12 +132,6 @@ extension DeviceFarm {
 
     /// Fates recorded for pushes, oldest first, filtered (`apnsId` in either case).
     public func fates(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
-        let id = apnsId?.lowercased()
-        return state.withLock { s in
-            s.fates.filter { f in
-                (id == nil || f.apnsId.lowercased() == id) && (deviceId == nil || f.deviceId == deviceId)
-                    && (bundleId == nil || f.bundleId == bundleId)
-            }
-        }
+        state.withLock { s in s.fates.matching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId) }
     }
 }

@@ -114,13 +114,17 @@ public final class DeviceFarm: Sendable {
     public func tick() {
         let now = services.clock.now()
         state.withLock { s in
-            // The maps, not `s`, are captured: the queue is mutated while the closure runs.
-            let owners = s.owners, onlineDevices = s.online
-            let online = { (token: String) -> Bool in
-                guard let owner = owners[token] else { return false }
-                return onlineDevices[owner.deviceId] ?? false
+            let actions: [DeliveryQueue.Action]
+            do {
+                // The maps, not `s`, are captured: the queue is mutated while the closure runs. Scoped so the
+                // copies are gone before `apply` changes the maps (no copy-on-write of whole dictionaries).
+                let owners = s.owners, onlineDevices = s.online
+                let online = { (token: String) -> Bool in
+                    guard let owner = owners[token] else { return false }
+                    return onlineDevices[owner.deviceId] ?? false
+                }
+                actions = s.queue.tick(now: now, isOnline: online)
             }
-            let actions = s.queue.tick(now: now, isOnline: online)
             apply(actions, to: &s, now: now)
             for id in s.order {
                 for bundle in s.devices[id]?.installOrder ?? [] {

@@ -44,15 +44,38 @@ struct FateLog: ~Copyable {
         arena.commit(w.offset)
     }
 
-    /// Oldest first, those matching `include`.
-    func filter(_ include: (PushFate) -> Bool) -> [PushFate] {
+    /// Oldest first, those for `apnsId` (in either case), `deviceId` and `bundleId` (nil: any). Compared on the
+    /// stored bytes and only the matches decoded: the farm's lock, which delivery also takes, is held meanwhile.
+    func matching(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
         var out: [PushFate] = []
         arena.forEach { bytes in
-            let fate = Self.decode(bytes)
-            if include(fate) { out.append(fate) }
+            var r = EntryByteReader(bytes, at: Self.fixedSize)
+            _ = r.bytesOrNil()  // kind
+            let id = r.bytesOrNil(), device = r.bytesOrNil(), bundle = r.bytesOrNil()
+            if Self.matches(device, deviceId) && Self.matches(bundle, bundleId)
+                && Self.matchesIgnoringCase(id, apnsId) {
+                out.append(Self.decode(bytes))
+            }
             return true
         }
         return out
+    }
+
+    private static func matches(_ stored: UnsafeRawBufferPointer?, _ wanted: String?) -> Bool {
+        guard let wanted else { return true }
+        guard let stored else { return false }
+        return wanted.utf8.elementsEqual(stored)
+    }
+
+    /// Case-insensitive as `lowercased()` is; bytewise for ASCII (apns-ids are), through Strings otherwise.
+    private static func matchesIgnoringCase(_ stored: UnsafeRawBufferPointer?, _ wanted: String?) -> Bool {
+        guard let wanted else { return true }
+        guard let stored else { return false }
+        let lower = { (b: UInt8) -> UInt8 in b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+        guard stored.allSatisfy({ $0 < 0x80 }), wanted.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return String(decoding: stored, as: UTF8.self).lowercased() == wanted.lowercased()
+        }
+        return stored.count == wanted.utf8.count && zip(stored, wanted.utf8).allSatisfy { lower($0) == lower($1) }
     }
 
     /// Reads back what `append` wrote (the arena only ever holds such entries).
