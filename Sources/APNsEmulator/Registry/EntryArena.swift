@@ -7,8 +7,8 @@
 /// current chunk and dropping the oldest only counts it (the dropped bytes are not even read: they are
 /// long out of cache); a chunk whose entries are all dropped is reused for new ones. Memory follows the bytes actually kept, not a fixed size per slot.
 ///
-/// Each entry starts with its total length (`UInt32`), so the chain can be walked; what follows is up to
-/// the writer (`JournalEntryEncoder`, `FateLog`). Not thread-safe: its owner keeps it inside a mutex.
+/// Each entry starts with its total length (`UInt32`, stored by `append`), so the chain can be walked; what
+/// follows is up to the writer (`JournalEntryEncoder`, `FateLog`). Not thread-safe: its owner keeps it inside a mutex.
 ///
 /// `@unchecked Sendable` because its only non-Sendable parts are the chunk pointers, and the memory behind
 /// them belongs to this value alone: it is `~Copyable` (never two owners) and frees the chunks in `deinit`,
@@ -36,11 +36,9 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     private var spare: Chunk?
     /// Entries kept.
     package private(set) var count = 0
-    /// Bytes promised by the last `reserve`, for `commit` to check.
-    private var reserved = 0
     /// Counts the chunks begun: a pointer into the chunk new entries go to stays valid for them while this
     /// is unchanged (a recycled chunk comes back at the same address with a new number).
-    package private(set) var chunkSerial = 0
+    private var chunkSerial = 0
     /// Memory held for entries: live chunks and the spare.
     package var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
 
@@ -51,24 +49,23 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         spare?.base.deallocate()
     }
 
-    /// Room for one entry of at most `maxBytes`; write it there, then `commit` what was written (the
-    /// 4-byte length prefix included; the writer stores it). Nothing else may touch the arena in between.
-    package mutating func reserve(maxBytes: Int) -> UnsafeMutableRawPointer {
+    /// Appends one entry of at most `maxBytes` (its 4-byte length prefix included): stores the prefix, lets
+    /// `write` fill in the rest (it also gets the serial of the chunk the entry goes to), and returns what
+    /// `write` returns.
+    package mutating func append<R>(maxBytes: Int, _ write: (inout EntryByteWriter, _ chunkSerial: Int) -> R) -> R {
         if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
             chunks.append(newChunk(atLeast: maxBytes))
             chunkSerial += 1
         }
-        reserved = maxBytes
-        return chunks[chunks.count - 1].base + chunks[chunks.count - 1].used
-    }
-
-    /// Completes the entry begun with `reserve`.
-    package mutating func commit(_ written: Int) {
-        precondition(written >= 4 && written <= reserved, "log entry overran its reservation")
-        reserved = 0
-        chunks[chunks.count - 1].used += written
+        var w = EntryByteWriter(chunks[chunks.count - 1].base + chunks[chunks.count - 1].used)
+        w.uint32(0)
+        let result = write(&w, chunkSerial)
+        precondition(w.offset <= maxBytes, "log entry overran its reservation")
+        w.uint32(UInt32(w.offset), at: 0)
+        chunks[chunks.count - 1].used += w.offset
         chunks[chunks.count - 1].entries += 1
         count += 1
+        return result
     }
 
     /// Drops the oldest entry.

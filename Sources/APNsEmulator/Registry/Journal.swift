@@ -16,8 +16,9 @@ public final class Journal: Sendable {
         var enabled = true
         var capacity: Int
         var dropped: Int64 = 0
-        /// The last tail (fields and body) written in full, and the chunk it is in (`EntryArena.chunkSerial`):
-        /// an entry in the same chunk with the same tail points back at it (see `JournalEntryEncoder`).
+        /// The last tail (fields and body) written in full, and the chunk it is in (the serial
+        /// `EntryArena.append` passes): an entry in the same chunk with the same tail points back at it (see
+        /// `JournalEntryEncoder`).
         var sharedTail: (chunk: Int, bytes: UnsafeRawBufferPointer)?
 
         init(capacity: Int) { self.capacity = capacity }
@@ -98,8 +99,7 @@ public final class Journal: Sendable {
             var e = entry
             e.id = id
             s.aside[id] = e
-            let slot = s.arena.reserve(maxBytes: JournalEntryEncoder.asideSize)
-            s.arena.commit(JournalEntryEncoder.writeAside(id: id, to: slot))
+            s.arena.append(maxBytes: JournalEntryEncoder.asideSize) { w, _ in JournalEntryEncoder.writeAside(id: id, to: &w) }
             return id
         }
     }
@@ -112,13 +112,13 @@ public final class Journal: Sendable {
         return state.withLock { s in
             guard s.enabled else { return 0 }
             let id = s.nextSlot()
-            let slot = s.arena.reserve(maxBytes: size)
-            let chunk = s.arena.chunkSerial
-            let previous = s.sharedTail.flatMap { $0.chunk == chunk ? $0.bytes : nil }
-            let (written, tail) = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
-                                                            summary: summary, id: id, to: slot, previousTail: previous)
-            s.arena.commit(written)
-            s.sharedTail = (chunk, tail)
+            let shared = s.sharedTail
+            s.sharedTail = s.arena.append(maxBytes: size) { w, chunk in
+                let previous = shared.flatMap { $0.chunk == chunk ? $0.bytes : nil }
+                let tail = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
+                                                     summary: summary, id: id, to: &w, previousTail: previous)
+                return (chunk, tail)
+            }
             return id
         }
     }

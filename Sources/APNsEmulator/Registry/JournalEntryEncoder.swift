@@ -62,19 +62,18 @@ enum JournalEntryEncoder {
         return n
     }
 
-    /// Writes the record of a request as entry `id`; returns the bytes written and the tail to offer the next
-    /// entry. `previousTail` is the last tail written in full in the same chunk (nil when there is none): if
-    /// this entry's tail has the same bytes, the entry points back at it instead of keeping a copy.
+    /// Writes the record of a request as entry `id` after the length prefix `w` starts past (`EntryArena.append`
+    /// stores it); returns the tail to offer the next entry. `previousTail` is the last tail written in full in
+    /// the same chunk (nil when there is none): if this entry's tail has the same bytes, the entry points back
+    /// at it instead of keeping a copy.
     static func write(_ r: JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary, id: Int64,
-                      to base: UnsafeMutableRawPointer, previousTail: UnsafeRawBufferPointer?)
-        -> (written: Int, tail: UnsafeRawBufferPointer)
+                      to w: inout EntryByteWriter, previousTail: UnsafeRawBufferPointer?) -> UnsafeRawBufferPointer
     {
-        var w = EntryByteWriter(base)
+        let base = w.base
         var flags: UInt8 = 0
         if r.timestamp != nil { flags |= Flag.timestamp }
         if s.priority != nil { flags |= Flag.priority }
         if s.expiration != nil { flags |= Flag.expiration }
-        w.uint32(0)
         w.uint8(Kind.record.rawValue)
         w.uint8(r.environment == .sandbox ? 1 : 0)
         w.uint8(r.authMode.rawValue)
@@ -121,16 +120,13 @@ enum JournalEntryEncoder {
             w.uint32(UInt32(previous.count))
             tail = previous
         }
-        w.uint32(UInt32(w.offset), at: 0)
-        return (w.offset, tail)
+        return tail
     }
 
     /// Writes the fixed part only, for an entry kept aside (see `Journal`).
     static let asideSize = fixedSize
 
-    static func writeAside(id: Int64, to base: UnsafeMutableRawPointer) -> Int {
-        var w = EntryByteWriter(base)
-        w.uint32(UInt32(fixedSize))
+    static func writeAside(id: Int64, to w: inout EntryByteWriter) {
         w.uint8(Kind.aside.rawValue)
         w.uint8(0)
         w.uint8(0)
@@ -138,7 +134,6 @@ enum JournalEntryEncoder {
         w.int64(id)
         for _ in 0..<6 { w.int64(0) }
         w.uint32(0)
-        return w.offset
     }
 
     private static func isAuthorization(_ name: UnsafeRawBufferPointer) -> Bool {

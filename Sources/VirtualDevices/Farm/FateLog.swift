@@ -30,18 +30,16 @@ struct FateLog: ~Copyable {
             + EntryByteWriter.size(fate.deviceId) + EntryByteWriter.size(fate.bundleId)
             + EntryByteWriter.size(fate.token) + EntryByteWriter.size(fate.reason)
             + EntryByteWriter.size(fate.notificationId)
-        var w = EntryByteWriter(arena.reserve(maxBytes: maxBytes))
-        w.uint32(0)
-        w.int64(fate.at)
-        w.string(fate.fate.rawValue)
-        w.string(fate.apnsId)
-        w.string(fate.deviceId)
-        w.string(fate.bundleId)
-        w.string(fate.token)
-        w.string(fate.reason)
-        w.string(fate.notificationId)
-        w.uint32(UInt32(w.offset), at: 0)
-        arena.commit(w.offset)
+        arena.append(maxBytes: maxBytes) { w, _ in
+            w.int64(fate.at)
+            w.string(fate.fate.rawValue)
+            w.string(fate.apnsId)
+            w.string(fate.deviceId)
+            w.string(fate.bundleId)
+            w.string(fate.token)
+            w.string(fate.reason)
+            w.string(fate.notificationId)
+        }
     }
 
     /// Oldest first, those for `apnsId` (in either case), `deviceId` and `bundleId` (nil: any). Compared on the
@@ -53,7 +51,7 @@ struct FateLog: ~Copyable {
             _ = r.bytesOrNil()  // kind
             let id = r.bytesOrNil(), device = r.bytesOrNil(), bundle = r.bytesOrNil()
             if Self.matches(device, deviceId) && Self.matches(bundle, bundleId)
-                && Self.matchesIgnoringCase(id, apnsId) {
+                && Self.matches(id, apnsId, ignoringCase: true) {
                 out.append(Self.decode(bytes))
             }
             return true
@@ -61,21 +59,15 @@ struct FateLog: ~Copyable {
         return out
     }
 
-    private static func matches(_ stored: UnsafeRawBufferPointer?, _ wanted: String?) -> Bool {
+    /// Whether the stored field is `wanted` (nil: anything), with ASCII case folded when `ignoringCase`: the
+    /// field it is asked for, the apns-id, is a UUID (validated before a push reaches a device), so that is
+    /// what `lowercased()` would do.
+    private static func matches(_ stored: UnsafeRawBufferPointer?, _ wanted: String?, ignoringCase: Bool = false) -> Bool {
         guard let wanted else { return true }
         guard let stored else { return false }
-        return wanted.utf8.elementsEqual(stored)
-    }
-
-    /// Case-insensitive as `lowercased()` is; bytewise for ASCII (apns-ids are), through Strings otherwise.
-    private static func matchesIgnoringCase(_ stored: UnsafeRawBufferPointer?, _ wanted: String?) -> Bool {
-        guard let wanted else { return true }
-        guard let stored else { return false }
-        let lower = { (b: UInt8) -> UInt8 in b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-        guard stored.allSatisfy({ $0 < 0x80 }), wanted.utf8.allSatisfy({ $0 < 0x80 }) else {
-            return String(decoding: stored, as: UTF8.self).lowercased() == wanted.lowercased()
-        }
-        return stored.count == wanted.utf8.count && zip(stored, wanted.utf8).allSatisfy { lower($0) == lower($1) }
+        guard ignoringCase else { return wanted.utf8.elementsEqual(stored) }
+        let fold = { (b: UInt8) -> UInt8 in b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+        return wanted.utf8.count == stored.count && zip(stored, wanted.utf8).allSatisfy { fold($0) == fold($1) }
     }
 
     /// Reads back what `append` wrote (the arena only ever holds such entries).
