@@ -10,7 +10,7 @@ import Synchronization
 public final class EmulatorServices: Sendable {
     public let configuration: EmulatorConfiguration
     public let clock: any EmulatorClock
-    /// Whether `clock` is the real clock, so `now()` can read it without a call through the existential.
+    /// Whether `clock` is the real clock, so `now(readAtWallMillis:)` can skip it.
     private let clockIsSystem: Bool
     public let keys: KeyRegistry
     public let tokens: TokenRegistry
@@ -57,13 +57,9 @@ public final class EmulatorServices: Sendable {
         if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
     }
 
-    /// The emulator's "now" (every push reads it): `clock.now()`, without copying the existential when the
-    /// clock is the real one.
-    @inline(__always)
-    public func now() -> Millis { clockIsSystem ? SystemClock().now() : clock.now() }
-
-    /// "Now" for a request: the wall time of the socket read that brought it (`EventLoop.readAtWallMillis`)
-    /// when the clock is the real one, so a request costs no clock read here.
+    /// "Now" for a request (every push reads it): `clock.now()`, except that with the real clock it is the
+    /// wall time of the socket read that brought the request (`EventLoop.readAtWallMillis`), so a request
+    /// costs no clock read or call through the existential here.
     @inline(__always)
     public func now(readAtWallMillis: Millis) -> Millis { clockIsSystem ? readAtWallMillis : clock.now() }
 

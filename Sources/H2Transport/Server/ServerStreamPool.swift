@@ -29,6 +29,4 @@ struct ServerStreamPool {
               stream.headers.storageBytes <= Self.maxHeaderBytes else { return }
         streams.append(stream)
     }
-
-    var count: Int { streams.count }
 }
