@@ -12,6 +12,10 @@
 //   apns-emulator                            – the executable (calls EmulatorCLI)
 import PackageDescription
 
+/// Release builds of the hot-path modules skip Swift's dynamic exclusivity checks; debug builds, which the
+/// tests run, keep them. Each target using it says why its classes are safe without them.
+let uncheckedExclusivityInRelease: SwiftSetting = .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+
 let package = Package(
     name: "apns-emulator",
     products: [
@@ -68,8 +72,8 @@ let package = Package(
             swiftSettings: [
                 // Loop-confined classes are never accessed concurrently (checked by preconditionInLoop), and
                 // the dynamic exclusivity checks on their fields cost ~5% of server CPU per request
-                // (measured with perf on the bench). Debug builds keep the checks.
-                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+                // (measured with perf on the bench).
+                uncheckedExclusivityInRelease,
             ]
         ),
         .target(
@@ -82,9 +86,8 @@ let package = Package(
             swiftSettings: [
                 // As in H2Transport: the handler's per-connection state is loop-confined, and the dynamic
                 // exclusivity checks on its fields were 0.6% of server CPU per push (perf, bench/apns.sh load).
-                // Shared state is behind Mutex, whose exclusive access is checked statically. Debug builds,
-                // which the tests run, keep the checks.
-                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+                // Shared state is behind Mutex, whose exclusive access is checked statically.
+                uncheckedExclusivityInRelease,
             ]
         ),
         .target(
