@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import VirtualDevices
@@ -5,9 +6,8 @@ import Testing
 @Suite("NotificationCentre")
 struct NotificationCentreTests {
     static func item(_ id: String, thread: String = "") -> DeliveredNotification {
-        var n = ApnsNotification.empty
-        n.identifier = id
-        n.threadIdentifier = thread
+        let content = PushContent(payload: Array(#"{"aps":{"alert":"x","thread-id":"\#(thread)"}}"#.utf8))
+        let n = ApnsNotification(identifier: id, content: content, platform: .iOS, level: .active, source: .delegate)
         return DeliveredNotification(identifier: id, apnsId: id, notification: n, deliveredAt: 0, presentation: ["list"],
                                      soundPlayed: "")
     }
@@ -56,5 +56,41 @@ struct NotificationCentreTests {
         let kept = model.compactMap { $0 }
         for id in kept { #expect(c.find(id)?.identifier == id) }
         #expect((0..<400).filter { c.find("n\($0)") != nil }.count == kept.count)
+    }
+
+    /// Taps and dismissals (`remove`) mixed into deliveries, against the same model: a removed identifier's
+    /// slot empties, a later delivery of it is new, and lookups of every identifier agree throughout (the
+    /// index's chains are unlinked from their heads, middles and ends).
+    @Test func removalsAndRedeliveriesMatchTheModel() {
+        var c = NotificationCentre()
+        var model: [String?] = []
+        var rng = SystemRandomNumberGenerator()
+        for step in 0..<5_000 {
+            let id = "n\(Int.random(in: 0..<300, using: &rng))"
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                #expect(c.remove(id)?.identifier == (model.contains(id) ? id : nil))
+                model = model.map { $0 == id ? nil : $0 }
+            } else {
+                _ = c.add(Self.item(id))
+                model = model.map { $0 == id ? nil : $0 }
+                model.insert(id, at: 0)
+                if model.count > NotificationCentre.capacity { model.removeLast() }
+            }
+            if c.items.map(\.identifier) != model.compactMap({ $0 }) {
+                Issue.record("diverged at step \(step) on \(id)")
+                return
+            }
+        }
+        let kept = Set(model.compactMap { $0 })
+        for i in 0..<300 { #expect((c.find("n\(i)") != nil) == kept.contains("n\(i)")) }
+    }
+
+    @Test func fingerprintsAreNeverZeroAndTellIdentifiersApart() {
+        let ids = ["", "a", "ab", "1234567", "12345678", "123456789", UUID().uuidString.lowercased(),
+                   "f2a0c1d2-0000-4000-8000-000000000001", "f2a0c1d2-0000-4000-8000-000000000002",
+                   String(repeating: "x", count: 200), "é", "collapse-1", "collapse-2"]
+        let prints = ids.map(NotificationCentre.fingerprint)
+        #expect(!prints.contains(0))
+        #expect(Set(prints).count == ids.count)
     }
 }

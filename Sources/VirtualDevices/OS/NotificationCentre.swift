@@ -10,21 +10,29 @@ struct NotificationCentre: Sendable {
     /// centre keeps the newest 100 (a load test pushing millions to one device must not grow it forever).
     static let capacity = 100
 
-    /// A ring of the newest notifications (slot `head` is written next) and where each identifier sits, so a
-    /// delivery costs a hash lookup and one slot write: no scan, no shifting (load tests push to one device).
+    /// A ring of the newest notifications (slot `head` is written next).
     private var ring: [DeliveredNotification?] = []
     /// The identifier in each ring slot (nil: empty). Kept beside the ring because reading
     /// `ring[i]?.identifier` copies the whole notification out of the array and destroys it again: a few dozen
     /// retains and releases per delivery for one string.
     private var identifiers: [String?] = []
+    /// Each slot's identifier fingerprint (`Self.fingerprint`; 0: empty).
+    private var fingerprints: [UInt64] = []
+    /// Slots by fingerprint: `bucketHeads[fingerprint % bucketCount]` is the first slot of a chain that
+    /// `chain[slot]` continues (-1 ends it). A delivery costs one fingerprint of the new identifier and a few
+    /// integer steps; the dictionary from identifier to slot this replaces hashed two identifiers a delivery
+    /// (the new one, and the evicted one to remove it) with SipHash. Chains stay short for any identifiers a
+    /// sender picks: they hold at most the centre's 100 slots, and a collision costs a string comparison.
+    private var bucketHeads = [Int16](repeating: -1, count: NotificationCentre.bucketCount)
+    private var chain: [Int16] = []
+    private static let bucketCount = 128
     private var head = 0
-    private var slots: [String: Int] = [:]
 
     /// Newest first.
     var items: [DeliveredNotification] {
         guard !ring.isEmpty else { return [] }
         var out: [DeliveredNotification] = []
-        out.reserveCapacity(slots.count)
+        out.reserveCapacity(ring.count)
         for k in 1...ring.count {
             if let n = ring[(head - k + ring.count) % ring.count] { out.append(n) }
         }
@@ -32,49 +40,118 @@ struct NotificationCentre: Sendable {
     }
 
     /// Adds `notification`; returns the one it replaced, if any (the oldest beyond the capacity just leaves).
-    ///
-    /// Two hash lookups in steady state: the new identifier's (which also finds what it replaces) and the
-    /// evicted one's. Nothing is copied out of the ring but what is returned.
+    /// Nothing is copied out of the ring but what is returned.
     mutating func add(_ notification: consuming DeliveredNotification) -> DeliveredNotification? {
         let position = ring.count < Self.capacity ? ring.count : head
         let identifier = notification.identifier
+        let fingerprint = Self.fingerprint(identifier)
         var replaced: DeliveredNotification?
-        if let previous = slots.updateValue(position, forKey: identifier), previous != position {
+        if let previous = slot(of: identifier, fingerprint: fingerprint) {
             replaced = ring[previous].take()
-            identifiers[previous] = nil
-        } else if position < identifiers.count, identifiers[position] == identifier {
-            replaced = ring[position].take()
-        }
-        if position < identifiers.count, let evicted = identifiers[position], evicted != identifier {
-            slots.removeValue(forKey: evicted)
+            unlink(previous)
         }
         if position == ring.count {
             ring.append(consume notification)
             identifiers.append(identifier)
+            fingerprints.append(0)
+            chain.append(-1)
         } else {
+            unlink(position)  // the oldest, leaving
             ring[position] = consume notification
             identifiers[position] = identifier
         }
+        link(position, fingerprint)
         head = (position + 1) % Self.capacity
         return replaced
     }
 
     /// Removes and returns the notification with `identifier` (tap, dismiss).
     mutating func remove(_ identifier: String) -> DeliveredNotification? {
-        guard let slot = slots.removeValue(forKey: identifier) else { return nil }
-        identifiers[slot] = nil
+        guard let slot = slot(of: identifier, fingerprint: Self.fingerprint(identifier)) else { return nil }
+        unlink(slot)
         return ring[slot].take()
     }
 
     func find(_ identifier: String) -> DeliveredNotification? {
-        slots[identifier].flatMap { ring[$0] }
+        slot(of: identifier, fingerprint: Self.fingerprint(identifier)).flatMap { ring[$0] }
     }
 
     mutating func removeAll() {
         ring.removeAll()
         identifiers.removeAll()
-        slots.removeAll()
+        fingerprints.removeAll()
+        chain.removeAll()
+        bucketHeads = [Int16](repeating: -1, count: Self.bucketCount)
         head = 0
+    }
+
+    /// The ring slot holding `identifier`, if any.
+    private func slot(of identifier: String, fingerprint: UInt64) -> Int? {
+        var q = Int(bucketHeads[Self.bucket(fingerprint)])
+        while q >= 0 {
+            if fingerprints[q] == fingerprint && identifiers[q] == identifier { return q }
+            q = Int(chain[q])
+        }
+        return nil
+    }
+
+    /// Files an occupied slot under its fingerprint.
+    private mutating func link(_ slot: Int, _ fingerprint: UInt64) {
+        let b = Self.bucket(fingerprint)
+        fingerprints[slot] = fingerprint
+        chain[slot] = bucketHeads[b]
+        bucketHeads[b] = Int16(slot)
+    }
+
+    /// Empties a slot's index entries (its notification is the caller's to take); nothing if it is empty.
+    private mutating func unlink(_ slot: Int) {
+        let fingerprint = fingerprints[slot]
+        guard fingerprint != 0 else { return }
+        let b = Self.bucket(fingerprint)
+        if Int(bucketHeads[b]) == slot {
+            bucketHeads[b] = chain[slot]
+        } else {
+            var q = Int(bucketHeads[b])
+            while Int(chain[q]) != slot { q = Int(chain[q]) }
+            chain[q] = chain[slot]
+        }
+        chain[slot] = -1
+        fingerprints[slot] = 0
+        identifiers[slot] = nil
+    }
+
+    @inline(__always)
+    private static func bucket(_ fingerprint: UInt64) -> Int { Int(truncatingIfNeeded: fingerprint >> 57) }
+
+    /// A 64-bit fingerprint of an identifier's UTF-8 bytes, never 0 (the empty slot's mark). Not a
+    /// cryptographic or flooding-resistant hash, and it needs not be: a collision costs one string comparison,
+    /// and a chain is bounded by the centre's capacity whatever the identifiers.
+    static func fingerprint(_ identifier: String) -> UInt64 {
+        if let h = identifier.utf8.withContiguousStorageIfAvailable(fingerprint(bytes:)) { return h }
+        return Array(identifier.utf8).withUnsafeBufferPointer(fingerprint(bytes:))
+    }
+
+    private static func fingerprint(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            var i = 0
+            while i + 8 <= bytes.count {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 29
+                i += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < bytes.count {
+                tail |= UInt64(bytes[i]) << shift
+                shift += 8
+                i += 1
+            }
+            h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        }
+        h ^= h >> 32
+        return h | 1
     }
 
     /// Groups as the notification centre stacks them (iOS 12+): one per thread identifier, the empty
