@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import VirtualDevices
@@ -19,6 +20,37 @@ struct ApnsNotificationTests {
         #expect(n.targetContentIdentifier == "tc")
         #expect(n.relevanceScore == 0.5)
         #expect(n.userInfoJson.contains(#""k":1"#))
+    }
+
+    /// A record read back from the JSON the control API writes is equal to the one written, whatever mapping
+    /// built it (the fields are computed from the content, so the decoded one holds them literally).
+    @Test func jsonRoundTripKeepsEveryField() throws {
+        let c = Self.content(#"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B","launch-image":"L.png"},"badge":7,"#
+            + #""sound":"s.caf","category":"CAT","thread-id":"room-1","target-content-id":"tc","relevance-score":0.5}}"#)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // Foundation on Linux does not keep key order otherwise
+        for source in [ApnsNotification.Source.delegate, .coldStart] {
+            let n = ApnsNotification(identifier: "id", content: c, platform: .iOS, level: .timeSensitive, source: source)
+            let data = try encoder.encode(n)
+            let back = try JSONDecoder().decode(ApnsNotification.self, from: data)
+            #expect(back == n)
+            #expect(try encoder.encode(back) == data)
+        }
+        let json = try #require(String(data: try JSONEncoder().encode(ApnsNotification.empty), encoding: .utf8))
+        for key in ["identifier", "title", "subtitle", "body", "badge", "sound", "categoryIdentifier",
+                    "threadIdentifier", "launchImageName", "targetContentIdentifier", "interruptionLevel",
+                    "relevanceScore", "userInfoJson", "isRemote"] {
+            #expect(json.contains("\"\(key)\""), "\(key) missing from \(json)")
+        }
+    }
+
+    @Test func coldStartKeepsTheSoundAndDropsWhatOnlyTheOSComputes() {
+        let c = Self.content(#"{"aps":{"alert":{"body":"B","launch-image":"L.png"},"sound":"s.caf","relevance-score":0.5}}"#)
+        let n = ApnsNotification(identifier: "i", content: c, platform: .iOS, level: .critical, source: .coldStart)
+        #expect(n.sound == "s.caf")
+        #expect(n.launchImageName == "")
+        #expect(n.relevanceScore == 0)
+        #expect(n.interruptionLevel == .unspecified)
     }
 
     @Test func macOSHasNoLaunchImage() {

@@ -53,6 +53,9 @@ public struct PushContent: Sendable, Equatable {
 
     public init() { box = Box.empty }
 
+    /// Content with these fields (a record decoded from JSON).
+    public init(_ fields: Fields) { box = Box(fields) }
+
     /// Reads `payload` (UTF-8 JSON).
     public init(payload: [UInt8]) {
         var f = Fields()
