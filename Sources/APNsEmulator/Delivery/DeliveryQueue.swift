@@ -79,7 +79,7 @@ public struct DeliveryQueue: Sendable {
     public mutating func acceptForDelivery(_ push: consuming QueuedPush, online: Bool, now: Millis,
                                            into actions: inout [Action]) -> QueuedPush? {
         if online {
-            if push.priority < 10 && lowPriorityDelayMillis > 0 {
+            if !deliversAtOnce(priority: push.priority, online: online) {
                 let due = Self.adding(now, lowPriorityDelayMillis)
                 // Searched from the end: `due` is now plus a fixed delay, so it almost always goes last.
                 let index = deferred.lastIndex { $0.due <= due }.map { $0 + 1 } ?? deferred.startIndex
@@ -91,6 +91,12 @@ public struct DeliveryQueue: Sendable {
         }
         store(push, now: now, into: &actions)
         return nil
+    }
+
+    /// Whether a push of `priority` to a device that is `online` or not goes to it at once (`acceptForDelivery`
+    /// would return it): the owner may then hand the push over as it was accepted, without queueing it.
+    public func deliversAtOnce(priority: Int, online: Bool) -> Bool {
+        online && (priority >= 10 || lowPriorityDelayMillis == 0)
     }
 
     /// The device owning `tokens` came online: hand over what was kept for it.

@@ -26,7 +26,6 @@ extension DeviceFarm {
                 device.installOrder.append(app.bundleId)
             }
             s.devices[c.id] = device
-            s.online[c.id] = c.online
             s.order.append(c.id)
             return device
         }
@@ -39,7 +38,6 @@ extension DeviceFarm {
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder { try removeApp(&s, id, bundle, now: now) }
             s.devices[id] = nil
-            s.online[id] = nil
             s.order.removeAll { $0 == id }
         }
     }

@@ -33,17 +33,13 @@ public final class DeviceFarm: Sendable {
     struct FarmState: ~Copyable, Sendable {
         var devices: [String: VirtualDevice] = [:]
         var order: [String] = []
-        /// token → (device, bundle id) of the install that owns it.
+        /// token → (device, bundle id, network flag) of the install that owns it.
         var owners: [String: Owner] = [:]
-        /// Each device's network flag, mirrored from its configuration (set where that is: create, setOnline,
-        /// removeDevice). Every push reads it, and `devices[id]?.configuration.online` copies a whole device
-        /// (its apps, strings, arrays) out of the dictionary to read one Bool.
-        var online: [String: Bool] = [:]
 
-        /// Sets a device's network flag in its configuration and in `online` together.
+        /// Sets a device's network flag in its configuration and in the owners of its tokens together.
         mutating func setOnline(_ id: String, _ value: Bool) {
             devices[id]?.configuration.online = value
-            online[id] = value
+            for i in owners.indices where owners.values[i].deviceId == id { owners.values[i].online = value }
         }
         var queue: DeliveryQueue
         var fates = FateLog(capacity: DeviceFarm.fateCapacity)
@@ -67,6 +63,10 @@ public final class DeviceFarm: Sendable {
     struct Owner: Sendable, Equatable {
         var deviceId: String
         var bundleId: String
+        /// The device's network flag, mirrored from its configuration (`FarmState.setOnline` keeps them in step):
+        /// every push reads it, and reading `devices[id]?.configuration.online` copies a whole device (its apps,
+        /// strings, arrays) out of the dictionary to read one Bool.
+        var online: Bool
     }
 
     /// - Parameter lowPriorityDelayMillis: how long APNs holds priority 5 and 1 pushes to online devices.
@@ -93,15 +93,18 @@ public final class DeviceFarm: Sendable {
     /// An accepted push: delivered, held or dropped per APNs semantics if a device owns its token.
     public func deliver(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
-        // Built outside the lock and taken inside: a value the closure merely captured would be copied again
-        // to be handed to the queue (which consumes it).
-        let token = push.token
-        var pending: QueuedPush? = QueuedPush(push, acceptedAt: now)
         state.withLock { s in
-            guard let owner = s.owners[token], let online = s.online[owner.deviceId] else { return }
+            guard let owner = s.owners[push.token] else { return }
+            // Every push of a load test goes to its device at once, read where the validator left it; only a
+            // push APNs holds (offline device, deferred priority) becomes a `QueuedPush`.
+            if s.queue.deliversAtOnce(priority: push.priority, online: owner.online) {
+                hand(push, owner: owner, to: &s, now: now)
+                return
+            }
             var actions = s.spareActions
             s.spareActions = []
-            if let due = s.queue.acceptForDelivery(pending.take()!, online: online, now: now, into: &actions) {
+            if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: now), online: owner.online, now: now,
+                                                   into: &actions) {
                 hand(due, owner: owner, to: &s, now: now)
             }
             apply(actions, to: &s, now: now)
@@ -118,11 +121,8 @@ public final class DeviceFarm: Sendable {
             do {
                 // The maps, not `s`, are captured: the queue is mutated while the closure runs. Scoped so the
                 // copies are gone before `apply` changes the maps (no copy-on-write of whole dictionaries).
-                let owners = s.owners, onlineDevices = s.online
-                let online = { (token: String) -> Bool in
-                    guard let owner = owners[token] else { return false }
-                    return onlineDevices[owner.deviceId] ?? false
-                }
+                let owners = s.owners
+                let online = { (token: String) -> Bool in owners[token]?.online ?? false }
                 actions = s.queue.tick(now: now, isOnline: online)
             }
             apply(actions, to: &s, now: now)
@@ -161,7 +161,7 @@ public final class DeviceFarm: Sendable {
     }
 
     /// Hands a push to the app that owns its token (`owner`, as the caller looked it up) and records its fates.
-    private func hand(_ push: borrowing QueuedPush, owner: Owner?, to s: inout FarmState, now: Millis) {
+    private func hand(_ push: some DeliverablePush, owner: Owner?, to s: inout FarmState, now: Millis) {
         var fates = s.spareFates
         s.spareFates = []
         var reached = false
@@ -175,8 +175,8 @@ public final class DeviceFarm: Sendable {
         s.spareFates = fates
     }
 
-    private func fate(_ push: QueuedPush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing FarmState, _ now: Millis)
-        -> PushFate
+    private func fate(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing FarmState,
+                      _ now: Millis) -> PushFate
     {
         let owner = s.owners[push.token]
         return PushFate(apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId,
@@ -214,35 +214,48 @@ public final class DeviceFarm: Sendable {
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
         guard let d = s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
         let caches = s.caches
+        // Results land in locals rather than a returned tuple: a generic tuple of `Result` and two tokens was
+        // copied through value witnesses on every push.
+        var value: T?
+        var failure: DeviceError?
+        var tokenBefore: String??
+        var tokenAfter: String?
+        var deviceOnline = false
         // Everything is read through the `inout` of each value position: a read through the dictionaries'
         // getters (`s.devices.values[d].configuration`) copies the whole device out first.
-        let outcome = Self.update(&s.devices.values[d]) { device -> (Result<T, DeviceError>, String?, String?)? in
-            guard let a = device.apps.index(forKey: bundleId) else { return nil }
+        Self.update(&s.devices.values[d]) { device in
+            guard let a = device.apps.index(forKey: bundleId) else {
+                failure = .appNotInstalled(device: deviceId, bundleId: bundleId)
+                return
+            }
             let ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
                                 online: device.configuration.online, now: now,
                                 backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour,
                                 registrar: registrar, caches: caches)
-            return Self.update(&device.apps.values[a]) { app in
-                let before = app.token
-                let result: Result<T, DeviceError>
-                do throws(DeviceError) { result = .success(try body(&app, ctx)) } catch { result = .failure(error) }
-                return (result, before, app.token)
+            deviceOnline = device.configuration.online
+            Self.update(&device.apps.values[a]) { app in
+                do throws(DeviceError) { value = try body(&app, ctx) } catch { failure = error }
+                if let before = app.tokenBefore {
+                    app.tokenBefore = nil
+                    tokenBefore = before
+                    tokenAfter = app.token
+                }
             }
         }
-        guard let (result, before, after) = outcome else {
-            throw .appNotInstalled(device: deviceId, bundleId: bundleId)
-        }
-        if after != before {
+        if let before = tokenBefore, before != tokenAfter {
             if let before { unown(before, in: &s, now: now) }
-            if let after { own(after, Owner(deviceId: deviceId, bundleId: bundleId), in: &s) }
+            if let tokenAfter {
+                own(tokenAfter, Owner(deviceId: deviceId, bundleId: bundleId, online: deviceOnline), in: &s)
+            }
         }
-        return try result.get()
+        if let failure { throw failure }
+        return value!
     }
 
     /// `body(&value)`: gives a closure the `inout` of a storage position (a dictionary's value slot), so
     /// what it reads there is read in place.
     @inline(__always)
-    private static func update<V, R>(_ value: inout V, _ body: (inout V) -> R) -> R {
+    private static func update<V>(_ value: inout V, _ body: (inout V) -> Void) {
         body(&value)
     }
 

@@ -5,7 +5,7 @@ import APNsProtocol
 extension VirtualApp {
     /// Runs the OS model for one delivered push, appending its fate steps to `fates` (a buffer the farm
     /// reuses: a delivery allocates no array).
-    mutating func receive(_ push: QueuedPush, _ ctx: OSContext, into fates: inout [PushFate]) {
+    mutating func receive(_ push: some DeliverablePush, _ ctx: OSContext, into fates: inout [PushFate]) {
         func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil) {
             fates.append(PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
                                   fate: kind, reason: reason, at: ctx.now, notificationId: id))
@@ -26,7 +26,7 @@ extension VirtualApp {
     }
 
     /// The record the delegate would see for a remote push.
-    static func remoteNotification(_ push: QueuedPush, _ content: PushContent, platform: Platform,
+    static func remoteNotification(_ push: some DeliverablePush, _ content: PushContent, platform: Platform,
                                    entitlements: Entitlements) -> ApnsNotification {
         ApnsNotification(identifier: push.collapseId ?? push.apnsId, content: content, platform: platform,
                          level: effectiveLevel(content.interruptionLevel, entitlements), source: .delegate)
@@ -205,8 +205,8 @@ extension VirtualApp {
 
     /// `content-available`: wakes the app unless it was force-quit; a suspended app gets only so many an
     /// hour, and the device keeps only the newest one held back.
-    mutating func wake(for push: QueuedPush, _ ctx: OSContext) -> [PushFate] {
-        func fate(_ p: QueuedPush, _ kind: PushFate.Kind, _ reason: String) -> PushFate {
+    mutating func wake(for push: some DeliverablePush, _ ctx: OSContext) -> [PushFate] {
+        func fate(_ p: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String) -> PushFate {
             PushFate(apnsId: p.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: p.token, fate: kind,
                      reason: reason, at: ctx.now)
         }
@@ -224,14 +224,14 @@ extension VirtualApp {
                 fates.append(fate(older, .coalesced, "a newer background push (\(push.apnsId)) replaced it while the"
                                   + " budget was used up"))
             }
-            heldBackgroundPush = push
+            heldBackgroundPush = push.queued(acceptedAt: ctx.now)
             fates.append(fate(push, .deferred, "background budget (\(budget) per hour) used up: held, newest only"))
             return fates
         }
         return [wakeNow(push, ctx)]
     }
 
-    private mutating func wakeNow(_ push: QueuedPush, _ ctx: OSContext) -> PushFate {
+    private mutating func wakeNow(_ push: some DeliverablePush, _ ctx: OSContext) -> PushFate {
         let launched = !process.isRunning
         if let actions = process.launchInBackground() { apply(actions, ctx) }
         backgroundDeliveries.record(ctx.now)

@@ -18,7 +18,13 @@ public struct VirtualApp: Sendable {
     var process = AppProcess()
     public internal(set) var badge = 0
     /// The token the OS issued to this install (nil until the first registration).
-    public internal(set) var token: String?
+    public internal(set) var token: String? {
+        didSet { if tokenBefore == nil { tokenBefore = .some(oldValue) } }
+    }
+    /// The token before its first change since the farm last took it (`.some(nil)`: there was none). The farm
+    /// keeps its token→owner map in step after every operation on the app; this way it learns of a change
+    /// without copying the token out before and after each push to compare.
+    var tokenBefore: String??
     /// Tokens of earlier installs on this device (unregistered).
     public internal(set) var previousTokens: [String] = []
     public internal(set) var events: [RecordedEvent] = []
