@@ -74,8 +74,9 @@ extension VirtualApp {
         }
         // The service extension runs before display: alert pushes with mutable-content and text, when
         // alerts are allowed (device-model.md §3). The push is shown when it delivers.
-        if extensionResult == nil, let script = configuration.serviceExtension, content.mutableContent, alertAllowed,
-           n.isRemote, let apnsId {
+        // Cheap tests first: binding `configuration.serviceExtension` copies the script out.
+        if content.mutableContent, extensionResult == nil, alertAllowed, n.isRemote,
+           let script = configuration.serviceExtension, let apnsId {
             startExtension(script, n: n, content: content, apnsId: apnsId, token: token, ctx)
             fate(.deferred, "the service extension is running (30 s budget)")
             fates += advanceExtensions(ctx)
