@@ -60,7 +60,7 @@ extension DeviceFarm: EmulatorExtension {
     }
 
     package func prometheusLines() -> [String] {
-        let (counts, devices) = state.withLock { s in (s.fateCounts, s.devices.count) }
+        let (counts, devices) = state.withLock { s in (s.fates.counts, s.devices.count) }
         var lines = ["# HELP apns_emulator_deliveries_total Steps of pushes on virtual devices, by fate.",
                      "# TYPE apns_emulator_deliveries_total counter"]
         for kind in PushFate.Kind.allCases {

@@ -14,14 +14,14 @@ extension DeviceFarm {
     public func perform(_ action: UserAction, bundleId: String, deviceId: String) throws(DeviceError) {
         let now = services.clock.now()
         try state.withLock { s throws(DeviceError) in
-            let fates: [PushFate] = try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
+            try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
                 switch action {
-                case .launch, .foreground: return app.bringToForeground(ctx)
+                case .launch, .foreground: app.bringToForeground(ctx)
                 case .background: app.moveToBackground()
-                case .forceQuit: return app.forceQuitApp(ctx)
+                case .forceQuit: app.forceQuitApp(ctx)
                 case .terminate: app.terminate(ctx)
-                case .tap(let id): return try app.tap(id, ctx)
-                case .action(let id, let actionId, let text): return try app.performAction(id, action: actionId, text: text, ctx)
+                case .tap(let id): try app.tap(id, ctx)
+                case .action(let id, let actionId, let text): try app.performAction(id, action: actionId, text: text, ctx)
                 case .dismiss(let id): try app.dismiss(id, ctx)
                 case .setNotificationsEnabled(let on): app.setNotificationsEnabled(on)
                 case .answerPrompt(let allow): try app.answerPrompt(allow: allow, ctx)
@@ -29,9 +29,7 @@ extension DeviceFarm {
                 case .postLocalNotification(let title, let body, let category, let thread):
                     _ = app.postLocalNotification(title: title, body: body, category: category, threadId: thread, ctx)
                 }
-                return []
             }
-            record(fates, in: &s)
         }
     }
 }

@@ -77,13 +77,11 @@ extension DeviceFarm {
         try state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder {
-                let fates = try withApp(&s, id, bundle, now: now) { app, ctx throws(DeviceError) in
-                    let fates = try app.invalidateToken(ctx)
+                try withApp(&s, id, bundle, now: now) { app, ctx throws(DeviceError) in
+                    try app.invalidateToken(ctx)
                     app.centre.removeAll()
                     app.terminate(ctx)
-                    return fates
                 }
-                record(fates, in: &s)
             }
         }
     }
@@ -111,10 +109,9 @@ extension DeviceFarm {
     private func removeApp(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis)
         throws(DeviceError)
     {
-        let fates = try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
+        try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
             try app.invalidateToken(ctx)
         }
-        record(fates, in: &s)
         s.devices[deviceId]?.apps[bundleId] = nil
         s.devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
     }
@@ -130,6 +127,6 @@ extension DeviceFarm {
 
     /// Fates recorded for pushes, oldest first, filtered (`apnsId` in either case).
     public func fates(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
-        state.withLock { s in s.fates.matching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId) }
+        state.withLock { s in s.fates.log.matching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId) }
     }
 }

@@ -42,7 +42,8 @@ public final class DeviceFarm: Sendable {
             for i in owners.indices where owners.values[i].deviceId == id { owners.values[i].online = value }
         }
         var queue: DeliveryQueue
-        var fates = FateLog(capacity: DeviceFarm.fateCapacity)
+        /// Fates, and their counts for `/metrics`; the OS model records into it through its `OSContext`.
+        let fates = FateRecorder(capacity: DeviceFarm.fateCapacity)
         var nextDeviceNumber = 1
         /// Files served at `/_emulator/files/{name}` for service extensions to download.
         var files: [String: [UInt8]] {
@@ -51,13 +52,9 @@ public final class DeviceFarm: Sendable {
         }
         /// Uploaded files and parsed payloads, shared with every `OSContext` (guarded by the same lock).
         let caches = FarmCaches()
-        /// Fate steps recorded since start (never trimmed), for `/metrics`.
-        var fateCounts = FateCounts()
-        /// Buffers reused by every delivery (emptied after use, capacity kept): a push to a device then
-        /// allocates nothing on the farm's side. Swapped out of the state while in use so they stay uniquely
-        /// referenced.
+        /// A buffer reused by every queued delivery (emptied after use, capacity kept), swapped out of the state
+        /// while in use so it stays uniquely referenced.
         var spareActions: [DeliveryQueue.Action] = []
-        var spareFates: [PushFate] = []
     }
 
     struct Owner: Sendable, Equatable {
@@ -131,10 +128,10 @@ public final class DeviceFarm: Sendable {
                     guard let app = s.devices[id]?.apps[bundle],
                           app.heldBackgroundPush != nil || !app.extensionRuns.isEmpty else { continue }
                     // The app exists (just checked under the same lock).
-                    let fates = try? withApp(&s, id, bundle, now: now) { app, ctx in
-                        app.releaseHeldBackgroundPush(ctx) + app.advanceExtensions(ctx)
+                    try? withApp(&s, id, bundle, now: now) { app, ctx in
+                        app.releaseHeldBackgroundPush(ctx)
+                        app.advanceExtensions(ctx)
                     }
-                    record(fates ?? [], in: &s)
                 }
             }
         }
@@ -147,57 +144,34 @@ public final class DeviceFarm: Sendable {
             case .deliver(let push):
                 hand(push, owner: s.owners[push.token], to: &s, now: now)
             case .store(let push):
-                record(fate(push, .stored, "the device is offline: APNs holds the newest push per app", s, now), in: &s)
+                record(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)
             case .defer(let push, let until):
-                record(fate(push, .deferred, "priority \(push.priority): APNs delays delivery until \(until)", s, now),
-                       in: &s)
+                record(push, .deferred, "priority \(push.priority): APNs delays delivery until \(until)", s, now)
             case .coalesce(let push, let newer):
-                record(fate(push, .coalesced, "replaced by the newer push \(newer) while the device was offline", s,
-                            now), in: &s)
+                record(push, .coalesced, "replaced by the newer push \(newer) while the device was offline", s, now)
             case .expire(let push, let reason):
-                record(fate(push, .expired, reason, s, now), in: &s)
+                record(push, .expired, reason, s, now)
             }
         }
     }
 
-    /// Hands a push to the app that owns its token (`owner`, as the caller looked it up) and records its fates.
+    /// Hands a push to the app that owns its token (`owner`, as the caller looked it up); the app records its
+    /// fates.
     private func hand(_ push: some DeliverablePush, owner: Owner?, to s: inout FarmState, now: Millis) {
-        var fates = s.spareFates
-        s.spareFates = []
         var reached = false
         if let owner {
             reached = (try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in
-                app.receive(push, ctx, into: &fates)
+                app.receive(push, ctx)
             }) != nil
         }
-        if !reached { fates.append(fate(push, .dropped, "the app is no longer installed", s, now)) }
-        record(draining: &fates, in: &s)
-        s.spareFates = fates
+        if !reached { record(push, .dropped, "the app is no longer installed", s, now) }
     }
 
-    private func fate(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing FarmState,
-                      _ now: Millis) -> PushFate
-    {
-        let owner = s.owners[push.token]
-        return PushFate(apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId,
-                        token: push.token, fate: kind, reason: reason, at: now)
-    }
-
-    /// Appends fates to the log (a ring: the oldest go once it is full) and counts them for `/metrics`.
-    func record(_ new: [PushFate], in s: inout FarmState) {
-        for f in new { record(f, in: &s) }
-    }
-
-    /// One fate (the queue's decisions come one at a time: no array to wrap it in).
-    func record(_ fate: consuming PushFate, in s: inout FarmState) {
-        s.fateCounts.add(fate.fate)
-        s.fates.append(fate)
-    }
-
-    /// The same, moving the fates out of `new` (left empty, its capacity kept) instead of copying them.
-    func record(draining new: inout [PushFate], in s: inout FarmState) {
-        new.reverse()
-        while let f = new.popLast() { record(f, in: &s) }
+    /// Records a fate the farm decided (the queue's, or a push no app could take).
+    private func record(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing FarmState,
+                        _ now: Millis) {
+        s.fates.record(apnsId: push.apnsId, deviceId: s.owners[push.token]?.deviceId ?? "", bundleId: push.bundleId,
+                       token: push.token, kind, reason, at: now)
     }
 
     // MARK: Running app operations
@@ -213,7 +187,7 @@ public final class DeviceFarm: Sendable {
     func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
         guard let d = s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
-        let caches = s.caches
+        let caches = s.caches, fates = s.fates
         // Results land in locals rather than a returned tuple: a generic tuple of `Result` and two tokens was
         // copied through value witnesses on every push.
         var value: T?
@@ -231,7 +205,7 @@ public final class DeviceFarm: Sendable {
             let ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
                                 online: device.configuration.online, now: now,
                                 backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour,
-                                registrar: registrar, caches: caches)
+                                registrar: registrar, caches: caches, fates: fates)
             deviceOnline = device.configuration.online
             Self.update(&device.apps.values[a]) { app in
                 do throws(DeviceError) { value = try body(&app, ctx) } catch { failure = error }
@@ -267,12 +241,11 @@ public final class DeviceFarm: Sendable {
     func unown(_ token: String, in s: inout FarmState, now: Millis) {
         let owner = s.owners.removeValue(forKey: token)
         if owner != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
-        let dropped = s.queue.forget(token: token).map {
-            PushFate(apnsId: $0.apnsId, deviceId: owner?.deviceId ?? "", bundleId: $0.bundleId, token: token,
-                     fate: .dropped, reason: "the token's install ended (uninstall, restore or device removed)"
-                        + " while APNs held the push", at: now)
+        for push in s.queue.forget(token: token) {
+            s.fates.record(apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId, token: token,
+                           .dropped, "the token's install ended (uninstall, restore or device removed) while APNs held"
+                               + " the push", at: now)
         }
-        record(dropped, in: &s)
     }
 
     /// Stops the timer.

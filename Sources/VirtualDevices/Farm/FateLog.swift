@@ -25,20 +25,26 @@ struct FateLog: ~Copyable {
     private static let fixedSize = 4 + 8
 
     mutating func append(_ fate: borrowing PushFate) {
+        append(apnsId: fate.apnsId, deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token,
+               kind: fate.fate, reason: fate.reason, at: fate.at, notificationId: fate.notificationId)
+    }
+
+    /// The same from the fields, as the OS model has them (no `PushFate` built to be encoded).
+    mutating func append(apnsId: String, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
+                         reason: String, at: Millis, notificationId: String?) {
         if arena.count >= capacity { arena.removeFirst() }
-        let maxBytes = Self.fixedSize + EntryByteWriter.size(fate.fate.rawValue) + EntryByteWriter.size(fate.apnsId)
-            + EntryByteWriter.size(fate.deviceId) + EntryByteWriter.size(fate.bundleId)
-            + EntryByteWriter.size(fate.token) + EntryByteWriter.size(fate.reason)
-            + EntryByteWriter.size(fate.notificationId)
+        let maxBytes = Self.fixedSize + EntryByteWriter.size(kind.rawValue) + EntryByteWriter.size(apnsId)
+            + EntryByteWriter.size(deviceId) + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token)
+            + EntryByteWriter.size(reason) + EntryByteWriter.size(notificationId)
         arena.append(maxBytes: maxBytes) { w, _ in
-            w.int64(fate.at)
-            w.string(fate.fate.rawValue)
-            w.string(fate.apnsId)
-            w.string(fate.deviceId)
-            w.string(fate.bundleId)
-            w.string(fate.token)
-            w.string(fate.reason)
-            w.string(fate.notificationId)
+            w.int64(at)
+            w.string(kind.rawValue)
+            w.string(apnsId)
+            w.string(deviceId)
+            w.string(bundleId)
+            w.string(token)
+            w.string(reason)
+            w.string(notificationId)
         }
     }
 

@@ -23,6 +23,8 @@ struct OSContext {
     let registrar: any TokenRegistrar
     /// Uploaded files and parsed payloads (the farm's, read under its lock).
     let caches: FarmCaches
+    /// Where what happens to pushes is recorded, as it happens (the farm's, under its lock).
+    let fates: FateRecorder
 
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
     func fetchAttachment(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {

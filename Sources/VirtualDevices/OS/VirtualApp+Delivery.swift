@@ -3,25 +3,21 @@ import APNsProtocol
 
 /// What a push does to the app once it reaches the device (`device-model.md` §2).
 extension VirtualApp {
-    /// Runs the OS model for one delivered push, appending its fate steps to `fates` (a buffer the farm
-    /// reuses: a delivery allocates no array).
-    mutating func receive(_ push: some DeliverablePush, _ ctx: OSContext, into fates: inout [PushFate]) {
-        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil) {
-            fates.append(PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
-                                  fate: kind, reason: reason, at: ctx.now, notificationId: id))
-        }
+    /// Runs the OS model for one delivered push, recording its fate steps in `ctx.fates`.
+    mutating func receive(_ push: some DeliverablePush, _ ctx: OSContext) {
         guard push.pushType == .alert || push.pushType == .background else {
-            fate(.delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension,"
-                 + " not the notification centre")
+            ctx.fates.record(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
+                             .delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension,"
+                                 + " not the notification centre", at: ctx.now)
             return
         }
         let content = ctx.caches.content(of: push.payload)
         if content.contentAvailable || push.pushType == .background {
-            fates += wake(for: push, ctx)
+            wake(for: push, ctx)
         }
         if push.pushType == .alert {
             present(Self.remoteNotification(push, content, platform: plugin.platform, entitlements: configuration.entitlements),
-                    content: content, apnsId: push.apnsId, token: push.token, ctx, fates: &fates)
+                    content: content, apnsId: push.apnsId, token: push.token, ctx)
         }
     }
 
@@ -48,11 +44,12 @@ extension VirtualApp {
     /// Shows (or not) a notification: foreground → the delegate's willPresent decides; otherwise the
     /// notification centre, if alerts are authorized. Badge and sound follow the same permissions.
     mutating func present(_ n: consuming ApnsNotification, content: PushContent, apnsId: String?, token: String,
-                          _ ctx: OSContext, fates: inout [PushFate], extensionResult: ExtensionResult? = nil) {
+                          _ ctx: OSContext, extensionResult: ExtensionResult? = nil) {
+        // A local notification (no apns-id) has no fate to record.
         func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, apnsId override: String? = nil) {
             guard let id0 = override ?? apnsId else { return }
-            fates.append(PushFate(apnsId: id0, deviceId: ctx.deviceId, bundleId: bundleId, token: token, fate: kind,
-                                  reason: reason, at: ctx.now, notificationId: id))
+            ctx.fates.record(apnsId: id0, deviceId: ctx.deviceId, bundleId: bundleId, token: token, kind, reason,
+                             at: ctx.now, notificationId: id)
         }
         guard authorization.isAllowed else {
             fate(.suppressed, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
@@ -79,7 +76,7 @@ extension VirtualApp {
            let script = configuration.serviceExtension, let apnsId {
             startExtension(script, n: n, content: content, apnsId: apnsId, token: token, ctx)
             fate(.deferred, "the service extension is running (30 s budget)")
-            fates += advanceExtensions(ctx)
+            advanceExtensions(ctx)
             return
         }
         var options: PresentationSet
@@ -118,7 +115,7 @@ extension VirtualApp {
             fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier)
             return
         }
-        if let replaced = centre.add(item) {  // its last use: moved into the centre
+        if let replaced = centre.add(consume item) {  // moved into the centre (a plain last use was copied)
             fate(.coalesced, "replaced on screen by \(apnsId ?? identifier) (same identifier / apns-collapse-id)",
                  replaced.identifier, apnsId: replaced.apnsId)
         }
@@ -184,8 +181,7 @@ extension VirtualApp {
 
     /// Time passed: extensions whose moment came deliver their content (or the original), which is then
     /// presented as any notification is.
-    mutating func advanceExtensions(_ ctx: OSContext) -> [PushFate] {
-        var fates: [PushFate] = []
+    mutating func advanceExtensions(_ ctx: OSContext) {
         var i = 0
         while i < extensionRuns.count {
             let actions = extensionRuns[i].machine.advance(to: ctx.now)
@@ -195,58 +191,57 @@ extension VirtualApp {
                 let n = ApnsNotification(identifier: run.identifier, content: content, platform: plugin.platform,
                                          level: Self.effectiveLevel(content.interruptionLevel, configuration.entitlements),
                                          source: .delegate)
-                present(n, content: content, apnsId: run.apnsId, token: run.token, ctx, fates: &fates,
+                present(n, content: content, apnsId: run.apnsId, token: run.token, ctx,
                         extensionResult: ExtensionResult(outcome: "\(outcome)", attachments: attachments, log: log))
             }
         }
-        return fates
     }
 
     // MARK: Background
 
     /// `content-available`: wakes the app unless it was force-quit; a suspended app gets only so many an
     /// hour, and the device keeps only the newest one held back.
-    mutating func wake(for push: some DeliverablePush, _ ctx: OSContext) -> [PushFate] {
-        func fate(_ p: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String) -> PushFate {
-            PushFate(apnsId: p.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: p.token, fate: kind,
-                     reason: reason, at: ctx.now)
+    mutating func wake(for push: some DeliverablePush, _ ctx: OSContext) {
+        func fate(_ p: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String) {
+            ctx.fates.record(apnsId: p.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: p.token, kind, reason,
+                             at: ctx.now)
         }
         if process.forceQuit {
-            return [fate(push, .dropped, "the user force-quit the app: background pushes are not delivered until"
-                         + " it is launched again")]
+            fate(push, .dropped, "the user force-quit the app: background pushes are not delivered until it is"
+                 + " launched again")
+            return
         }
         if lifecycle == .foreground {
-            return [fate(push, .delivered, "app in the foreground: didReceiveRemoteNotification")]
+            fate(push, .delivered, "app in the foreground: didReceiveRemoteNotification")
+            return
         }
         let budget = ctx.backgroundBudgetPerHour
         if budget > 0 && backgroundDeliveries.count(at: ctx.now) >= budget {
-            var fates: [PushFate] = []
             if let older = heldBackgroundPush {
-                fates.append(fate(older, .coalesced, "a newer background push (\(push.apnsId)) replaced it while the"
-                                  + " budget was used up"))
+                fate(older, .coalesced, "a newer background push (\(push.apnsId)) replaced it while the budget was"
+                     + " used up")
             }
             heldBackgroundPush = push.queued(acceptedAt: ctx.now)
-            fates.append(fate(push, .deferred, "background budget (\(budget) per hour) used up: held, newest only"))
-            return fates
+            fate(push, .deferred, "background budget (\(budget) per hour) used up: held, newest only")
+            return
         }
-        return [wakeNow(push, ctx)]
+        wakeNow(push, ctx)
     }
 
-    private mutating func wakeNow(_ push: some DeliverablePush, _ ctx: OSContext) -> PushFate {
+    private mutating func wakeNow(_ push: some DeliverablePush, _ ctx: OSContext) {
         let launched = !process.isRunning
         if let actions = process.launchInBackground() { apply(actions, ctx) }
         backgroundDeliveries.record(ctx.now)
-        return PushFate(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
-                        fate: .delivered, reason: launched ? "launched the app in the background" : "woke the app",
-                        at: ctx.now)
+        ctx.fates.record(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
+                         .delivered, launched ? "launched the app in the background" : "woke the app", at: ctx.now)
     }
 
     /// Time passed or the app came forward: a held background push goes out if the budget allows.
-    mutating func releaseHeldBackgroundPush(_ ctx: OSContext) -> [PushFate] {
-        guard let held = heldBackgroundPush, !process.forceQuit else { return [] }
+    mutating func releaseHeldBackgroundPush(_ ctx: OSContext) {
+        guard let held = heldBackgroundPush, !process.forceQuit else { return }
         let budget = ctx.backgroundBudgetPerHour
-        guard lifecycle == .foreground || budget == 0 || backgroundDeliveries.count(at: ctx.now) < budget else { return [] }
+        guard lifecycle == .foreground || budget == 0 || backgroundDeliveries.count(at: ctx.now) < budget else { return }
         heldBackgroundPush = nil
-        return [wakeNow(held, ctx)]
+        wakeNow(held, ctx)
     }
 }

@@ -3,9 +3,9 @@ import APNsEmulator
 /// What the user does to the app and its notifications (`device-model.md` §1–2).
 extension VirtualApp {
     /// Opens the app (home screen, app switcher): a new process if it was not running.
-    mutating func bringToForeground(_ ctx: OSContext) -> [PushFate] {
+    mutating func bringToForeground(_ ctx: OSContext) {
         apply(process.bringToForeground(), ctx)
-        return releaseHeldBackgroundPush(ctx)
+        releaseHeldBackgroundPush(ctx)
     }
 
     mutating func moveToBackground() {
@@ -14,12 +14,12 @@ extension VirtualApp {
 
     /// Swiped away in the app switcher: background pushes are dropped until the next launch, and so is a
     /// background push the device was holding for it.
-    mutating func forceQuitApp(_ ctx: OSContext) -> [PushFate] {
+    mutating func forceQuitApp(_ ctx: OSContext) {
         apply(process.forceQuitApp(), ctx)
-        guard let held = heldBackgroundPush else { return [] }
+        guard let held = heldBackgroundPush else { return }
         heldBackgroundPush = nil
-        return [PushFate(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token,
-                         fate: .dropped, reason: "the user force-quit the app while the push was held", at: ctx.now)]
+        ctx.fates.record(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token, .dropped,
+                         "the user force-quit the app while the push was held", at: ctx.now)
     }
 
     /// The system ended the process (memory pressure): unlike a force-quit, background pushes relaunch it.
@@ -29,14 +29,14 @@ extension VirtualApp {
 
     /// Tap on the notification: the default action, opening the app (a cold start if it was not running).
     /// The notification leaves the centre; the badge stays (a tap does not clear it).
-    mutating func tap(_ identifier: String, _ ctx: OSContext) throws(DeviceError) -> [PushFate] {
+    mutating func tap(_ identifier: String, _ ctx: OSContext) throws(DeviceError) {
         guard let item = centre.remove(identifier) else { throw .notificationNotFound(identifier) }
-        return respond(to: item, action: ActionIdentifier.defaultAction, text: nil, foreground: true, ctx)
+        respond(to: item, action: ActionIdentifier.defaultAction, text: nil, foreground: true, ctx)
     }
 
     /// A button of the notification's category, with the typed text for a text-input action.
     mutating func performAction(_ identifier: String, action: String, text: String?, _ ctx: OSContext)
-        throws(DeviceError) -> [PushFate]
+        throws(DeviceError)
     {
         guard let item = centre.find(identifier) else { throw .notificationNotFound(identifier) }
         let categoryId = item.notification.categoryIdentifier
@@ -46,7 +46,7 @@ extension VirtualApp {
         }
         if text != nil && !button.textInput { throw .textInputNotAllowed(action) }
         _ = centre.remove(identifier)
-        return respond(to: item, action: action, text: button.textInput ? (text ?? "") : nil,
+        respond(to: item, action: action, text: button.textInput ? (text ?? "") : nil,
                        foreground: button.foreground, ctx)
     }
 
@@ -56,13 +56,13 @@ extension VirtualApp {
         let category = configuration.categories.first { $0.identifier == item.notification.categoryIdentifier }
         guard category?.customDismissAction == true else { return }
         // Dismiss responses are delivered to the running or background-launched app, never a cold start.
-        _ = respond(to: item, action: ActionIdentifier.dismissAction, text: nil, foreground: false, ctx)
+        respond(to: item, action: ActionIdentifier.dismissAction, text: nil, foreground: false, ctx)
     }
 
     /// The response path: launch if needed (iOS forwards the launch notification from launchOptions),
     /// then didReceive through the delegates.
     private mutating func respond(to item: DeliveredNotification, action: String, text: String?, foreground: Bool,
-                                  _ ctx: OSContext) -> [PushFate] {
+                                  _ ctx: OSContext) {
         let wasRunning = process.isRunning
         if foreground {
             apply(process.bringToForeground(), ctx)
@@ -75,7 +75,7 @@ extension VirtualApp {
         }
         deliverCallback(.didReceive(item.notification, actionIdentifier: action, userText: text,
                                     launchedApp: !wasRunning && foreground), ctx)
-        return foreground ? releaseHeldBackgroundPush(ctx) : []
+        if foreground { releaseHeldBackgroundPush(ctx) }
     }
 
     /// Settings → Notifications → Allow Notifications.
@@ -108,8 +108,7 @@ extension VirtualApp {
         nextLocalId += 1
         let n = ApnsNotification(identifier: identifier, content: content, platform: plugin.platform, level: .active,
                                  source: .delegate, isRemote: false)
-        var ignored: [PushFate] = []
-        present(n, content: content, apnsId: nil, token: token ?? "", ctx, fates: &ignored)
+        present(n, content: content, apnsId: nil, token: token ?? "", ctx)
         return identifier
     }
 }

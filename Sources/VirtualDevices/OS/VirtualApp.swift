@@ -232,8 +232,7 @@ public struct VirtualApp: Sendable {
 
     /// The install is gone (uninstall, restore): its token stops being valid now, and a background push
     /// the device was holding for it is dropped. Throws when the store refuses, changing nothing.
-    mutating func invalidateToken(_ ctx: OSContext) throws(DeviceError) -> [PushFate] {
-        var fates: [PushFate] = []
+    mutating func invalidateToken(_ ctx: OSContext) throws(DeviceError) {
         if let old = token {
             do {
                 try ctx.registrar.unregister(token: old, at: ctx.now)
@@ -245,9 +244,8 @@ public struct VirtualApp: Sendable {
         }
         if let held = heldBackgroundPush {
             heldBackgroundPush = nil
-            fates.append(PushFate(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token,
-                                  fate: .dropped, reason: "the app's install ended (uninstall or restore)", at: ctx.now))
+            ctx.fates.record(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token,
+                             .dropped, "the app's install ended (uninstall or restore)", at: ctx.now)
         }
-        return fates
     }
 }
