@@ -53,19 +53,34 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// `write` fill in the rest (it also gets the serial of the chunk the entry goes to), and returns what
     /// `write` returns.
     package mutating func append<R>(maxBytes: Int, _ write: (inout EntryByteWriter, _ chunkSerial: Int) -> R) -> R {
+        var (w, serial) = begin(maxBytes: maxBytes)
+        let result = write(&w, serial)
+        commit(w, maxBytes: maxBytes)
+        return result
+    }
+
+    /// `append` in two steps, for the hot writers (a journaled request, a push's fate): starts an entry of at
+    /// most `maxBytes`, returning the writer for what follows the length prefix and the chunk's serial;
+    /// `commit` stores the prefix and counts the entry. A closure given to `append` copies what it captures
+    /// (a retain and a release per string and array written, every entry); written between the two steps,
+    /// the fields are only borrowed. Nothing else may touch the arena in between.
+    package mutating func begin(maxBytes: Int) -> (writer: EntryByteWriter, chunkSerial: Int) {
         if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
             chunks.append(newChunk(atLeast: maxBytes))
             chunkSerial += 1
         }
         var w = EntryByteWriter(chunks[chunks.count - 1].base + chunks[chunks.count - 1].used)
         w.uint32(0)
-        let result = write(&w, chunkSerial)
+        return (w, chunkSerial)
+    }
+
+    /// Ends the entry `begin` started, `w` having written it.
+    package mutating func commit(_ w: consuming EntryByteWriter, maxBytes: Int) {
         precondition(w.offset <= maxBytes, "log entry overran its reservation")
         w.uint32(UInt32(w.offset), at: 0)
         chunks[chunks.count - 1].used += w.offset
         chunks[chunks.count - 1].entries += 1
         count += 1
-        return result
     }
 
     /// Drops the oldest entry.

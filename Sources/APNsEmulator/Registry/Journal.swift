@@ -112,13 +112,12 @@ public final class Journal: Sendable {
         return state.withLock { s in
             guard s.enabled else { return 0 }
             let id = s.nextSlot()
-            let shared = s.sharedTail
-            s.sharedTail = s.arena.append(maxBytes: size) { w, chunk in
-                let previous = shared.flatMap { $0.chunk == chunk ? $0.bytes : nil }
-                let tail = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
-                                                     summary: summary, id: id, to: &w, previousTail: previous)
-                return (chunk, tail)
-            }
+            var (w, chunk) = s.arena.begin(maxBytes: size)
+            let previous = s.sharedTail.flatMap { $0.chunk == chunk ? $0.bytes : nil }
+            let tail = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
+                                                 summary: summary, id: id, to: &w, previousTail: previous)
+            s.arena.commit(w, maxBytes: size)
+            s.sharedTail = (chunk, tail)
             return id
         }
     }

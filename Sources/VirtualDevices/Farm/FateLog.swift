@@ -36,16 +36,16 @@ struct FateLog: ~Copyable {
         let maxBytes = Self.fixedSize + EntryByteWriter.size(kind.rawValue) + EntryByteWriter.size(apnsId)
             + EntryByteWriter.size(deviceId) + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token)
             + EntryByteWriter.size(reason) + EntryByteWriter.size(notificationId)
-        arena.append(maxBytes: maxBytes) { w, _ in
-            w.int64(at)
-            w.string(kind.rawValue)
-            w.string(apnsId)
-            w.string(deviceId)
-            w.string(bundleId)
-            w.string(token)
-            w.string(reason)
-            w.string(notificationId)
-        }
+        var (w, _) = arena.begin(maxBytes: maxBytes)
+        w.int64(at)
+        w.string(kind.rawValue)
+        w.string(apnsId)
+        w.string(deviceId)
+        w.string(bundleId)
+        w.string(token)
+        w.string(reason)
+        w.string(notificationId)
+        arena.commit(w, maxBytes: maxBytes)
     }
 
     /// Oldest first, those for `apnsId` (in either case), `deviceId` and `bundleId` (nil: any). Compared on the
