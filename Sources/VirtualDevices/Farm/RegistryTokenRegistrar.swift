@@ -3,8 +3,12 @@ import APNsProtocol
 
 /// Device registration against the emulator's own token registry: a token a device gets is one the
 /// APNs listeners accept, for that app and environment only.
-struct RegistryTokenRegistrar: TokenRegistrar {
+final class RegistryTokenRegistrar: TokenRegistrar {
     let tokens: TokenRegistry
+
+    init(tokens: TokenRegistry) {
+        self.tokens = tokens
+    }
 
     func issueToken(bundleId: String, environment: APNsEnvironment, now: Millis) throws -> String {
         try tokens.issue(bundleId: bundleId, environment: environment, kind: .app, now: now).token

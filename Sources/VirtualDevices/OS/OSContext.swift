@@ -2,8 +2,9 @@ import APNsEmulator
 import APNsProtocol
 
 /// Issues device tokens the APNs side will accept: the emulator's token registry, behind a protocol so
-/// the OS model stays testable without one.
-public protocol TokenRegistrar: Sendable {
+/// the OS model stays testable without one. Class-bound: every delivery copies it into an `OSContext`, and
+/// copying a class-bound existential is a retain, not a copy through the conforming type's value witnesses.
+public protocol TokenRegistrar: AnyObject, Sendable {
     /// A new token for `bundleId` in `environment`, registered so pushes to it are valid.
     func issueToken(bundleId: String, environment: APNsEnvironment, now: Millis) throws -> String
     /// The app was uninstalled (or the device restored): pushes to `token` get 410 Unregistered from `at`.
