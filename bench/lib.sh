@@ -209,3 +209,17 @@ bench_h2load_pushes() {
         -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
         "https://127.0.0.1:$port$REQUEST_PATH" >"$out" 2>&1 || { cat "$out" >&2; bench_die "h2load failed"; }
 }
+
+# The servers of round ROUND ($1) in the order to run them: as given ($2…) in odd rounds, reversed in even ones,
+# so whatever running first or last in a round does (a cache or a CPU clock warmed by the previous load) falls on
+# every server alike instead of always on the same one.
+bench_round_order() {
+    local round=$1
+    shift
+    if ((round % 2 == 1)); then
+        printf '%s\n' "$@"
+    else
+        local i
+        for ((i = $#; i >= 1; i--)); do printf '%s\n' "${!i}"; done
+    fi
+}

@@ -87,7 +87,7 @@ ROWS=$BENCH_TMP/rounds.tsv
 : >"$ROWS"
 printf '%-9s %5s %9s %9s %11s %12s %10s\n' server round 'done' failed req/s 'server ms' 'µs/req'
 for ((round = 1; round <= ROUNDS; round++)); do
-    for s in "${servers[@]}"; do
+    for s in $(bench_round_order "$round" "${servers[@]}"); do
         out=$BENCH_TMP/h2load-$s-$round.txt
         before=$(bench_cpu_ticks "${PID[$s]}") || bench_die "$s (pid ${PID[$s]}) is gone"
         run_load "$s" "$REQUESTS" "$out"
