@@ -52,7 +52,8 @@ ROWS=$BENCH_TMP/rounds.tsv
 : >"$ROWS"
 printf '%-19s %5s %9s %9s %11s %10s\n' server round 'done' 2xx req/s 'µs/req'
 for ((round = 1; round <= ROUNDS; round++)); do
-    for s in $(bench_round_order "$round" nghttpd emulator-journal emulator-nojournal); do
+    mapfile -t order < <(bench_round_order "$round" nghttpd emulator-journal emulator-nojournal)
+    for s in "${order[@]}"; do
         case "$s" in
             nghttpd) pid=$NGHTTPD_PID port=$NGHTTPD_PORT ;;
             emulator-journal) journal true; pid=$EMULATOR_PID port=$EMULATOR_PRODUCTION_PORT ;;

@@ -8,7 +8,8 @@
 # The load generator (h2load) needs about a whole core on a 2-core box, so req/s says as much about h2load
 # as about the server. The figure that compares servers is server CPU µs per request: utime+stime of the
 # server process from /proc/PID/stat before and after each round, divided by the requests h2load completed.
-# Rounds alternate a, b, a, b, ... so drift on a shared machine hits both; the summary takes medians.
+# Each round runs both servers, in reversed order every other round (a b, b a, ...), so drift on a shared machine
+# and whatever running first in a round does hit both alike; the summary takes medians.
 #
 # Usage: bench/transport.sh [--only nghttpd|emulator]
 # Environment (defaults):
@@ -87,7 +88,8 @@ ROWS=$BENCH_TMP/rounds.tsv
 : >"$ROWS"
 printf '%-9s %5s %9s %9s %11s %12s %10s\n' server round 'done' failed req/s 'server ms' 'µs/req'
 for ((round = 1; round <= ROUNDS; round++)); do
-    for s in $(bench_round_order "$round" "${servers[@]}"); do
+    mapfile -t order < <(bench_round_order "$round" "${servers[@]}")
+    for s in "${order[@]}"; do
         out=$BENCH_TMP/h2load-$s-$round.txt
         before=$(bench_cpu_ticks "${PID[$s]}") || bench_die "$s (pid ${PID[$s]}) is gone"
         run_load "$s" "$REQUESTS" "$out"

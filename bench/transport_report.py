@@ -59,7 +59,8 @@ def main():
         }
     ratio = None
     if len(servers) == 2:
-        # Pair each emulator round with the nghttpd round just before it: both saw the same machine state.
+        # Pair each emulator round with the nghttpd run of the same round (just before or after it): both saw
+        # about the same machine state.
         by_round = {}
         for r in rows:
             by_round.setdefault(r["round"], {})[r["server"]] = r["server_us_per_req"]

@@ -44,6 +44,18 @@ struct ApnsNotificationTests {
         }
     }
 
+    /// Setting a field changes that field only: the others read as before, whatever mapping built the record.
+    @Test func settingAFieldKeepsTheOthers() {
+        let c = Self.content(#"{"aps":{"alert":{"title":"T","body":"B","launch-image":"L.png"},"sound":"s.caf","thread-id":"t"}}"#)
+        var n = ApnsNotification(identifier: "i", content: c, platform: .iOS, level: .active, source: .delegate)
+        n.threadIdentifier = "other"
+        #expect(n.threadIdentifier == "other")
+        #expect((n.title, n.body, n.launchImageName, n.sound) == ("T", "B", "L.png", ""))
+        var cold = ApnsNotification(identifier: "i", content: c, platform: .iOS, level: .active, source: .coldStart)
+        cold.badge = 3
+        #expect((cold.badge, cold.sound, cold.launchImageName) == (3, "s.caf", ""))
+    }
+
     @Test func coldStartKeepsTheSoundAndDropsWhatOnlyTheOSComputes() {
         let c = Self.content(#"{"aps":{"alert":{"body":"B","launch-image":"L.png"},"sound":"s.caf","relevance-score":0.5}}"#)
         let n = ApnsNotification(identifier: "i", content: c, platform: .iOS, level: .critical, source: .coldStart)

@@ -128,6 +128,22 @@ struct DevicePresentationTests {
         }
     }
 
+    /// A local notification takes the identifier `local-N`; one posted with the identifier a push's notification
+    /// has (its collapse id) replaces it on screen, and the push's fate says so (a local notification itself has
+    /// no fate: it has no apns-id).
+    @Test func aLocalNotificationReplacingAPushesNotificationIsThatPushesFate() async throws {
+        try await DeviceHarness.run { h in
+            let app = try h.device()
+            let token = try h.authorizedToken(app)
+            let push = try await h.accepted(token, payload: #"{"aps":{"alert":"remote"}}"#,
+                                            headers: [H2Header("apns-collapse-id", "local-1")])
+            h.action(app, #"{"action":"launch"}"#)
+            h.action(app, #"{"action":"postLocalNotification","title":"reminder"}"#)
+            #expect(h.fates(push) == ["shown", "coalesced"])
+            #expect(h.notificationIds(app) == ["local-1"])
+        }
+    }
+
     @Test func timeSensitiveWithoutEntitlementArrivesPassive() async throws {
         try await DeviceHarness.run { h in
             let app = try h.device()

@@ -40,7 +40,8 @@ struct NotificationCentreTests {
     @Test func matchesTheLastHundredDeliveriesModel() {
         var c = NotificationCentre()
         var model: [String?] = []
-        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var rng = SplitMix64(seed: seed)
         for step in 0..<5_000 {
             let id = "n\(Int.random(in: 0..<(step % 2 == 0 ? 130 : 400), using: &rng))"
             let replaced = c.add(Self.item(id))
@@ -49,7 +50,7 @@ struct NotificationCentreTests {
             model.insert(id, at: 0)
             if model.count > NotificationCentre.capacity { model.removeLast() }
             if c.items.map(\.identifier) != model.compactMap({ $0 }) {
-                Issue.record("diverged at step \(step) adding \(id)")
+                Issue.record("diverged at step \(step) adding \(id) (seed \(seed))")
                 return
             }
         }
@@ -64,7 +65,8 @@ struct NotificationCentreTests {
     @Test func removalsAndRedeliveriesMatchTheModel() {
         var c = NotificationCentre()
         var model: [String?] = []
-        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var rng = SplitMix64(seed: seed)
         for step in 0..<5_000 {
             let id = "n\(Int.random(in: 0..<300, using: &rng))"
             if Int.random(in: 0..<4, using: &rng) == 0 {
@@ -77,7 +79,7 @@ struct NotificationCentreTests {
                 if model.count > NotificationCentre.capacity { model.removeLast() }
             }
             if c.items.map(\.identifier) != model.compactMap({ $0 }) {
-                Issue.record("diverged at step \(step) on \(id)")
+                Issue.record("diverged at step \(step) on \(id) (seed \(seed))")
                 return
             }
         }
@@ -92,5 +94,18 @@ struct NotificationCentreTests {
         let prints = ids.map(NotificationCentre.fingerprint)
         #expect(!prints.contains(0))
         #expect(Set(prints).count == ids.count)
+    }
+}
+
+/// A seeded generator, so a failing random walk can be replayed from the seed its failure prints.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -96,7 +96,7 @@ public struct DeliveryQueue: Sendable {
     /// Whether a push of `priority` to a device that is `online` or not goes to it at once (`acceptForDelivery`
     /// would return it): the owner may then hand the push over as it was accepted, without queueing it.
     public func deliversAtOnce(priority: Int, online: Bool) -> Bool {
-        online && (priority >= 10 || lowPriorityDelayMillis == 0)
+        online && (priority >= 10 || lowPriorityDelayMillis <= 0)
     }
 
     /// The device owning `tokens` came online: hand over what was kept for it.

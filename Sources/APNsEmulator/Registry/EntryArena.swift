@@ -7,7 +7,7 @@
 /// current chunk and dropping the oldest only counts it (the dropped bytes are not even read: they are
 /// long out of cache); a chunk whose entries are all dropped is reused for new ones. Memory follows the bytes actually kept, not a fixed size per slot.
 ///
-/// Each entry starts with its total length (`UInt32`, stored by `append`), so the chain can be walked; what
+/// Each entry starts with its total length (`UInt32`, stored by `commit`), so the chain can be walked; what
 /// follows is up to the writer (`JournalEntryEncoder`, `FateLog`). Not thread-safe: its owner keeps it inside a mutex.
 ///
 /// `@unchecked Sendable` because its only non-Sendable parts are the chunk pointers, and the memory behind
@@ -39,6 +39,8 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// Counts the chunks begun: a pointer into the chunk new entries go to stays valid for them while this
     /// is unchanged (a recycled chunk comes back at the same address with a new number).
     private var chunkSerial = 0
+    /// The open entry's `maxBytes` (`begin` to `commit`; 0: none).
+    private var openEntryLimit = 0
     /// Memory held for entries: live chunks and the spare.
     package var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
 
@@ -55,7 +57,7 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     package mutating func append<R>(maxBytes: Int, _ write: (inout EntryByteWriter, _ chunkSerial: Int) -> R) -> R {
         var (w, serial) = begin(maxBytes: maxBytes)
         let result = write(&w, serial)
-        commit(w, maxBytes: maxBytes)
+        commit(w)
         return result
     }
 
@@ -63,20 +65,25 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// most `maxBytes`, returning the writer for what follows the length prefix and the chunk's serial;
     /// `commit` stores the prefix and counts the entry. A closure given to `append` copies what it captures
     /// (a retain and a release per string and array written, every entry); written between the two steps,
-    /// the fields are only borrowed. Nothing else may touch the arena in between.
+    /// the fields are only borrowed. One entry is open at a time, and only its own writer commits it (checked).
     package mutating func begin(maxBytes: Int) -> (writer: EntryByteWriter, chunkSerial: Int) {
+        precondition(openEntryLimit == 0, "an entry is already open")
         if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
             chunks.append(newChunk(atLeast: maxBytes))
             chunkSerial += 1
         }
         var w = EntryByteWriter(chunks[chunks.count - 1].base + chunks[chunks.count - 1].used)
         w.uint32(0)
+        openEntryLimit = maxBytes
         return (w, chunkSerial)
     }
 
-    /// Ends the entry `begin` started, `w` having written it.
-    package mutating func commit(_ w: consuming EntryByteWriter, maxBytes: Int) {
-        precondition(w.offset <= maxBytes, "log entry overran its reservation")
+    /// Ends the entry `begin` started, `w` being the writer it returned.
+    package mutating func commit(_ w: consuming EntryByteWriter) {
+        precondition(openEntryLimit > 0 && w.base == chunks[chunks.count - 1].base + chunks[chunks.count - 1].used,
+                     "commit without its begin")
+        precondition(w.offset <= openEntryLimit, "log entry overran its reservation")
+        openEntryLimit = 0
         w.uint32(UInt32(w.offset), at: 0)
         chunks[chunks.count - 1].used += w.offset
         chunks[chunks.count - 1].entries += 1

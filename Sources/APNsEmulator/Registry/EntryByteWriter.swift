@@ -1,6 +1,6 @@
 import H2Transport
 
-/// Appends fixed-width integers and length-prefixed byte strings to an entry `EntryArena.append` is filling.
+/// Appends fixed-width integers and length-prefixed byte strings to the entry an `EntryArena` has open.
 ///
 /// Package-wide: the device farm encodes its push fates with it too.
 ///

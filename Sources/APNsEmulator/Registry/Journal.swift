@@ -116,7 +116,7 @@ public final class Journal: Sendable {
             let previous = s.sharedTail.flatMap { $0.chunk == chunk ? $0.bytes : nil }
             let tail = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
                                                  summary: summary, id: id, to: &w, previousTail: previous)
-            s.arena.commit(w, maxBytes: size)
+            s.arena.commit(w)
             s.sharedTail = (chunk, tail)
             return id
         }

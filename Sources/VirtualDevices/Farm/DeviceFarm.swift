@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// ### Overview
 /// Accepted pushes arrive from the APNs handler (`pushAccepted`, on an event loop); if the token
-/// belongs to a device's app they go through the `DeliveryQueue` (online/offline, deferral, expiry) and
-/// the app's OS model. The control API (`+ControlAPI`) drives devices, apps, plugin calls and user
+/// belongs to a device's app they reach the app's OS model, at once when the `DeliveryQueue` would hand them
+/// straight over (online device, no deferral) and through it otherwise (offline storage, deferral, expiry).
+/// What happens to each push is recorded as it happens in the fate log (`FateRecorder`). The control API (`+ControlAPI`) drives devices, apps, plugin calls and user
 /// actions. Time is the emulator's clock: a manual clock's advances arrive through `clockAdvanced`, and a
 /// timer ticks every 250 ms for real time.
 ///
@@ -39,7 +40,13 @@ public final class DeviceFarm: Sendable {
         /// Sets a device's network flag in its configuration and in the owners of its tokens together.
         mutating func setOnline(_ id: String, _ value: Bool) {
             devices[id]?.configuration.online = value
-            for i in owners.indices where owners.values[i].deviceId == id { owners.values[i].online = value }
+            // Walked by index: `for i in owners.indices` holds a copy of the dictionary, so the first write would
+            // copy all of it.
+            var i = owners.startIndex
+            while i != owners.endIndex {
+                if owners.values[i].deviceId == id { owners.values[i].online = value }
+                owners.formIndex(after: &i)
+            }
         }
         var queue: DeliveryQueue
         /// Fates, and their counts for `/metrics`; the OS model records into it through its `OSContext`.
@@ -116,8 +123,8 @@ public final class DeviceFarm: Sendable {
         state.withLock { s in
             let actions: [DeliveryQueue.Action]
             do {
-                // The maps, not `s`, are captured: the queue is mutated while the closure runs. Scoped so the
-                // copies are gone before `apply` changes the maps (no copy-on-write of whole dictionaries).
+                // The owners map, not `s`, is captured: the queue is mutated while the closure runs. Scoped so the
+                // copy is gone before `apply` changes the map (no copy-on-write of the whole dictionary).
                 let owners = s.owners
                 let online = { (token: String) -> Bool in owners[token]?.online ?? false }
                 actions = s.queue.tick(now: now, isOnline: online)
@@ -237,7 +244,9 @@ public final class DeviceFarm: Sendable {
         if s.owners.updateValue(owner, forKey: token) == nil { ownedTokenCount.add(1, ordering: .relaxed) }
     }
 
-    /// The token left its install: what APNs held for it is dropped (and recorded so).
+    /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withApp`
+    /// after the app's operation, so these drops follow whatever the app itself recorded (an uninstall records
+    /// the push the device held for it first, then those APNs held).
     func unown(_ token: String, in s: inout FarmState, now: Millis) {
         let owner = s.owners.removeValue(forKey: token)
         if owner != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }

@@ -45,7 +45,7 @@ struct FateLog: ~Copyable {
         w.string(token)
         w.string(reason)
         w.string(notificationId)
-        arena.commit(w, maxBytes: maxBytes)
+        arena.commit(w)
     }
 
     /// Oldest first, those for `apnsId` (in either case), `deviceId` and `bundleId` (nil: any). Compared on the

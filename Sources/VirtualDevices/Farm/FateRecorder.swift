@@ -25,9 +25,4 @@ final class FateRecorder: @unchecked Sendable {
         log.append(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind: kind, reason: reason,
                    at: at, notificationId: notificationId)
     }
-
-    func record(_ fate: borrowing PushFate) {
-        record(apnsId: fate.apnsId, deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token, fate.fate,
-               fate.reason, at: fate.at, notificationId: fate.notificationId)
-    }
 }

@@ -10,8 +10,8 @@ public struct ApnsNotification: Sendable, Codable, Equatable {
     /// The fields are read from the push's content when asked for, not copied out of it: a record is built
     /// for every push shown and kept in the notification centre, and copying its ten strings cost a retain each
     /// (and a release each when the centre let it go). `PushContent` is one reference to its fields.
-    private let content: PushContent
-    private let mapping: Mapping
+    private var content: PushContent
+    private var mapping: Mapping
 
     /// How the content maps to the record's fields.
     private enum Mapping: UInt8, Sendable {
@@ -23,32 +23,84 @@ public struct ApnsNotification: Sendable, Codable, Equatable {
         case literal
     }
 
-    public var title: String { content.title }
-    public var subtitle: String { content.subtitle }
-    public var body: String { content.body }
+    public var title: String {
+        get { content.title }
+        set { change { $0.title = newValue } }
+    }
+    public var subtitle: String {
+        get { content.subtitle }
+        set { change { $0.subtitle = newValue } }
+    }
+    public var body: String {
+        get { content.body }
+        set { change { $0.body = newValue } }
+    }
     /// 0 when absent (absent and 0 are indistinguishable to the app).
-    public var badge: Int { content.badge ?? 0 }
+    public var badge: Int {
+        get { content.badge ?? 0 }
+        set { change { $0.badge = newValue } }
+    }
     /// Empty for delegate-delivered notifications (no public API exposes it); `aps.sound` for cold start.
     public var sound: String {
-        switch mapping {
-        case .coldStart, .literal: content.sound
-        case .delegateIOS, .delegateMacOS: ""
+        get {
+            switch mapping {
+            case .coldStart, .literal: content.sound
+            case .delegateIOS, .delegateMacOS: ""
+            }
         }
+        set { change { $0.sound = newValue } }
     }
-    public var categoryIdentifier: String { content.category }
-    public var threadIdentifier: String { content.threadId }
+    public var categoryIdentifier: String {
+        get { content.category }
+        set { change { $0.category = newValue } }
+    }
+    public var threadIdentifier: String {
+        get { content.threadId }
+        set { change { $0.threadId = newValue } }
+    }
     /// iOS only; always empty on macOS, and for cold start.
     public var launchImageName: String {
-        switch mapping {
-        case .delegateIOS, .literal: content.launchImage
-        case .delegateMacOS, .coldStart: ""
+        get {
+            switch mapping {
+            case .delegateIOS, .literal: content.launchImage
+            case .delegateMacOS, .coldStart: ""
+            }
         }
+        set { change { $0.launchImage = newValue } }
     }
-    public var targetContentIdentifier: String { content.targetContentId }
+    public var targetContentIdentifier: String {
+        get { content.targetContentId }
+        set { change { $0.targetContentId = newValue } }
+    }
     /// 0.0–1.0; 0.0 when absent, and for cold start.
-    public var relevanceScore: Double { mapping == .coldStart ? 0 : content.relevanceScore ?? 0 }
+    public var relevanceScore: Double {
+        get { mapping == .coldStart ? 0 : content.relevanceScore ?? 0 }
+        set { change { $0.relevanceScore = newValue } }
+    }
     /// The whole payload, `aps` and custom keys; empty in the empty notification.
-    public var userInfoJson: String { content.userInfoJson }
+    public var userInfoJson: String {
+        get { content.userInfoJson }
+        set { change { $0.userInfoJson = newValue } }
+    }
+
+    /// A field set by a caller: from then on the record holds every field as it reads now (mapping `.literal`).
+    private mutating func change(_ edit: (inout PushContent.Fields) -> Void) {
+        var f = PushContent.Fields()
+        f.title = title
+        f.subtitle = subtitle
+        f.body = body
+        f.badge = badge
+        f.sound = sound
+        f.category = categoryIdentifier
+        f.threadId = threadIdentifier
+        f.launchImage = launchImageName
+        f.targetContentId = targetContentIdentifier
+        f.relevanceScore = relevanceScore
+        f.userInfoJson = userInfoJson
+        edit(&f)
+        content = PushContent(f)
+        mapping = .literal
+    }
 
     /// All fields default: what GetColdStartNotification returns when there is nothing (never null).
     public static let empty = ApnsNotification(identifier: "", content: PushContent(), platform: .iOS,

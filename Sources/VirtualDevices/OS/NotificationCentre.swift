@@ -8,6 +8,7 @@ import APNsEmulator
 struct NotificationCentre: Sendable {
     /// Notifications kept per app. Decision: like iOS, which trims an app's delivered notifications, the
     /// centre keeps the newest 100 (a load test pushing millions to one device must not grow it forever).
+    /// (Slot numbers are kept as `Int16`: `Int16(slot)` traps should this ever exceed 32,767.)
     static let capacity = 100
 
     /// A ring of the newest notifications (slot `head` is written next).
@@ -18,14 +19,15 @@ struct NotificationCentre: Sendable {
     private var identifiers: [String?] = []
     /// Each slot's identifier fingerprint (`Self.fingerprint`; 0: empty).
     private var fingerprints: [UInt64] = []
-    /// Slots by fingerprint: `bucketHeads[fingerprint % bucketCount]` is the first slot of a chain that
-    /// `chain[slot]` continues (-1 ends it). A delivery costs one fingerprint of the new identifier and a few
+    /// Slots by fingerprint: `bucketHeads[bucket(fingerprint)]` (its top bits) is the first slot of a chain
+    /// that `chain[slot]` continues (-1 ends it); empty until the first notification. A delivery costs one fingerprint of the new identifier and a few
     /// integer steps; the dictionary from identifier to slot this replaces hashed two identifiers a delivery
     /// (the new one, and the evicted one to remove it) with SipHash. Chains stay short for any identifiers a
     /// sender picks: they hold at most the centre's 100 slots, and a collision costs a string comparison.
-    private var bucketHeads = [Int16](repeating: -1, count: NotificationCentre.bucketCount)
+    private var bucketHeads: [Int16] = []
     private var chain: [Int16] = []
-    private static let bucketCount = 128
+    private static let bucketBits = 7
+    private static let bucketCount = 1 << bucketBits
     private var head = 0
 
     /// Newest first.
@@ -51,6 +53,7 @@ struct NotificationCentre: Sendable {
             unlink(previous)
         }
         if position == ring.count {
+            if bucketHeads.isEmpty { bucketHeads = [Int16](repeating: -1, count: Self.bucketCount) }
             ring.append(consume notification)
             identifiers.append(identifier)
             fingerprints.append(0)
@@ -81,12 +84,13 @@ struct NotificationCentre: Sendable {
         identifiers.removeAll()
         fingerprints.removeAll()
         chain.removeAll()
-        bucketHeads = [Int16](repeating: -1, count: Self.bucketCount)
+        bucketHeads.removeAll()
         head = 0
     }
 
     /// The ring slot holding `identifier`, if any.
     private func slot(of identifier: String, fingerprint: UInt64) -> Int? {
+        guard !bucketHeads.isEmpty else { return nil }
         var q = Int(bucketHeads[Self.bucket(fingerprint)])
         while q >= 0 {
             if fingerprints[q] == fingerprint && identifiers[q] == identifier { return q }
@@ -121,7 +125,9 @@ struct NotificationCentre: Sendable {
     }
 
     @inline(__always)
-    private static func bucket(_ fingerprint: UInt64) -> Int { Int(truncatingIfNeeded: fingerprint >> 57) }
+    private static func bucket(_ fingerprint: UInt64) -> Int {
+        Int(truncatingIfNeeded: fingerprint >> UInt64(64 - bucketBits))
+    }
 
     /// A 64-bit fingerprint of an identifier's UTF-8 bytes, never 0 (the empty slot's mark). Not a
     /// cryptographic or flooding-resistant hash, and it needs not be: a collision costs one string comparison,
