@@ -83,6 +83,28 @@ struct H2ClientTests {
         }
     }
 
+    /// The client writes fields straight from the request's header list: names go out lowercase (RFC 9113
+    /// §8.2.1), pseudo-headers first; `:status` is read from its bytes, the other response fields as strings.
+    @Test func namesGoOutLowercaseAndTheStatusComesBack() async throws {
+        let handler = RecordingHandler { request, _, responder in
+            let seen = request.headers.firstIndex(of: "x-mixed-case").map { request.headers.value(at: $0) } ?? "absent"
+            let pseudoFirst = (0..<request.headers.count).map { request.headers.isPseudo(at: $0) }
+            responder.respond(H2Response(status: 404, headers: [
+                H2Header("x-seen", seen), H2Header("x-pseudo-first", pseudoFirst == pseudoFirst.sorted(by: { $0 && !$1 }) ? "yes" : "no"),
+            ]))
+        }
+        try await withTestServer(handler: handler) { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            let response = try await connection.send(pushRequest(port: port, headers: [H2Header("X-Mixed-Case", "Value")]))
+            #expect(response.status == 404)
+            #expect(response["x-seen"] == "Value")
+            #expect(response["x-pseudo-first"] == "yes")
+            #expect(response.headers.allSatisfy { !$0.name.hasPrefix(":") })
+        }
+    }
+
     @Test func untrustedServerCertificateFailsTheConnect() async throws {
         try await withTestServer { _, port in
             let client = try H2Client(tls: TLSClientConfiguration(trustRootsFile: "/etc/ssl/certs/ca-certificates.crt"))

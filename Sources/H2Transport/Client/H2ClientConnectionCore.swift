@@ -91,10 +91,11 @@ final class H2ClientConnectionCore: H2Connection {
         var bytes = 0
         for i in 0..<headers.count { bytes += headers.withBytes(at: i) { $0.count + $1.count } }
         encoder.begin(fields: headers.count, byteCount: bytes)
+        // Straight from the list's bytes: `headers[i]` built two Strings per field, ~10% of a load generator's
+        // CPU (`apns-emulator bench`).
         for pass in 0..<2 {
-            for i in 0..<headers.count {
-                let h = headers[i]
-                if h.name.hasPrefix(":") == (pass == 0) { encoder.add(h) }
+            for i in 0..<headers.count where headers.isPseudo(at: i) == (pass == 0) {
+                headers.withBytes(at: i) { name, value in encoder.add(name: name, value: value) }
             }
         }
         let streamID: Int32
@@ -141,12 +142,17 @@ final class H2ClientConnectionCore: H2Connection {
     override func onHeader(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
               let stream = streams[frame.pointee.hd.stream_id] else { return 0 }
-        let n = String(decoding: name, as: UTF8.self)
-        let v = String(decoding: value, as: UTF8.self)
-        if n == ":status" {
-            stream.status = Int(v) ?? 0
+        // `:status` is read from the bytes (0 unless all digits; nghttp2 checks it is three); only other fields
+        // become Strings.
+        if name.count == 7 && memcmpEqual(name.baseAddress!, (":status" as StaticString).utf8Start, 7) {
+            var status = 0
+            for b in value {
+                guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { status = 0; break }
+                status = status * 10 + Int(b - UInt8(ascii: "0"))
+            }
+            stream.status = status
         } else {
-            stream.headers.append(H2Header(n, v))
+            stream.headers.append(H2Header(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         }
         return 0
     }

@@ -57,6 +57,13 @@ final class HeaderEncoder {
         append(name: n, value: v, flags: header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0)
     }
 
+    /// Adds a field from bytes (a header list's); its name is lowercased as it is copied.
+    func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        let n = copy(name, lowercase: true)
+        let v = copy(value, lowercase: false)
+        append(name: n, value: v)
+    }
+
     /// Calls `body` with the array built so far.
     func withFields<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
         body(UnsafePointer(nvs), count)
