@@ -31,6 +31,34 @@ struct DeviceLifecycleTests {
         }
     }
 
+    /// A token's owner remembers where its app sits in the farm (dictionary positions) until devices or apps
+    /// are added or removed: pushes keep reaching the right app across installs, uninstalls and other devices
+    /// coming and going (many of each, so the dictionaries grow and rehash).
+    @Test func pushesReachTheirAppWhileAppsAndDevicesComeAndGo() async throws {
+        try await DeviceHarness.run { h in
+            let app = try h.device()
+            let token = try h.authorizedToken(app)
+            var shown = 0
+            func pushAndCheck(_ step: String) async throws {
+                let id = try await h.accepted(token)
+                shown += 1
+                #expect(h.fates(id) == ["shown"], "\(step)")
+                #expect(h.notificationIds(app).count == shown, "\(step)")
+            }
+            try await pushAndCheck("first")
+            for i in 0..<20 {
+                #expect(h.call("POST", "/_emulator/devices/phone/apps", #"{"bundleId":"com.example.other\#(i)"}"#).status == 201)
+                _ = try h.device(id: "other-\(i)")
+            }
+            try await pushAndCheck("after installs and devices")
+            for i in stride(from: 0, to: 20, by: 2) {
+                #expect(h.call("DELETE", "/_emulator/devices/phone/apps/com.example.other\(i)").status == 204)
+                #expect(h.call("DELETE", "/_emulator/devices/other-\(i)").status == 204)
+            }
+            try await pushAndCheck("after removals")
+        }
+    }
+
     @Test func removingADeviceMakesItsTokens410WithTheRemovalTime() async throws {
         try await DeviceHarness.run { h in
             let app = try h.device()

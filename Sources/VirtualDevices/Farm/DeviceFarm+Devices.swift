@@ -26,6 +26,7 @@ extension DeviceFarm {
                 device.installOrder.append(app.bundleId)
             }
             s.devices[c.id] = device
+            s.layoutChanged()
             s.order.append(c.id)
             return device
         }
@@ -38,6 +39,7 @@ extension DeviceFarm {
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder { try removeApp(&s, id, bundle, now: now) }
             s.devices[id] = nil
+            s.layoutChanged()
             s.order.removeAll { $0 == id }
         }
     }
@@ -95,6 +97,7 @@ extension DeviceFarm {
             }
             let app = VirtualApp(configuration: configuration, platform: device.configuration.platform)
             s.devices[deviceId]?.apps[configuration.bundleId] = app
+            s.layoutChanged()
             s.devices[deviceId]?.installOrder.append(configuration.bundleId)
             return app
         }
@@ -113,6 +116,7 @@ extension DeviceFarm {
             try app.invalidateToken(ctx)
         }
         s.devices[deviceId]?.apps[bundleId] = nil
+        s.layoutChanged()
         s.devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
     }
 

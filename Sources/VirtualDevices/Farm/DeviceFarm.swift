@@ -32,10 +32,30 @@ public final class DeviceFarm: Sendable {
     static let fateCapacity = 100_000
 
     struct FarmState: ~Copyable, Sendable {
+        /// Devices by id. Adding or removing a device, or an app on one, must call `layoutChanged()`: owners
+        /// keep the dictionaries' indices of their install (`Owner.route`).
         var devices: [String: VirtualDevice] = [:]
         var order: [String] = []
         /// token → (device, bundle id, network flag) of the install that owns it.
         var owners: [String: Owner] = [:]
+        /// Counts structural changes of `devices` and their apps: a route cached under another count is stale.
+        private(set) var layout: UInt64 = 0
+
+        mutating func layoutChanged() { layout &+= 1 }
+
+        /// Where the install owning token `o` sits in `devices` (nil: it is gone), cached in the owner until the
+        /// layout changes. A push then finds its app with one hash (its token's) instead of three (token, device
+        /// id, bundle id). Dictionary indices stay valid until an insertion or removal, and every one of those
+        /// changes `layout`.
+        mutating func route(at o: Dictionary<String, Owner>.Index) -> Route? {
+            if let r = owners.values[o].route, r.layout == layout { return r }
+            guard let d = devices.index(forKey: owners.values[o].deviceId) else { return nil }
+            let bundleId = owners.values[o].bundleId
+            guard let a = DeviceFarm.update(&devices.values[d], { $0.apps.index(forKey: bundleId) }) else { return nil }
+            let r = Route(layout: layout, device: d, app: a)
+            owners.values[o].route = r
+            return r
+        }
 
         /// Sets a device's network flag in its configuration and in the owners of its tokens together.
         mutating func setOnline(_ id: String, _ value: Bool) {
@@ -71,6 +91,15 @@ public final class DeviceFarm: Sendable {
         /// every push reads it, and reading `devices[id]?.configuration.online` copies a whole device (its apps,
         /// strings, arrays) out of the dictionary to read one Bool.
         var online: Bool
+        /// Where the install sits, as of `FarmState.layout` then (`FarmState.route(at:)`).
+        var route: Route? = nil
+    }
+
+    /// An install's position in the farm's dictionaries, valid while `FarmState.layout` equals `layout`.
+    struct Route: Sendable, Equatable {
+        var layout: UInt64
+        var device: Dictionary<String, VirtualDevice>.Index
+        var app: Dictionary<String, VirtualApp>.Index
     }
 
     /// - Parameter lowPriorityDelayMillis: how long APNs holds priority 5 and 1 pushes to online devices.
@@ -98,11 +127,12 @@ public final class DeviceFarm: Sendable {
     public func deliver(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
         state.withLock { s in
-            guard let owner = s.owners[push.token] else { return }
+            guard let o = s.owners.index(forKey: push.token) else { return }
+            let owner = s.owners.values[o]
             // Every push of a load test goes to its device at once, read where the validator left it; only a
             // push APNs holds (offline device, deferred priority) becomes a `QueuedPush`.
             if s.queue.deliversAtOnce(priority: push.priority, online: owner.online) {
-                hand(push, owner: owner, to: &s, now: now)
+                hand(push, owner: owner, route: s.route(at: o), to: &s, now: now)
                 return
             }
             var actions = s.spareActions
@@ -164,10 +194,11 @@ public final class DeviceFarm: Sendable {
 
     /// Hands a push to the app that owns its token (`owner`, as the caller looked it up); the app records its
     /// fates.
-    private func hand(_ push: some DeliverablePush, owner: Owner?, to s: inout FarmState, now: Millis) {
+    private func hand(_ push: some DeliverablePush, owner: Owner?, route: Route? = nil, to s: inout FarmState,
+                      now: Millis) {
         var reached = false
         if let owner {
-            reached = (try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in
+            reached = (try? withApp(&s, owner.deviceId, owner.bundleId, route: route, now: now) { app, ctx in
                 app.receive(push, ctx)
             }) != nil
         }
@@ -191,9 +222,12 @@ public final class DeviceFarm: Sendable {
     /// device and app and inserting them back cost four lookups and two whole-value moves a push; nested
     /// optional subscripts, `s.devices[id]?.apps[b]`, run modify coroutines that allocate their frames.)
     @discardableResult
-    func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis,
+    ///
+    /// - Parameter route: Where the install sits, if the caller has it current (`FarmState.route(at:)`): no lookup.
+    func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, route: Route? = nil, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
-        guard let d = s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
+        assert(route == nil || route!.layout == s.layout, "a stale route")
+        guard let d = route?.device ?? s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
         let caches = s.caches, fates = s.fates
         // Results land in locals rather than a returned tuple: a generic tuple of `Result` and two tokens was
         // copied through value witnesses on every push.
@@ -205,7 +239,7 @@ public final class DeviceFarm: Sendable {
         // Everything is read through the `inout` of each value position: a read through the dictionaries'
         // getters (`s.devices.values[d].configuration`) copies the whole device out first.
         Self.update(&s.devices.values[d]) { device in
-            guard let a = device.apps.index(forKey: bundleId) else {
+            guard let a = route?.app ?? device.apps.index(forKey: bundleId) else {
                 failure = .appNotInstalled(device: deviceId, bundleId: bundleId)
                 return
             }
@@ -236,7 +270,7 @@ public final class DeviceFarm: Sendable {
     /// `body(&value)`: gives a closure the `inout` of a storage position (a dictionary's value slot), so
     /// what it reads there is read in place.
     @inline(__always)
-    private static func update<V>(_ value: inout V, _ body: (inout V) -> Void) {
+    static func update<V, R>(_ value: inout V, _ body: (inout V) -> R) -> R {
         body(&value)
     }
 
