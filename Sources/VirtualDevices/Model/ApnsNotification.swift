@@ -25,81 +25,105 @@ public struct ApnsNotification: Sendable, Codable, Equatable {
 
     public var title: String {
         get { content.title }
-        set { change { $0.title = newValue } }
+        set { set(\.title, newValue) }
     }
     public var subtitle: String {
         get { content.subtitle }
-        set { change { $0.subtitle = newValue } }
+        set { set(\.subtitle, newValue) }
     }
     public var body: String {
         get { content.body }
-        set { change { $0.body = newValue } }
+        set { set(\.body, newValue) }
     }
     /// 0 when absent (absent and 0 are indistinguishable to the app).
     public var badge: Int {
         get { content.badge ?? 0 }
-        set { change { $0.badge = newValue } }
+        set { set(\.badge, newValue) }
     }
     /// Empty for delegate-delivered notifications (no public API exposes it); `aps.sound` for cold start.
     public var sound: String {
-        get {
-            switch mapping {
-            case .coldStart, .literal: content.sound
-            case .delegateIOS, .delegateMacOS: ""
-            }
-        }
-        set { change { $0.sound = newValue } }
+        get { mapping == .coldStart || mapping == .literal ? content.sound : "" }
+        set { set(\.sound, newValue) }
     }
     public var categoryIdentifier: String {
         get { content.category }
-        set { change { $0.category = newValue } }
+        set { set(\.categoryIdentifier, newValue) }
     }
     public var threadIdentifier: String {
         get { content.threadId }
-        set { change { $0.threadId = newValue } }
+        set { set(\.threadIdentifier, newValue) }
     }
     /// iOS only; always empty on macOS, and for cold start.
     public var launchImageName: String {
-        get {
-            switch mapping {
-            case .delegateIOS, .literal: content.launchImage
-            case .delegateMacOS, .coldStart: ""
-            }
-        }
-        set { change { $0.launchImage = newValue } }
+        get { mapping == .delegateIOS || mapping == .literal ? content.launchImage : "" }
+        set { set(\.launchImageName, newValue) }
     }
     public var targetContentIdentifier: String {
         get { content.targetContentId }
-        set { change { $0.targetContentId = newValue } }
+        set { set(\.targetContentIdentifier, newValue) }
     }
     /// 0.0–1.0; 0.0 when absent, and for cold start.
     public var relevanceScore: Double {
         get { mapping == .coldStart ? 0 : content.relevanceScore ?? 0 }
-        set { change { $0.relevanceScore = newValue } }
+        set { set(\.relevanceScore, newValue) }
     }
     /// The whole payload, `aps` and custom keys; empty in the empty notification.
     public var userInfoJson: String {
         get { content.userInfoJson }
-        set { change { $0.userInfoJson = newValue } }
+        set { set(\.userInfoJson, newValue) }
     }
 
-    /// A field set by a caller: from then on the record holds every field as it reads now (mapping `.literal`).
-    private mutating func change(_ edit: (inout PushContent.Fields) -> Void) {
+    /// Every field as the app sees it, stored: the JSON form (its coding keys are the property names), what
+    /// `==` compares, and what a record becomes once a caller sets a field (mapping `.literal`).
+    private struct Record: Codable, Equatable {
+        var identifier: String
+        var title: String
+        var subtitle: String
+        var body: String
+        var badge: Int
+        var sound: String
+        var categoryIdentifier: String
+        var threadIdentifier: String
+        var launchImageName: String
+        var targetContentIdentifier: String
+        var interruptionLevel: InterruptionLevel
+        var relevanceScore: Double
+        var userInfoJson: String
+        var isRemote: Bool
+    }
+
+    private var record: Record {
+        Record(identifier: identifier, title: title, subtitle: subtitle, body: body, badge: badge, sound: sound,
+               categoryIdentifier: categoryIdentifier, threadIdentifier: threadIdentifier,
+               launchImageName: launchImageName, targetContentIdentifier: targetContentIdentifier,
+               interruptionLevel: interruptionLevel, relevanceScore: relevanceScore, userInfoJson: userInfoJson,
+               isRemote: isRemote)
+    }
+
+    private init(_ r: Record) {
         var f = PushContent.Fields()
-        f.title = title
-        f.subtitle = subtitle
-        f.body = body
-        f.badge = badge
-        f.sound = sound
-        f.category = categoryIdentifier
-        f.threadId = threadIdentifier
-        f.launchImage = launchImageName
-        f.targetContentId = targetContentIdentifier
-        f.relevanceScore = relevanceScore
-        f.userInfoJson = userInfoJson
-        edit(&f)
+        f.title = r.title
+        f.subtitle = r.subtitle
+        f.body = r.body
+        f.badge = r.badge
+        f.sound = r.sound
+        f.category = r.categoryIdentifier
+        f.threadId = r.threadIdentifier
+        f.launchImage = r.launchImageName
+        f.targetContentId = r.targetContentIdentifier
+        f.relevanceScore = r.relevanceScore
+        f.userInfoJson = r.userInfoJson
+        identifier = r.identifier
+        interruptionLevel = r.interruptionLevel
+        isRemote = r.isRemote
         content = PushContent(f)
         mapping = .literal
+    }
+
+    private mutating func set<V>(_ field: WritableKeyPath<Record, V>, _ value: V) {
+        var r = record
+        r[keyPath: field] = value
+        self = ApnsNotification(r)
     }
 
     /// All fields default: what GetColdStartNotification returns when there is nothing (never null).
@@ -131,57 +155,10 @@ public struct ApnsNotification: Sendable, Codable, Equatable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case identifier, title, subtitle, body, badge, sound, categoryIdentifier, threadIdentifier, launchImageName
-        case targetContentIdentifier, interruptionLevel, relevanceScore, userInfoJson, isRemote
-    }
+    public init(from decoder: any Decoder) throws { self.init(try Record(from: decoder)) }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        var fields = PushContent.Fields()
-        fields.title = try c.decode(String.self, forKey: .title)
-        fields.subtitle = try c.decode(String.self, forKey: .subtitle)
-        fields.body = try c.decode(String.self, forKey: .body)
-        fields.badge = try c.decode(Int.self, forKey: .badge)
-        fields.sound = try c.decode(String.self, forKey: .sound)
-        fields.category = try c.decode(String.self, forKey: .categoryIdentifier)
-        fields.threadId = try c.decode(String.self, forKey: .threadIdentifier)
-        fields.launchImage = try c.decode(String.self, forKey: .launchImageName)
-        fields.targetContentId = try c.decode(String.self, forKey: .targetContentIdentifier)
-        fields.relevanceScore = try c.decode(Double.self, forKey: .relevanceScore)
-        fields.userInfoJson = try c.decode(String.self, forKey: .userInfoJson)
-        identifier = try c.decode(String.self, forKey: .identifier)
-        interruptionLevel = try c.decode(InterruptionLevel.self, forKey: .interruptionLevel)
-        isRemote = try c.decode(Bool.self, forKey: .isRemote)
-        content = PushContent(fields)
-        mapping = .literal
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(identifier, forKey: .identifier)
-        try c.encode(title, forKey: .title)
-        try c.encode(subtitle, forKey: .subtitle)
-        try c.encode(body, forKey: .body)
-        try c.encode(badge, forKey: .badge)
-        try c.encode(sound, forKey: .sound)
-        try c.encode(categoryIdentifier, forKey: .categoryIdentifier)
-        try c.encode(threadIdentifier, forKey: .threadIdentifier)
-        try c.encode(launchImageName, forKey: .launchImageName)
-        try c.encode(targetContentIdentifier, forKey: .targetContentIdentifier)
-        try c.encode(interruptionLevel, forKey: .interruptionLevel)
-        try c.encode(relevanceScore, forKey: .relevanceScore)
-        try c.encode(userInfoJson, forKey: .userInfoJson)
-        try c.encode(isRemote, forKey: .isRemote)
-    }
+    public func encode(to encoder: any Encoder) throws { try record.encode(to: encoder) }
 
     /// Equal when every field the app sees is (however each was built).
-    public static func == (a: ApnsNotification, b: ApnsNotification) -> Bool {
-        a.identifier == b.identifier && a.interruptionLevel == b.interruptionLevel && a.isRemote == b.isRemote
-            && a.title == b.title && a.subtitle == b.subtitle && a.body == b.body && a.badge == b.badge
-            && a.sound == b.sound && a.categoryIdentifier == b.categoryIdentifier
-            && a.threadIdentifier == b.threadIdentifier && a.launchImageName == b.launchImageName
-            && a.targetContentIdentifier == b.targetContentIdentifier && a.relevanceScore == b.relevanceScore
-            && a.userInfoJson == b.userInfoJson
-    }
+    public static func == (a: ApnsNotification, b: ApnsNotification) -> Bool { a.record == b.record }
 }
