@@ -24,12 +24,7 @@ struct FateLog: ~Copyable {
     /// Bytes before the strings: length (UInt32) and time (Int64).
     private static let fixedSize = 4 + 8
 
-    mutating func append(_ fate: borrowing PushFate) {
-        append(apnsId: fate.apnsId, deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token,
-               kind: fate.fate, reason: fate.reason, at: fate.at, notificationId: fate.notificationId)
-    }
-
-    /// The same from the fields, as the OS model has them (no `PushFate` built to be encoded).
+    /// Appends a fate from its fields, as the OS model has them (no `PushFate` is built to be encoded).
     mutating func append(apnsId: String, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
                          reason: String, at: Millis, notificationId: String?) {
         if arena.count >= capacity { arena.removeFirst() }

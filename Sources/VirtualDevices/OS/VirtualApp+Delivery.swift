@@ -6,9 +6,8 @@ extension VirtualApp {
     /// Runs the OS model for one delivered push, recording its fate steps in `ctx.fates`.
     mutating func receive(_ push: some DeliverablePush, _ ctx: OSContext) {
         guard push.pushType == .alert || push.pushType == .background else {
-            ctx.fates.record(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
-                             .delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension,"
-                                 + " not the notification centre", at: ctx.now)
+            recordFate(.delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension, not"
+                       + " the notification centre", of: push, ctx)
             return
         }
         let content = ctx.caches.content(of: push.payload)
@@ -48,8 +47,7 @@ extension VirtualApp {
         // A local notification (no apns-id) has no fate to record.
         func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, apnsId override: String? = nil) {
             guard let id0 = override ?? apnsId else { return }
-            ctx.fates.record(apnsId: id0, deviceId: ctx.deviceId, bundleId: bundleId, token: token, kind, reason,
-                             at: ctx.now, notificationId: id)
+            recordFate(kind, reason, apnsId: id0, token: token, notificationId: id, ctx)
         }
         guard authorization.isAllowed else {
             fate(.suppressed, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
@@ -202,27 +200,23 @@ extension VirtualApp {
     /// `content-available`: wakes the app unless it was force-quit; a suspended app gets only so many an
     /// hour, and the device keeps only the newest one held back.
     mutating func wake(for push: some DeliverablePush, _ ctx: OSContext) {
-        func fate(_ p: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String) {
-            ctx.fates.record(apnsId: p.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: p.token, kind, reason,
-                             at: ctx.now)
-        }
         if process.forceQuit {
-            fate(push, .dropped, "the user force-quit the app: background pushes are not delivered until it is"
-                 + " launched again")
+            recordFate(.dropped, "the user force-quit the app: background pushes are not delivered until it is launched"
+                       + " again", of: push, ctx)
             return
         }
         if lifecycle == .foreground {
-            fate(push, .delivered, "app in the foreground: didReceiveRemoteNotification")
+            recordFate(.delivered, "app in the foreground: didReceiveRemoteNotification", of: push, ctx)
             return
         }
         let budget = ctx.backgroundBudgetPerHour
         if budget > 0 && backgroundDeliveries.count(at: ctx.now) >= budget {
             if let older = heldBackgroundPush {
-                fate(older, .coalesced, "a newer background push (\(push.apnsId)) replaced it while the budget was"
-                     + " used up")
+                recordFate(.coalesced, "a newer background push (\(push.apnsId)) replaced it while the budget was used up",
+                           of: older, ctx)
             }
             heldBackgroundPush = push.queued(acceptedAt: ctx.now)
-            fate(push, .deferred, "background budget (\(budget) per hour) used up: held, newest only")
+            recordFate(.deferred, "background budget (\(budget) per hour) used up: held, newest only", of: push, ctx)
             return
         }
         wakeNow(push, ctx)
@@ -232,8 +226,7 @@ extension VirtualApp {
         let launched = !process.isRunning
         if let actions = process.launchInBackground() { apply(actions, ctx) }
         backgroundDeliveries.record(ctx.now)
-        ctx.fates.record(apnsId: push.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: push.token,
-                         .delivered, launched ? "launched the app in the background" : "woke the app", at: ctx.now)
+        recordFate(.delivered, launched ? "launched the app in the background" : "woke the app", of: push, ctx)
     }
 
     /// Time passed or the app came forward: a held background push goes out if the budget allows.

@@ -18,8 +18,7 @@ extension VirtualApp {
         apply(process.forceQuitApp(), ctx)
         guard let held = heldBackgroundPush else { return }
         heldBackgroundPush = nil
-        ctx.fates.record(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token, .dropped,
-                         "the user force-quit the app while the push was held", at: ctx.now)
+        recordFate(.dropped, "the user force-quit the app while the push was held", of: held, ctx)
     }
 
     /// The system ended the process (memory pressure): unlike a force-quit, background pushes relaunch it.

@@ -78,6 +78,20 @@ public struct VirtualApp: Sendable {
     public var groups: [NotificationGroup] { centre.groups }
     public var pendingTokenCall: Int? { plugin.pendingTokenCall }
 
+    // MARK: Recording what happens to pushes
+
+    /// Records a step of a push's fate on this app (device and time from `ctx`), as it happens.
+    func recordFate(_ kind: PushFate.Kind, _ reason: String, apnsId: String, token: String,
+                    notificationId: String? = nil, _ ctx: OSContext) {
+        ctx.fates.record(apnsId: apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: token, kind, reason,
+                         at: ctx.now, notificationId: notificationId)
+    }
+
+    /// The same for `push`.
+    func recordFate(_ kind: PushFate.Kind, _ reason: String, of push: some DeliverablePush, _ ctx: OSContext) {
+        recordFate(kind, reason, apnsId: push.apnsId, token: push.token, ctx)
+    }
+
     // MARK: Journaling the plugin's actions
 
     /// Carries out the plugin's actions in order; OS work they ask for (registration, the prompt) may
@@ -244,8 +258,7 @@ public struct VirtualApp: Sendable {
         }
         if let held = heldBackgroundPush {
             heldBackgroundPush = nil
-            ctx.fates.record(apnsId: held.apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: held.token,
-                             .dropped, "the app's install ended (uninstall or restore)", at: ctx.now)
+            recordFate(.dropped, "the app's install ended (uninstall or restore)", of: held, ctx)
         }
     }
 }
