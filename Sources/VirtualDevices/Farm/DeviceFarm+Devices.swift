@@ -25,9 +25,7 @@ extension DeviceFarm {
                 device.apps[app.bundleId] = VirtualApp(configuration: app, platform: c.platform)
                 device.installOrder.append(app.bundleId)
             }
-            s.devices[c.id] = device
-            s.layoutChanged()
-            s.order.append(c.id)
+            s.add(device)
             return device
         }
     }
@@ -38,9 +36,7 @@ extension DeviceFarm {
         try state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder { try removeApp(&s, id, bundle, now: now) }
-            s.devices[id] = nil
-            s.layoutChanged()
-            s.order.removeAll { $0 == id }
+            s.removeDevice(id)
         }
     }
 
@@ -96,9 +92,7 @@ extension DeviceFarm {
                 throw .appAlreadyInstalled(device: deviceId, bundleId: configuration.bundleId)
             }
             let app = VirtualApp(configuration: configuration, platform: device.configuration.platform)
-            s.devices[deviceId]?.apps[configuration.bundleId] = app
-            s.layoutChanged()
-            s.devices[deviceId]?.installOrder.append(configuration.bundleId)
+            s.add(app, on: deviceId)
             return app
         }
     }
@@ -115,9 +109,7 @@ extension DeviceFarm {
         try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
             try app.invalidateToken(ctx)
         }
-        s.devices[deviceId]?.apps[bundleId] = nil
-        s.layoutChanged()
-        s.devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
+        s.removeApp(bundleId, from: deviceId)
     }
 
     /// One installed app, or `deviceNotFound` / `appNotInstalled`.

@@ -32,16 +32,39 @@ public final class DeviceFarm: Sendable {
     static let fateCapacity = 100_000
 
     struct FarmState: ~Copyable, Sendable {
-        /// Devices by id. Adding or removing a device, or an app on one, must call `layoutChanged()`: owners
-        /// keep the dictionaries' indices of their install (`Owner.route`).
+        /// Devices by id. Devices and apps are added and removed only through `add` and `remove…` below, which
+        /// count the change in `layout`: owners keep the dictionaries' indices of their install (`Owner.route`).
         var devices: [String: VirtualDevice] = [:]
-        var order: [String] = []
+        /// Device ids in creation order.
+        private(set) var order: [String] = []
         /// token → (device, bundle id, network flag) of the install that owns it.
         var owners: [String: Owner] = [:]
         /// Counts structural changes of `devices` and their apps: a route cached under another count is stale.
         private(set) var layout: UInt64 = 0
 
-        mutating func layoutChanged() { layout &+= 1 }
+        mutating func add(_ device: VirtualDevice) {
+            devices[device.id] = device
+            order.append(device.id)
+            layout &+= 1
+        }
+
+        mutating func removeDevice(_ id: String) {
+            devices[id] = nil
+            order.removeAll { $0 == id }
+            layout &+= 1
+        }
+
+        mutating func add(_ app: VirtualApp, on deviceId: String) {
+            devices[deviceId]?.apps[app.bundleId] = app
+            devices[deviceId]?.installOrder.append(app.bundleId)
+            layout &+= 1
+        }
+
+        mutating func removeApp(_ bundleId: String, from deviceId: String) {
+            devices[deviceId]?.apps[bundleId] = nil
+            devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
+            layout &+= 1
+        }
 
         /// Where the install owning token `o` sits in `devices` (nil: it is gone), cached in the owner until the
         /// layout changes. A push then finds its app with one hash (its token's) instead of three (token, device
@@ -221,9 +244,9 @@ public final class DeviceFarm: Sendable {
     /// dictionary, no copy, and its arrays stay uniquely referenced so appends do not copy them. (Removing
     /// device and app and inserting them back cost four lookups and two whole-value moves a push; nested
     /// optional subscripts, `s.devices[id]?.apps[b]`, run modify coroutines that allocate their frames.)
-    @discardableResult
     ///
     /// - Parameter route: Where the install sits, if the caller has it current (`FarmState.route(at:)`): no lookup.
+    @discardableResult
     func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, route: Route? = nil, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
         assert(route == nil || route!.layout == s.layout, "a stale route")
