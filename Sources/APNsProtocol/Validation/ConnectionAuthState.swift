@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import H2Transport
 
 /// Per-connection state carried between requests: the provider-token rules, whether a valid token was
 /// seen (for "one stream until authenticated"), and the connection's apns-id generator.
@@ -34,9 +32,7 @@ public struct ConnectionAuthState: Sendable {
     /// (which becomes `lastTopic`).
     mutating func topic(_ bytes: UnsafeRawBufferPointer) -> String {
         if var last = lastTopic {
-            let same = last.withUTF8 { l in
-                l.count == bytes.count && (l.isEmpty || memcmp(l.baseAddress!, bytes.baseAddress!, l.count) == 0)
-            }
+            let same = last.withUTF8 { bytesEqual(UnsafeRawBufferPointer($0), bytes) }
             if same { return last }
         }
         let topic = String(decoding: bytes, as: UTF8.self)
@@ -46,9 +42,7 @@ public struct ConnectionAuthState: Sendable {
 
     /// `PayloadScanner.scan(body)`, answered from the memo when `body` is the last payload scanned.
     mutating func scanPayload(_ body: [UInt8]) -> PayloadScanner.Summary {
-        let same = body.count == lastPayload.count && !body.isEmpty && body.withUnsafeBytes { b in
-            lastPayload.withUnsafeBytes { memcmp(b.baseAddress!, $0.baseAddress!, b.count) == 0 }
-        }
+        let same = !body.isEmpty && bytesEqual(body, lastPayload)
         if same { return lastPayloadSummary }
         let summary = PayloadScanner.scan(body)
         if body.count <= Self.payloadMemoLimit {

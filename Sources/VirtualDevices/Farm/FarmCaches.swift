@@ -1,4 +1,4 @@
-import Foundation
+import H2Transport
 
 /// State the OS model reads on every delivery, owned by the farm: uploaded files and parsed payloads.
 ///
@@ -13,7 +13,7 @@ final class FarmCaches: @unchecked Sendable {
     private static let payloadsKept = 8
 
     func content(of payload: [UInt8]) -> PushContent {
-        if let i = payloads.firstIndex(where: { Self.same($0.bytes, payload) }) {
+        if let i = payloads.firstIndex(where: { bytesEqual($0.bytes, payload) }) {
             if i != 0 { payloads.insert(payloads.remove(at: i), at: 0) }
             return payloads[0].content
         }
@@ -21,15 +21,6 @@ final class FarmCaches: @unchecked Sendable {
         payloads.insert((payload, content), at: 0)
         if payloads.count > Self.payloadsKept { payloads.removeLast() }
         return content
-    }
-
-    /// `a == b` with one `memcmp`: `Array`'s `==` compares element by element, a loop over every byte of a
-    /// payload on every push.
-    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { pa in
-            b.withUnsafeBytes { pb in a.isEmpty || memcmp(pa.baseAddress!, pb.baseAddress!, a.count) == 0 }
-        }
     }
 
     func fetch(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {
