@@ -34,56 +34,69 @@ struct NotificationCentreTests {
         #expect(c.remove("b") == nil)
     }
 
-    /// The ring against the obvious model: the last 100 deliveries newest first, a replaced one leaving
-    /// its place empty (the centre keeps what arrived among the last 100, like iOS trimming by age), over
-    /// identifiers that repeat often enough to replace the oldest, a middle one and the newest.
-    @Test func matchesTheLastHundredDeliveriesModel() {
-        var c = NotificationCentre()
-        var model: [String?] = []
-        let seed = UInt64.random(in: 0...UInt64.max)
-        var rng = SplitMix64(seed: seed)
-        for step in 0..<5_000 {
-            let id = "n\(Int.random(in: 0..<(step % 2 == 0 ? 130 : 400), using: &rng))"
-            let replaced = c.add(Self.item(id))
-            #expect(replaced?.identifier == (model.contains(id) ? id : nil))
-            model = model.map { $0 == id ? nil : $0 }
-            model.insert(id, at: 0)
-            if model.count > NotificationCentre.capacity { model.removeLast() }
-            if c.items.map(\.identifier) != model.compactMap({ $0 }) {
-                Issue.record("diverged at step \(step) adding \(id) (seed \(seed))")
-                return
-            }
+    /// The obvious model of the centre: the last 100 deliveries newest first, a replaced or removed one
+    /// leaving its place empty (the centre keeps what arrived among the last 100, like iOS trimming by age).
+    struct Model {
+        var slots: [String?] = []
+        var shown: [String] { slots.compactMap { $0 } }
+        func contains(_ id: String) -> Bool { slots.contains(id) }
+        mutating func remove(_ id: String) { slots = slots.map { $0 == id ? nil : $0 } }
+        mutating func deliver(_ id: String) {
+            remove(id)
+            slots.insert(id, at: 0)
+            if slots.count > NotificationCentre.capacity { slots.removeLast() }
         }
-        let kept = model.compactMap { $0 }
-        for id in kept { #expect(c.find(id)?.identifier == id) }
-        #expect((0..<400).filter { c.find("n\($0)") != nil }.count == kept.count)
     }
 
-    /// Taps and dismissals (`remove`) mixed into deliveries, against the same model: a removed identifier's
-    /// slot empties, a later delivery of it is new, and lookups of every identifier agree throughout (the
-    /// index's chains are unlinked from their heads, middles and ends).
-    @Test func removalsAndRedeliveriesMatchTheModel() {
+    /// Runs `steps` random operations on a centre and the model from a random seed; `operation` does one on
+    /// both and names it. The centre's items must equal the model's after each step; a divergence is
+    /// reported with the step and the seed, so it can be replayed.
+    static func walk(steps: Int, _ operation: (inout NotificationCentre, inout Model, Int, inout SplitMix64) -> String)
+        -> (NotificationCentre, Model)
+    {
         var c = NotificationCentre()
-        var model: [String?] = []
+        var model = Model()
         let seed = UInt64.random(in: 0...UInt64.max)
         var rng = SplitMix64(seed: seed)
-        for step in 0..<5_000 {
+        for step in 0..<steps {
+            let done = operation(&c, &model, step, &rng)
+            if c.items.map(\.identifier) != model.shown {
+                Issue.record("diverged at step \(step), \(done) (seed \(seed))")
+                break
+            }
+        }
+        return (c, model)
+    }
+
+    /// Deliveries only, over identifiers that repeat often enough to replace the oldest, a middle one and the
+    /// newest.
+    @Test func matchesTheLastHundredDeliveriesModel() {
+        let (c, model) = Self.walk(steps: 5_000) { c, model, step, rng in
+            let id = "n\(Int.random(in: 0..<(step % 2 == 0 ? 130 : 400), using: &rng))"
+            #expect(c.add(Self.item(id))?.identifier == (model.contains(id) ? id : nil))
+            model.deliver(id)
+            return "adding \(id)"
+        }
+        for id in model.shown { #expect(c.find(id)?.identifier == id) }
+        #expect((0..<400).filter { c.find("n\($0)") != nil }.count == model.shown.count)
+    }
+
+    /// Taps and dismissals (`remove`) mixed into deliveries: a removed identifier's slot empties, a later
+    /// delivery of it is new, and lookups of every identifier agree throughout (the index's chains are unlinked
+    /// from their heads, middles and ends).
+    @Test func removalsAndRedeliveriesMatchTheModel() {
+        let (c, model) = Self.walk(steps: 5_000) { c, model, _, rng in
             let id = "n\(Int.random(in: 0..<300, using: &rng))"
             if Int.random(in: 0..<4, using: &rng) == 0 {
                 #expect(c.remove(id)?.identifier == (model.contains(id) ? id : nil))
-                model = model.map { $0 == id ? nil : $0 }
-            } else {
-                _ = c.add(Self.item(id))
-                model = model.map { $0 == id ? nil : $0 }
-                model.insert(id, at: 0)
-                if model.count > NotificationCentre.capacity { model.removeLast() }
+                model.remove(id)
+                return "removing \(id)"
             }
-            if c.items.map(\.identifier) != model.compactMap({ $0 }) {
-                Issue.record("diverged at step \(step) on \(id) (seed \(seed))")
-                return
-            }
+            _ = c.add(Self.item(id))
+            model.deliver(id)
+            return "adding \(id)"
         }
-        let kept = Set(model.compactMap { $0 })
+        let kept = Set(model.shown)
         for i in 0..<300 { #expect((c.find("n\(i)") != nil) == kept.contains("n\(i)")) }
     }
 
