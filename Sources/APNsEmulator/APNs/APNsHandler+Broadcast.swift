@@ -6,7 +6,7 @@ extension APNsHandler {
     /// Broadcast sends and channel management (iOS 18 Live Activities): validation, the channel registry,
     /// and answers carrying `apns-request-id` instead of `apns-id`.
     func handleBroadcast(_ request: H2Request, context: ValidationContext, connection: H2ServerConnection,
-                         state: APNsConnectionState, fault: FaultRule?, started: UInt64, responder: H2Responder) {
+                         state: APNsConnectionState, fault: FaultHit?, started: UInt64, responder: H2Responder) {
         let outcome = Self.applyFault(fault, to: BroadcastValidator().validate(
             request, context: context, channels: services.channels, state: &state.authState), now: context.now)
         var response: H2Response

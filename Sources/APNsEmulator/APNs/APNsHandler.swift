@@ -101,7 +101,7 @@ final class APNsHandler: H2ServerHandler {
         let isBroadcast = Self.isBroadcastPath(request.headers)
         let fault = services.faults.isEmpty ? nil : services.faults.take(
             token: DeviceToken.pathToken(in: request.headers), topic: Self.faultTopic(request, isBroadcast: isBroadcast),
-            now: now)
+            now: now).map(FaultHit.init)
         if let fault, case .resetStream = fault.action {
             journal(request, connection: connection, environment: environment, summary: RequestSummary(), status: 0,
                     reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
@@ -171,7 +171,7 @@ final class APNsHandler: H2ServerHandler {
     /// Lets an injected fault, then the per-token rate limit (429 TooManyRequests, only for pushes that would
     /// otherwise go through), then load shaping (a brownout or the per-connection rate limit) answer instead.
     @inline(never)
-    private func override(_ outcome: inout Result<AcceptedPush, Rejection>, fault: FaultRule?,
+    private func override(_ outcome: inout Result<AcceptedPush, Rejection>, fault: FaultHit?,
                           state: APNsConnectionState, now: Millis) {
         if let fault { outcome = Self.applyFault(fault, to: outcome, now: now) }
         let tokenLimit = state.shaping.tokenRateLimit
@@ -186,7 +186,7 @@ final class APNsHandler: H2ServerHandler {
 
     /// A fault that answers in APNs' place (a reason, or 503 Shutdown) replaces the validation outcome of a
     /// device push or a broadcast alike; 410 reasons get "now" as their timestamp.
-    static func applyFault<T: ValidatedRequest>(_ fault: FaultRule?, to outcome: Result<T, Rejection>,
+    static func applyFault<T: ValidatedRequest>(_ fault: FaultHit?, to outcome: Result<T, Rejection>,
                                                now: Millis) -> Result<T, Rejection> {
         let reason: APNsReason
         switch fault?.action {
@@ -216,7 +216,7 @@ final class APNsHandler: H2ServerHandler {
     }
 
     /// Answers, applying a fault's delay or connection-level effect and the shaping latency, and counts it.
-    func send(_ response: H2Response, fault: FaultRule?, connection: H2ServerConnection, responder: H2Responder,
+    func send(_ response: H2Response, fault: FaultHit?, connection: H2ServerConnection, responder: H2Responder,
               record: Answer, state: APNsConnectionState, now: Millis) {
         let metrics = services.metrics
         if record.reason == nil { state.stats.bump(state.stats.accepted) } else { state.stats.bump(state.stats.rejected) }
@@ -313,7 +313,7 @@ final class APNsHandler: H2ServerHandler {
     @discardableResult
     func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
                  summary: RequestSummary, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
-                 uniqueId: String?, started: UInt64, fault: FaultRule?, now: Millis, auth: ConnectionAuth,
+                 uniqueId: String?, started: UInt64, fault: FaultHit?, now: Millis, auth: ConnectionAuth,
                  authRejection: APNsReason?) -> UInt64? {
         guard services.journal.isEnabled else { return nil }
         let authMode: JournalRecord.AuthMode
