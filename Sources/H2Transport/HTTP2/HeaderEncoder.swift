@@ -2,9 +2,15 @@ import CNGHTTP2
 
 /// Builds the `nghttp2_nv` array for one HEADERS submission in loop-owned memory.
 ///
-/// nghttp2 copies names and values during `nghttp2_submit_*` (we never set NO_COPY flags), so one buffer
-/// per loop serves every connection on it and a response costs no allocation here. The caller sizes the
-/// buffers first (`begin`) so the pointers handed to nghttp2 stay valid while fields are added.
+/// nghttp2 copies values during `nghttp2_submit_*`, so one buffer per loop serves every connection on it and
+/// a response costs no allocation here. The caller sizes the buffers first (`begin`) so the pointers handed
+/// to nghttp2 stay valid while fields are added.
+///
+/// Names are the exception: a connection sends the same few names on every message, so the encoder keeps
+/// each lowercase name it has sent (up to `internLimit`) and hands nghttp2 that copy with NO_COPY_NAME.
+/// nghttp2 then neither copies nor lowercases it again (a byte-at-a-time pass per name, every response).
+/// NO_COPY_NAME needs the name alive until its frame is sent: kept names live as long as the encoder, that
+/// is as long as its event loop, which every connection (and so every nghttp2 session) on it holds strongly.
 final class HeaderEncoder {
     private var bytes: UnsafeMutableRawPointer
     private var byteCapacity: Int
@@ -12,6 +18,10 @@ final class HeaderEncoder {
     private var nvCapacity: Int
     private var used = 0
     private(set) var count = 0
+    /// Lowercase names sent before, in memory of their own that lives as long as the encoder.
+    private var names: [UnsafeRawBufferPointer] = []
+    /// Names kept at most: the few a server or client sends again and again, not whatever it is asked to.
+    static let internLimit = 32
 
     init() {
         byteCapacity = 8 * 1024
@@ -23,6 +33,7 @@ final class HeaderEncoder {
     deinit {
         bytes.deallocate()
         nvs.deallocate()
+        for name in names { name.deallocate() }
     }
 
     /// Empties the encoder and makes room for `fields` fields totalling `byteCount` bytes.
@@ -44,25 +55,53 @@ final class HeaderEncoder {
     /// Bytes a header needs, for `begin`.
     static func size(_ h: H2Header) -> Int { h.name.utf8.count + h.value.utf8.count }
 
+    /// Adds a field named by a lowercase literal (a pseudo-header): its name is static memory, never copied.
     func add(_ name: StaticString, _ value: String) {
-        let n = copy(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), lowercase: false)
         let v = copy(value)
-        append(name: n, value: v)
+        append(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), value: v,
+               flags: Self.noCopyName)
     }
 
-    /// Adds a regular field; its name is lowercased (RFC 9113 §8.2.1) as it is copied.
+    /// Adds a regular field; its name is lowercased (RFC 9113 §8.2.1).
     func add(_ header: H2Header) {
-        let n = copy(header.name, lowercase: true)
+        let flags = header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0
+        let kept = header.name.utf8.withContiguousStorageIfAvailable { (name) -> UnsafeRawBufferPointer? in
+            self.kept(UnsafeRawBufferPointer(name))
+        } ?? nil
         let v = copy(header.value)
-        append(name: n, value: v, flags: header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0)
+        if let kept {
+            append(name: kept, value: v, flags: flags | Self.noCopyName)
+        } else {
+            append(name: UnsafeRawBufferPointer(copy(header.name, lowercase: true)), value: v, flags: flags)
+        }
     }
 
-    /// Adds a field from bytes (a header list's); its name is lowercased as it is copied.
+    /// Adds a field from bytes (a header list's); its name is lowercased.
     func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        let n = copy(name, lowercase: true)
         let v = copy(value, lowercase: false)
-        append(name: n, value: v)
+        if let kept = kept(name) {
+            append(name: kept, value: v, flags: Self.noCopyName)
+        } else {
+            append(name: UnsafeRawBufferPointer(copy(name, lowercase: true)), value: v)
+        }
     }
+
+    private static let noCopyName = UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue)
+
+    /// The kept copy of `name` if it is lowercase: found among the names sent before, or kept now while there is
+    /// room. nil for a name with capitals (copied and lowercased per message) or once the encoder is full.
+    private func kept(_ name: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard !name.isEmpty else { return nil }
+        for i in names.indices where bytesEqual(names[i], name) { return names[i] }
+        guard names.count < Self.internLimit, !name.contains(where: { $0 >= 65 && $0 <= 90 }) else { return nil }
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: name.count, alignment: 1)
+        copy.copyMemory(from: name)
+        names.append(UnsafeRawBufferPointer(copy))
+        return names[names.count - 1]
+    }
+
+    /// Names kept so far (for tests).
+    var keptNameCount: Int { names.count }
 
     /// Calls `body` with the array built so far.
     func withFields<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
@@ -107,11 +146,13 @@ final class HeaderEncoder {
         }
     }
 
-    private func append(name: UnsafeMutableRawBufferPointer, value: UnsafeMutableRawBufferPointer,
+    private func append(name: UnsafeRawBufferPointer, value: UnsafeMutableRawBufferPointer,
                         flags: UInt8 = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)) {
         precondition(count < nvCapacity, "HeaderEncoder.begin sized too few fields")
+        // nghttp2 takes `uint8_t *` but never writes through a NO_COPY_NAME name (it would only lowercase a
+        // copy of its own).
         nvs[count] = nghttp2_nv(
-            name: name.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            name: UnsafeMutablePointer(mutating: name.baseAddress!.assumingMemoryBound(to: UInt8.self)),
             value: value.baseAddress!.assumingMemoryBound(to: UInt8.self),
             namelen: name.count, valuelen: value.count, flags: flags)
         count += 1
