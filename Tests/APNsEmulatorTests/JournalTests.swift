@@ -203,6 +203,29 @@ struct JournalTests {
         #expect(journal.query(JournalFilter(topic: "com.example.app", limit: 1)).map(\.id) == [4])
     }
 
+    /// Tokens that differ only after the dot redaction cuts at are stored the same, so they share one tail
+    /// although the requests' bytes differ (a sender refreshing its token every 20 minutes).
+    @Test func tokensDifferingOnlyPastTheRedactedDotShareATail() throws {
+        let single = Journal()
+        single.append(recorded: Self.record(authorization: "bearer eyJhbGciOiJFUzI1NiJ9.first.c2ln"))
+        let journal = Journal(capacity: 1000)
+        for i in 0..<1000 {
+            journal.append(recorded: Self.record(authorization: "bearer eyJhbGciOiJFUzI1NiJ9.\(i % 2 == 0 ? "first" : "second").c2ln"))
+        }
+        #expect(journal.settings.memoryBytes == single.settings.memoryBytes)
+        let expected = try #require(single.query().first).headers
+        #expect(journal.query().allSatisfy { $0.headers == expected })
+    }
+
+    /// Alternating requests never take each other's tail, whichever way the previous one was stored.
+    @Test func alternatingRequestsEachReadBackTheirOwnFields() {
+        let journal = Journal()
+        let topics = ["com.example.app", "com.example.app", "com.example.other", "com.example.app", "com.example.other",
+                      "com.example.other", "com.example.app"]
+        for t in topics { journal.append(recorded: Self.record(topic: t)) }
+        #expect(journal.query().map { $0.headers.first { $0[0] == "apns-topic" }?[1] } == topics)
+    }
+
     @Test func nothingIsRecordedWhileOff() {
         let journal = Journal(enabled: false)
         #expect(journal.append(recorded: Self.record()) == 0)

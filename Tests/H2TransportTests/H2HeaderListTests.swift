@@ -119,4 +119,26 @@ struct H2HeaderListTests {
         #expect(list.methodIndex == nil && list.pathIndex == 0 && list.authorityIndex == nil)
         #expect(H2HeaderList([H2Header(":method", "GET")]).methodIndex == 0)
     }
+
+    /// The same bytes split into other fields are other fields; a copy compares equal to its source, keeps
+    /// its own storage when the source is refilled in place (a pooled stream's list), and reuses it.
+    @Test func sameFieldsComparesTheSplitAndACopyOwnsItsBytes() {
+        var source = H2HeaderList()
+        Self.append(&source, "ab", "c")
+        var split = H2HeaderList()
+        Self.append(&split, "a", "bc")
+        #expect(!source.sameFields(as: split) && !split.sameFields(as: source))
+        var copy = H2HeaderList()
+        copy.copyFields(of: source)
+        #expect(copy.sameFields(as: source))
+        source.removeAll()
+        Self.append(&source, "ab", "d")
+        #expect(!copy.sameFields(as: source))
+        #expect(copy.count == 1 && copy[0] == H2Header("ab", "c"))
+        Self.append(&source, ":path", "/3/device/" + String(repeating: "f", count: 64))
+        copy.copyFields(of: source)
+        #expect(copy.sameFields(as: source) && copy.pathIndex == 1 && copy.value(at: 1).hasSuffix("ffff"))
+        copy.copyFields(of: H2HeaderList())
+        #expect(copy.isEmpty && copy.sameFields(as: H2HeaderList()) && copy.pathIndex == nil)
+    }
 }

@@ -20,6 +20,8 @@ public final class Journal: Sendable {
         /// `EntryArena.append` passes): an entry in the same chunk with the same tail points back at it (see
         /// `JournalEntryEncoder`).
         var sharedTail: (chunk: Int, bytes: UnsafeRawBufferPointer)?
+        /// The request fields and body `sharedTail` was written from.
+        var sharedTailSource = JournalTailSource()
 
         init(capacity: Int) { self.capacity = capacity }
 
@@ -114,9 +116,12 @@ public final class Journal: Sendable {
             let id = s.nextSlot()
             var (w, chunk) = s.arena.begin(maxBytes: size)
             let previous = s.sharedTail.flatMap { $0.chunk == chunk ? $0.bytes : nil }
+            let same = previous != nil && s.sharedTailSource.matches(request.headers, request.body)
             let tail = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
-                                                 summary: summary, id: id, to: &w, previousTail: previous)
+                                                 summary: summary, id: id, to: &w, previousTail: previous, sameTail: same)
             s.arena.commit(w)
+            // A tail written in full becomes the one to share: remember what it was written from.
+            if tail.baseAddress != previous?.baseAddress { s.sharedTailSource.record(request.headers, request.body) }
             s.sharedTail = (chunk, tail)
             return id
         }

@@ -65,9 +65,11 @@ enum JournalEntryEncoder {
     /// Writes the record of a request as entry `id` after the length prefix `w` starts past (`EntryArena.append`
     /// stores it); returns the tail to offer the next entry. `previousTail` is the last tail written in full in
     /// the same chunk (nil when there is none): if this entry's tail has the same bytes, the entry points back
-    /// at it instead of keeping a copy.
+    /// at it instead of keeping a copy. `sameTail` says the caller knows it has (the request's fields and body
+    /// are those the previous tail was written from), so the tail is not even written to be compared.
     static func write(_ r: JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary, id: Int64,
-                      to w: inout EntryByteWriter, previousTail: UnsafeRawBufferPointer?) -> UnsafeRawBufferPointer
+                      to w: inout EntryByteWriter, previousTail: UnsafeRawBufferPointer?, sameTail: Bool = false)
+        -> UnsafeRawBufferPointer
     {
         let base = w.base
         var flags: UInt8 = 0
@@ -100,6 +102,10 @@ enum JournalEntryEncoder {
         w.string(s.token)
         w.uint32(UInt32(s.warnings.count))
         for warning in s.warnings { w.string(warning) }
+        if sameTail, let previous = previousTail, previous.count > sharedTailReferenceSize {
+            writeReference(to: previous, at: base, &w)
+            return previous
+        }
         let tailStart = w.offset
         w.uint32(UInt32(headers.count))
         for i in 0..<headers.count {
@@ -115,12 +121,18 @@ enum JournalEntryEncoder {
         if let previous = previousTail, previous.count == tail.count, tail.count > sharedTailReferenceSize,
            memcmp(previous.baseAddress!, tail.baseAddress!, tail.count) == 0 {
             w.rewind(to: tailStart)
-            w.uint32(sharedTailMarker)
-            w.uint32(UInt32(UnsafeRawPointer(base) - previous.baseAddress!))
-            w.uint32(UInt32(previous.count))
+            writeReference(to: previous, at: base, &w)
             tail = previous
         }
         return tail
+    }
+
+    /// In place of a tail: the marker, how far back from this entry's start (`base`) the tail is, its length.
+    private static func writeReference(to tail: UnsafeRawBufferPointer, at base: UnsafeMutableRawPointer,
+                                       _ w: inout EntryByteWriter) {
+        w.uint32(sharedTailMarker)
+        w.uint32(UInt32(UnsafeRawPointer(base) - tail.baseAddress!))
+        w.uint32(UInt32(tail.count))
     }
 
     /// Writes the fixed part only, for an entry kept aside (see `Journal`).

@@ -147,6 +147,36 @@ public struct H2HeaderList: Sendable, Sequence {
         fields.removeAll(keepingCapacity: true)
     }
 
+    /// Whether `other` holds the same fields in the same order, byte for byte: two comparisons of memory.
+    package func sameFields(as other: H2HeaderList) -> Bool {
+        guard used == other.used, fields.count == other.fields.count else { return false }
+        let sameBytes = bytes.withUnsafeBytes { a in
+            other.bytes.withUnsafeBytes { b in
+                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<used]), UnsafeRawBufferPointer(rebasing: b[..<used]))
+            }
+        }
+        // Equal lengths in equal order put every field at the same offsets, so the index compares as memory too.
+        return sameBytes && fields.withUnsafeBytes { a in other.fields.withUnsafeBytes { b in bytesEqual(a, b) } }
+    }
+
+    /// Makes this list hold `other`'s fields in storage of its own, reused from one call to the next (no
+    /// allocation once it has grown to the size it is given), never shared with `other`'s: a pooled stream
+    /// refills its list in place for its next request.
+    package mutating func copyFields(of other: H2HeaderList) {
+        if bytes.count < other.used { bytes = [UInt8](repeating: 0, count: Swift.max(other.used, 2 * bytes.count)) }
+        if other.used > 0 {
+            bytes.withUnsafeMutableBytes { dst in
+                other.bytes.withUnsafeBytes { src in dst.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: other.used) }
+            }
+        }
+        used = other.used
+        fields.removeAll(keepingCapacity: true)
+        fields.append(contentsOf: other.fields)
+        regularNameBits = other.regularNameBits
+        regularNameBitCollided = other.regularNameBitCollided
+        (methodAt, pathAt, authorityAt) = (other.methodAt, other.pathAt, other.authorityAt)
+    }
+
     public subscript(index: Int) -> H2Header {
         H2Header(name(at: index), value(at: index))
     }
