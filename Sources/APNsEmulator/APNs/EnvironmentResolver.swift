@@ -29,10 +29,22 @@ enum EnvironmentResolver {
         return copy.withUTF8 { host(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Bit n set: some Apple host name is n bytes long. Most requests name no Apple host (a client dialing an
+    /// address, as load tests do), and their length alone rules every name out.
+    private static let lengths: UInt64 = hosts.reduce(0) { $0 | 1 << UInt64($1.0.utf8CodeUnitCount) }
+
     static func host(_ bytes: UnsafeRawBufferPointer) -> APNsEnvironment? {
         var end = bytes.count
         // Strip ":port" (host names here are never IPv6 literals).
-        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { end = colon }
+        var i = end
+        while i > 0 {
+            i -= 1
+            if bytes[i] == UInt8(ascii: ":") {
+                end = i
+                break
+            }
+        }
+        guard end < 64, lengths & (1 << UInt64(end)) != 0 else { return nil }
         for (name, env) in hosts where name.utf8CodeUnitCount == end {
             var equal = true
             for i in 0..<end where bytes[i] | 0x20 != name.utf8Start[i] | 0x20 {
