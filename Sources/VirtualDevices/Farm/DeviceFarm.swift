@@ -38,7 +38,7 @@ public final class DeviceFarm: Sendable {
         /// Device ids in creation order.
         private(set) var order: [String] = []
         /// token → (device, bundle id, network flag) of the install that owns it.
-        var owners: [String: Owner] = [:]
+        var owners: [TokenKey: Owner] = [:]
         /// Counts structural changes of `devices` and their apps: a route cached under another count is stale.
         private(set) var layout: UInt64 = 0
 
@@ -70,7 +70,7 @@ public final class DeviceFarm: Sendable {
         /// layout changes. A push then finds its app with one hash (its token's) instead of three (token, device
         /// id, bundle id). Dictionary indices stay valid until an insertion or removal, and every one of those
         /// changes `layout`.
-        mutating func route(at o: Dictionary<String, Owner>.Index) -> Route? {
+        mutating func route(at o: Dictionary<TokenKey, Owner>.Index) -> Route? {
             if let r = owners.values[o].route, r.layout == layout { return r }
             guard let d = devices.index(forKey: owners.values[o].deviceId) else { return nil }
             let bundleId = owners.values[o].bundleId
@@ -150,7 +150,7 @@ public final class DeviceFarm: Sendable {
     public func deliver(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
         state.withLock { s in
-            guard let o = s.owners.index(forKey: push.token) else { return }
+            guard let o = s.owners.index(forKey: TokenKey(push.token)) else { return }
             let owner = s.owners.values[o]
             // Every push of a load test goes to its device at once, read where the validator left it; only a
             // push APNs holds (offline device, deferred priority) becomes a `QueuedPush`.
@@ -179,7 +179,7 @@ public final class DeviceFarm: Sendable {
                 // The owners map, not `s`, is captured: the queue is mutated while the closure runs. Scoped so the
                 // copy is gone before `apply` changes the map (no copy-on-write of the whole dictionary).
                 let owners = s.owners
-                let online = { (token: String) -> Bool in owners[token]?.online ?? false }
+                let online = { (token: String) -> Bool in owners[TokenKey(token)]?.online ?? false }
                 actions = s.queue.tick(now: now, isOnline: online)
             }
             apply(actions, to: &s, now: now)
@@ -202,7 +202,7 @@ public final class DeviceFarm: Sendable {
         for action in actions {
             switch action {
             case .deliver(let push):
-                hand(push, owner: s.owners[push.token], to: &s, now: now)
+                hand(push, owner: s.owners[TokenKey(push.token)], to: &s, now: now)
             case .store(let push):
                 record(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)
             case .defer(let push, let until):
@@ -231,7 +231,7 @@ public final class DeviceFarm: Sendable {
     /// Records a fate the farm decided (the queue's, or a push no app could take).
     private func record(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing FarmState,
                         _ now: Millis) {
-        s.fates.record(apnsId: push.apnsId, deviceId: s.owners[push.token]?.deviceId ?? "", bundleId: push.bundleId,
+        s.fates.record(apnsId: push.apnsId, deviceId: s.owners[TokenKey(push.token)]?.deviceId ?? "", bundleId: push.bundleId,
                        token: push.token, kind, reason, at: now)
     }
 
@@ -298,14 +298,14 @@ public final class DeviceFarm: Sendable {
     }
 
     func own(_ token: String, _ owner: Owner, in s: inout FarmState) {
-        if s.owners.updateValue(owner, forKey: token) == nil { ownedTokenCount.add(1, ordering: .relaxed) }
+        if s.owners.updateValue(owner, forKey: TokenKey(token)) == nil { ownedTokenCount.add(1, ordering: .relaxed) }
     }
 
     /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withApp`
     /// after the app's operation, so these drops follow whatever the app itself recorded (an uninstall records
     /// the push the device held for it first, then those APNs held).
     func unown(_ token: String, in s: inout FarmState, now: Millis) {
-        let owner = s.owners.removeValue(forKey: token)
+        let owner = s.owners.removeValue(forKey: TokenKey(token))
         if owner != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
         for push in s.queue.forget(token: token) {
             s.fates.record(apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId, token: token,

@@ -129,36 +129,9 @@ struct NotificationCentre: Sendable {
         Int(truncatingIfNeeded: fingerprint >> UInt64(64 - bucketBits))
     }
 
-    /// A 64-bit fingerprint of an identifier's UTF-8 bytes, never 0 (the empty slot's mark). Not a
-    /// cryptographic or flooding-resistant hash, and it needs not be: a collision costs one string comparison,
-    /// and a chain is bounded by the centre's capacity whatever the identifiers.
-    static func fingerprint(_ identifier: String) -> UInt64 {
-        if let h = identifier.utf8.withContiguousStorageIfAvailable(fingerprint(bytes:)) { return h }
-        return Array(identifier.utf8).withUnsafeBufferPointer(fingerprint(bytes:))
-    }
-
-    private static func fingerprint(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            var i = 0
-            while i + 8 <= bytes.count {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-                h ^= h >> 29
-                i += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < bytes.count {
-                tail |= UInt64(bytes[i]) << shift
-                shift += 8
-                i += 1
-            }
-            h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        }
-        h ^= h >> 32
-        return h | 1
-    }
+    /// A 64-bit fingerprint of an identifier (`Fingerprint`), never 0 (the empty slot's mark). A collision
+    /// costs one string comparison, and a chain is bounded by the centre's capacity whatever the identifiers.
+    static func fingerprint(_ identifier: String) -> UInt64 { Fingerprint.of(identifier) | 1 }
 
     /// Groups as the notification centre stacks them (iOS 12+): one per thread identifier, the empty
     /// thread being the app's default group; groups ordered by their newest notification.

@@ -1,0 +1,27 @@
+import Testing
+
+@testable import VirtualDevices
+
+/// The owners table's key: hashed by fingerprint, equal by the whole token.
+@Suite struct TokenKeyTests {
+    /// Every token finds its own value, never another's, including tokens differing in one digit and
+    /// tokens of other lengths.
+    @Test func eachTokenFindsItsOwnEntryOnly() {
+        var rng = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef")
+        var tokens = (0..<2000).map { _ in String((0..<64).map { _ in hex[Int.random(in: 0..<16, using: &rng)] }) }
+        let base = tokens[0]
+        for i in 0..<64 {
+            var chars = Array(base)
+            chars[i] = chars[i] == "0" ? "1" : "0"
+            tokens.append(String(chars))
+        }
+        tokens += [String(base.prefix(63)), base + "0", ""]
+        tokens = Array(Set(tokens))
+        var table: [TokenKey: Int] = [:]
+        for (i, t) in tokens.enumerated() { table[TokenKey(t)] = i }
+        #expect(table.count == tokens.count)
+        for (i, t) in tokens.enumerated() { #expect(table[TokenKey(t)] == i) }
+        #expect(table[TokenKey(String(base.reversed()) + "x")] == nil)
+    }
+}
