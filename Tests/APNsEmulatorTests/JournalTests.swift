@@ -99,6 +99,24 @@ struct JournalTests {
         #expect(journal.count(JournalFilter(token: String(repeating: "CD", count: 32))) == 1)
     }
 
+    /// A token the path names as it reads back (lowercase) is not stored twice: the entry is smaller, and the
+    /// token, its filter and the path read back the same.
+    @Test func aTokenThePathNamesIsReadFromThePath() throws {
+        #expect(JournalEntryEncoder.storedToken(Self.token, headers: Self.record(pathToken: Self.token).request.headers) == nil)
+        #expect(JournalEntryEncoder.storedToken(Self.token, headers: Self.record().request.headers) == Self.token,
+                "an uppercase path reads back lowercased, but the bytes differ: kept")
+        let named = Journal(), uppercase = Journal()
+        for _ in 0..<5000 {
+            named.append(recorded: Self.record(pathToken: Self.token))
+            uppercase.append(recorded: Self.record())
+        }
+        // Whole 256 KiB chunks: ~1.3 MB of entries keeping the token, a chunk or more less without it.
+        #expect(named.settings.memoryBytes < uppercase.settings.memoryBytes)
+        let entry = try #require(named.query().last)
+        #expect(entry.token == Self.token && entry.path == "/3/device/" + Self.token)
+        #expect(named.count(JournalFilter(token: Self.token.uppercased())) == 5000)
+    }
+
     @Test func filtersWorkOnStoredRecords() {
         let journal = Journal()
         let other = String(repeating: "ef", count: 32)
@@ -237,3 +255,4 @@ extension Journal {
     @discardableResult
     func append(recorded r: JournalTests.Recorded) -> Int64 { append(r.record, request: r.request, summary: r.summary) }
 }
+
