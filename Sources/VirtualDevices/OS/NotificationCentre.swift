@@ -13,10 +13,6 @@ struct NotificationCentre: Sendable {
 
     /// A ring of the newest notifications (slot `head` is written next).
     private var ring: [DeliveredNotification?] = []
-    /// The identifier in each ring slot (nil: empty). Kept beside the ring because reading
-    /// `ring[i]?.identifier` copies the whole notification out of the array and destroys it again: a few dozen
-    /// retains and releases per delivery for one string.
-    private var identifiers: [String?] = []
     /// Each slot's identifier fingerprint (`Self.fingerprint`; 0: empty).
     private var fingerprints: [UInt64] = []
     /// Slots by fingerprint: `bucketHeads[bucket(fingerprint)]` (its top bits) is the first slot of a chain
@@ -45,23 +41,20 @@ struct NotificationCentre: Sendable {
     /// Nothing is copied out of the ring but what is returned.
     mutating func add(_ notification: consuming DeliveredNotification) -> DeliveredNotification? {
         let position = ring.count < Self.capacity ? ring.count : head
-        let identifier = notification.identifier
-        let fingerprint = Self.fingerprint(identifier)
+        let fingerprint = Self.fingerprint(notification.identifier)
         var replaced: DeliveredNotification?
-        if let previous = slot(of: identifier, fingerprint: fingerprint) {
+        if let previous = slot(of: notification.identifier, fingerprint: fingerprint) {
             replaced = ring[previous].take()
             unlink(previous)
         }
         if position == ring.count {
             if bucketHeads.isEmpty { bucketHeads = [Int16](repeating: -1, count: Self.bucketCount) }
             ring.append(consume notification)
-            identifiers.append(identifier)
             fingerprints.append(0)
             chain.append(-1)
         } else {
             unlink(position)  // the oldest, leaving
             ring[position] = consume notification
-            identifiers[position] = identifier
         }
         link(position, fingerprint)
         head = (position + 1) % Self.capacity
@@ -81,7 +74,6 @@ struct NotificationCentre: Sendable {
 
     mutating func removeAll() {
         ring.removeAll()
-        identifiers.removeAll()
         fingerprints.removeAll()
         chain.removeAll()
         bucketHeads.removeAll()
@@ -93,7 +85,9 @@ struct NotificationCentre: Sendable {
         guard !bucketHeads.isEmpty else { return nil }
         var q = Int(bucketHeads[Self.bucket(fingerprint)])
         while q >= 0 {
-            if fingerprints[q] == fingerprint && identifiers[q] == identifier { return q }
+            // The identifier is read out of the ring only when the fingerprints match: for the notification
+            // sought (a replacement, a tap), almost never for another.
+            if fingerprints[q] == fingerprint && ring[q]?.identifier == identifier { return q }
             q = Int(chain[q])
         }
         return nil
@@ -121,7 +115,6 @@ struct NotificationCentre: Sendable {
         }
         chain[slot] = -1
         fingerprints[slot] = 0
-        identifiers[slot] = nil
     }
 
     @inline(__always)
