@@ -15,7 +15,7 @@
 # journal's 100,000-entry cap and the 100,000-fate ring, so no round pays for filling them (the first pass
 # through fresh memory costs page faults a long-running load test pays once).
 #
-#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000) DRIVER_ROUNDS (3)
+#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000) DRIVER_ROUNDS (3) ALLOC_ROUNDS (3)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -26,6 +26,7 @@ STREAMS=${STREAMS:-100}
 CONNECTIONS=${CONNECTIONS:-10000}
 WARMUP=${WARMUP:-120000}
 DRIVER_ROUNDS=${DRIVER_ROUNDS:-3}
+ALLOC_ROUNDS=${ALLOC_ROUNDS:-3}
 RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
 
 bench_require h2load python3 curl nghttpd cc
