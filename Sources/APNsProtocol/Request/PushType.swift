@@ -1,3 +1,5 @@
+import H2Transport
+
 /// The `apns-push-type` values and the rules that hang off each.
 public enum PushType: String, CaseIterable, Sendable, Codable, Hashable {
     case alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls
@@ -32,9 +34,9 @@ public enum PushType: String, CaseIterable, Sendable, Codable, Hashable {
 
     /// The same from the header's bytes, without building a String (every push carries this header).
     public init?(headerBytes v: UnsafeRawBufferPointer) {
+        // One memcmp per candidate of the right length (`elementsEqual` walked the bytes through an iterator).
         func matches(_ name: StaticString) -> Bool {
-            v.count == name.utf8CodeUnitCount
-                && v.elementsEqual(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            bytesEqual(v, UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         }
         if matches("alert") { self = .alert }
         else if matches("background") { self = .background }
