@@ -48,6 +48,21 @@ bench_require() {
     done
 }
 
+# bench_stop PID: ends one process this script started (TERM, then KILL after ~5 s), waits for it, and takes it
+# off the list the EXIT trap ends, so its number, once free, is never signalled again.
+bench_stop() {
+    local pid=$1 i kept=()
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 50; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    for i in "${BENCH_PIDS[@]}"; do [[ "$i" == "$pid" ]] || kept+=("$i"); done
+    BENCH_PIDS=("${kept[@]}")
+}
+
 # Prints a TCP port that was free a moment ago on 127.0.0.1 (for servers that cannot bind port 0 and tell us).
 bench_free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -116,11 +131,14 @@ bench_start_nghttpd() {
 }
 
 # bench_start_emulator [extra serve flags...]: starts the release binary on port 0 everywhere and sets
-# EMULATOR_PID, EMULATOR_PRODUCTION_PORT, EMULATOR_CONTROL_URL and EMULATOR_LOG from its ready file.
+# EMULATOR_PID, EMULATOR_PRODUCTION_PORT, EMULATOR_CONTROL_URL and EMULATOR_LOG from its ready file. Each
+# emulator a script starts gets its own log and ready file (emulator-1.log, emulator-2.log, …).
+BENCH_EMULATORS=0
 bench_start_emulator() {
     [[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'make build' first"
-    local ready=$BENCH_TMP/emulator-ready.json
-    EMULATOR_LOG=$BENCH_TMP/emulator.log
+    BENCH_EMULATORS=$((BENCH_EMULATORS + 1))
+    local ready=$BENCH_TMP/emulator-$BENCH_EMULATORS-ready.json
+    EMULATOR_LOG=$BENCH_TMP/emulator-$BENCH_EMULATORS.log
     rm -f "$ready"
     "$APNS_EMULATOR_BIN" serve --host 127.0.0.1 --certs "$BENCH_CERTS" \
         --production-port 0 --sandbox-port 0 --control-port 0 --ready-file "$ready" "$@" \

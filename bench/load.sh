@@ -27,6 +27,7 @@ CONNECTIONS=${CONNECTIONS:-10000}
 WARMUP=${WARMUP:-120000}
 DRIVER_ROUNDS=${DRIVER_ROUNDS:-3}
 ALLOC_ROUNDS=${ALLOC_ROUNDS:-3}
+((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1)) || { echo "ROUNDS, ALLOC_ROUNDS and DRIVER_ROUNDS must be at least 1" >&2; exit 64; }
 RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
 
 bench_require h2load python3 curl nghttpd cc
@@ -92,7 +93,7 @@ for ((round = 1; round <= ALLOC_ROUNDS; round++)); do
         printf 'allocations, round %d, %-19s %6s per push, %s of them Swift\n' "$round" "$s:" "$apr" "$spr"
     done
 done
-kill -TERM "$counted_pid" 2>/dev/null || true
+bench_stop "$counted_pid"
 
 ROWS=$BENCH_TMP/rounds.tsv
 : >"$ROWS"

@@ -115,6 +115,9 @@ struct JournalTests {
         let entry = try #require(named.query().last)
         #expect(entry.token == Self.token && entry.path == "/3/device/" + Self.token)
         #expect(named.count(JournalFilter(token: Self.token.uppercased())) == 5000)
+        #expect(named.count(JournalFilter(token: String(Self.token.dropLast()) + "c")) == 0)
+        #expect(named.count(JournalFilter(token: String(Self.token.dropLast()))) == 0)
+        #expect(named.count(JournalFilter(token: "")) == 0)
     }
 
     @Test func filtersWorkOnStoredRecords() {

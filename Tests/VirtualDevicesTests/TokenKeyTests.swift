@@ -24,4 +24,12 @@ import Testing
         for (i, t) in tokens.enumerated() { #expect(table[TokenKey(t)] == i) }
         #expect(table[TokenKey(String(base.reversed()) + "x")] == nil)
     }
+
+    /// Keys are equal exactly when their bytes are (canonically equivalent text is not), so equal keys always
+    /// hash alike.
+    @Test func equalityIsBytewise() {
+        #expect(TokenKey("ab" + String(repeating: "0", count: 62)) == TokenKey("ab" + String(repeating: "0", count: 62)))
+        #expect(TokenKey("\u{E9}") != TokenKey("e\u{301}"))
+        #expect(TokenKey("abc") != TokenKey("abd") && TokenKey("abc") != TokenKey("ab"))
+    }
 }

@@ -76,10 +76,8 @@ struct JournalStoredEntry {
             if let t = s.token {
                 if !Self.equal(t, token.lowercased()) { return false }
             } else {
-                let fromPath = Self.firstPath(in: tail(at: tailOffset(after: s.rest))).flatMap {
-                    DeviceToken.pathToken(inPath: String(decoding: $0, as: UTF8.self))
-                }
-                if fromPath != token.lowercased() { return false }
+                guard let path = Self.firstPath(in: tail(at: tailOffset(after: s.rest))),
+                      Self.pathNames(token, path) else { return false }
             }
         }
         return true
@@ -149,6 +147,20 @@ struct JournalStoredEntry {
         if bytewise { return true }
         if !stored.contains(where: { $0 >= 0x80 }) && !text.utf8.contains(where: { $0 >= 0x80 }) { return false }
         return String(decoding: stored, as: UTF8.self) == text
+    }
+
+    /// `DeviceToken.pathToken(inPath: path) == token.lowercased()`, bytewise when both are ASCII (every real
+    /// token): most entries leave the token to their path, and a token filter runs over every entry under the
+    /// journal's lock, which pushes take too.
+    private static func pathNames(_ token: String, _ path: UnsafeRawBufferPointer) -> Bool {
+        if path.contains(where: { $0 >= 0x80 }) || token.utf8.contains(where: { $0 >= 0x80 }) {
+            return DeviceToken.pathToken(inPath: String(decoding: path, as: UTF8.self)) == token.lowercased()
+        }
+        let prefix: StaticString = "/3/device/"
+        let n = prefix.utf8CodeUnitCount
+        guard path.count > n, path.count - n == token.utf8.count,
+              equal(UnsafeRawBufferPointer(rebasing: path[..<n]), prefix) else { return false }
+        return zip(path[n...], token.utf8).allSatisfy { lower($0) == lower($1) }
     }
 
     /// `stored.lowercased() == text.lowercased()`, bytewise for ASCII.

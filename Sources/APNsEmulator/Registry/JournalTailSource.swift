@@ -6,6 +6,9 @@ import H2Transport
 /// with a copy of what that tail was written from (two memory comparisons) tells so before anything is
 /// written; writing the tail (redacting the authorization on the way) to compare it afterwards cost several
 /// times more. The copy is refreshed only when a tail is written in full, into storage reused each time.
+///
+/// It holds the request as received, authorization unredacted, in the journal's memory only: nothing reads it
+/// but `matches`, and the stored entries keep only the redacted form.
 struct JournalTailSource {
     private var headers = H2HeaderList()
     private var body: [UInt8] = []
