@@ -270,6 +270,8 @@ public class H2Connection: Selectable, ReadResumable {
             tls.sendCloseNotify()
             _ = try? tls.flush(to: fd)
         }
+        // A graceful close ends with FIN, not RST, only if nothing the peer sent is left unread.
+        if !abortive { Socket.discardReadable(fd) }
         // Anything left in the shared scratch belongs to this connection and must not leak to the next one.
         if !tls.hasPendingOutput { loop.scratchOut.removeAll(keepingCapacity: true) }
         if abortive { Socket.setLingerZero(fd) }

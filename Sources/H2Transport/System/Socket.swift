@@ -92,6 +92,20 @@ enum Socket {
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
     }
 
+    /// Reads and drops what the peer has already sent, up to `limit` bytes, without waiting. Closing a socket
+    /// with unread input makes the kernel send RST instead of FIN, and a peer receiving RST may discard what we
+    /// sent last but it has not read yet: the GOAWAY that says why the connection ends.
+    static func discardReadable(_ fd: Int32, upTo limit: Int = 256 * 1024) {
+        withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 8) { buffer in
+            var total = 0
+            while total < limit {
+                let n = Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                if n <= 0 { break }
+                total += n
+            }
+        }
+    }
+
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> IOResult<Int> {
         try syscall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
