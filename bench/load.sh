@@ -6,7 +6,8 @@
 #      server CPU µs per request from /proc, requests/s, and the ratios;
 #   2. the same load driven by `apns-emulator bench` (same connections and streams), its requests/s next to h2load's;
 #   3. heap allocations per accepted push (LD_PRELOAD counter): the whole process and the Swift side (those whose
-#      caller is the Swift runtime, Foundation or the executable; the rest are nghttp2's, OpenSSL's and glibc's);
+#      caller is the Swift runtime, Foundation or the executable; the rest are nghttp2's, OpenSSL's and glibc's),
+#      counted on a second emulator in ALLOC_ROUNDS untimed rounds, so the counter's own cost stays out of step 1;
 #   4. 10,000 idle TLS + HTTP/2 connections: resident memory per connection (bench/idle-connections.sh).
 # Writes bench/results/load-<timestamp>.md and .json. Targets (issue 7): ≤1.25× nghttpd journal on, ≤1.1× off,
 # ≤48 KiB per connection, bench ≥0.8× h2load, ≤2 Swift-side allocations per push.
