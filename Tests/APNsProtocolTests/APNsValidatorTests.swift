@@ -51,6 +51,8 @@ import Testing
         #expect(h.reason(push(path: "/4/device/\(appToken)", jwt: jwt)) == .badPath)
         #expect(h.reason(push(path: "/3/device/", jwt: jwt)) == .missingDeviceToken)
         #expect(h.reason(push(path: "/3/device", jwt: jwt)) == .missingDeviceToken)
+        #expect(h.reason(push(path: "/3/devic", jwt: jwt)) == .badPath)
+        #expect(h.reason(push(path: "/3/device-\(appToken)", jwt: jwt)) == .badPath)
         #expect(h.reason(push(path: "/3/device/\(appToken)/x", jwt: jwt)) == .badPath)
     }
 

@@ -36,14 +36,7 @@ enum EnvironmentResolver {
     static func host(_ bytes: UnsafeRawBufferPointer) -> APNsEnvironment? {
         var end = bytes.count
         // Strip ":port" (host names here are never IPv6 literals).
-        var i = end
-        while i > 0 {
-            i -= 1
-            if bytes[i] == UInt8(ascii: ":") {
-                end = i
-                break
-            }
-        }
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { end = colon }
         guard end < 64, lengths & (1 << UInt64(end)) != 0 else { return nil }
         for (name, env) in hosts where name.utf8CodeUnitCount == end {
             var equal = true

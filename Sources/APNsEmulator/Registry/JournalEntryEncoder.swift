@@ -153,11 +153,8 @@ enum JournalEntryEncoder {
     /// journal writes cold, out of each entry.
     static func storedToken(_ token: String?, headers: H2HeaderList) -> String? {
         guard let token, let p = headers.pathIndex else { return token }
-        let prefix: StaticString = "/3/device/"
         let named = headers.withValue(at: p) { path -> Bool in
-            guard path.count == prefix.utf8CodeUnitCount + token.utf8.count,
-                  memcmp(path.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 else { return false }
-            let rest = UnsafeRawBufferPointer(rebasing: path[prefix.utf8CodeUnitCount...])
+            guard let rest = DeviceToken.tokenBytes(inPath: path) else { return false }
             return token.utf8.withContiguousStorageIfAvailable { bytesEqual(rest, UnsafeRawBufferPointer($0)) } ?? false
         }
         return named ? nil : token

@@ -156,11 +156,10 @@ struct JournalStoredEntry {
         if path.contains(where: { $0 >= 0x80 }) || token.utf8.contains(where: { $0 >= 0x80 }) {
             return DeviceToken.pathToken(inPath: String(decoding: path, as: UTF8.self)) == token.lowercased()
         }
-        let prefix: StaticString = "/3/device/"
-        let n = prefix.utf8CodeUnitCount
-        guard path.count > n, path.count - n == token.utf8.count,
-              equal(UnsafeRawBufferPointer(rebasing: path[..<n]), prefix) else { return false }
-        return zip(path[n...], token.utf8).allSatisfy { lower($0) == lower($1) }
+        guard let rest = DeviceToken.tokenBytes(inPath: path), !rest.isEmpty, rest.count == token.utf8.count else {
+            return false
+        }
+        return zip(rest, token.utf8).allSatisfy { lower($0) == lower($1) }
     }
 
     /// `stored.lowercased() == text.lowercased()`, bytewise for ASCII.

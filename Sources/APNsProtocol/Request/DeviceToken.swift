@@ -96,6 +96,16 @@ public enum DeviceToken {
         return pathToken(inPath: headers.value(at: i))
     }
 
+    /// The bytes after `/3/device/` in a `:path` value (empty when nothing follows), or nil when the path does
+    /// not start so: the one place the prefix is spelled for byte-level readers (validation, the journal).
+    package static func tokenBytes(inPath path: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        let prefix: StaticString = "/3/device/"
+        let n = prefix.utf8CodeUnitCount
+        guard path.count >= n, bytesEqual(UnsafeRawBufferPointer(rebasing: path[..<n]),
+                                          UnsafeRawBufferPointer(start: prefix.utf8Start, count: n)) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: path[n...])
+    }
+
     /// The same for a `:path` value given as text (the journal reads paths back from its own storage).
     public static func pathToken(inPath path: String) -> String? {
         guard path.hasPrefix("/3/device/"), path.utf8.count > 10 else { return nil }

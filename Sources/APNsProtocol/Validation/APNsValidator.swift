@@ -252,11 +252,9 @@ public struct APNsValidator: Sendable {
     /// `last` (the connection's previous one, as senders push to the same few devices) comes back as that
     /// String rather than a new one: no allocation, and later comparisons with it are pointer checks.
     static func parsePath(_ p: UnsafeRawBufferPointer, reusing last: String? = nil) -> PathOutcome {
-        let prefix: StaticString = "/3/device/"
-        let n = prefix.utf8CodeUnitCount
-        if p.count == n - 1 && memcmp(p.baseAddress!, prefix.utf8Start, n - 1) == 0 { return .missingToken }
-        guard p.count >= n, memcmp(p.baseAddress!, prefix.utf8Start, n) == 0 else { return .badPath }
-        let token = UnsafeRawBufferPointer(rebasing: p[n...])
+        let bare: StaticString = "/3/device"
+        if bytesEqual(p, UnsafeRawBufferPointer(start: bare.utf8Start, count: bare.utf8CodeUnitCount)) { return .missingToken }
+        guard let token = DeviceToken.tokenBytes(inPath: p) else { return .badPath }
         if token.isEmpty { return .missingToken }
         var hex = token.count % 2 == 0 && DeviceToken.byteRange.contains(token.count / 2)
         // All hex (the usual case) rules out '/' and '?' too; otherwise look at each byte.
