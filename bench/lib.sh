@@ -15,21 +15,23 @@ BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/apns-bench.XXXXXX")
 bench_log() { printf '%s\n' "$*" >&2; }
 bench_die() { bench_log "error: $*"; exit 1; }
 
+# bench_await_exit PID: gives a process sent TERM up to ~5 s to shut down gracefully, then insists, and reaps it.
+bench_await_exit() {
+    local i
+    for ((i = 0; i < 50; i++)); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+
 bench_cleanup() {
     local pid
     for pid in "${BENCH_PIDS[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
     done
-    for pid in "${BENCH_PIDS[@]}"; do
-        # Give each server up to ~5 s to shut down gracefully, then insist.
-        local i
-        for ((i = 0; i < 50; i++)); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
+    for pid in "${BENCH_PIDS[@]}"; do bench_await_exit "$pid"; done
     BENCH_PIDS=()
     if [[ -n "${BENCH_KEEP_TMP:-}" ]]; then
         bench_log "kept $BENCH_TMP"
@@ -53,12 +55,7 @@ bench_require() {
 bench_stop() {
     local pid=$1 i kept=()
     kill -TERM "$pid" 2>/dev/null || true
-    for ((i = 0; i < 50; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    bench_await_exit "$pid"
     for i in "${BENCH_PIDS[@]}"; do [[ "$i" == "$pid" ]] || kept+=("$i"); done
     BENCH_PIDS=("${kept[@]}")
 }
