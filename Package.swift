@@ -52,6 +52,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        .systemLibrary(
+            // The executable's allocator (see Sources/apns-emulator/main.swift).
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
         .target(
             name: "CShims",
             dependencies: ["COpenSSL", "CMicroHTTPD"],
@@ -116,7 +122,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "apns-emulator",
-            dependencies: ["EmulatorCLI"]
+            dependencies: ["EmulatorCLI", "CJemalloc"]
         ),
         .testTarget(
             name: "H2TransportTests",

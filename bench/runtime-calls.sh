@@ -25,8 +25,11 @@ bench_require perf h2load curl python3 ldd
 bench_prepare_certs
 
 swift_core=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libswiftCore\.so/ { print $3 }')
-libc=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')
-[[ -n "$swift_core" && -n "$libc" ]] || bench_die "cannot find libswiftCore or libc of $APNS_EMULATOR_BIN"
+# malloc is jemalloc's where the executable links it (it does: Sources/apns-emulator/main.swift), else glibc's.
+allocator=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libjemalloc\.so/ { print $3 }')
+[[ -n "$allocator" ]] || allocator=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')
+[[ -n "$swift_core" && -n "$allocator" ]] || bench_die "cannot find libswiftCore or the malloc of $APNS_EMULATOR_BIN"
+allocator_group=probe_$(basename "$allocator" | sed 's/\.so.*//; s/[^A-Za-z0-9_]/_/g')
 FUNCTIONS=(swift_retain swift_release swift_bridgeObjectRetain swift_bridgeObjectRelease
     swift_isUniquelyReferenced_nonNull_native swift_allocObject)
 events=()
@@ -34,8 +37,8 @@ for f in "${FUNCTIONS[@]}"; do
     perf probe -q -x "$swift_core" --add "$f" 2>/dev/null || true
     events+=("probe_libswiftCore:$f")
 done
-perf probe -q -x "$libc" --add malloc 2>/dev/null || true
-events+=("probe_libc:malloc")
+perf probe -q -x "$allocator" --add malloc 2>/dev/null || true
+events+=("$allocator_group:malloc")
 for e in "${events[@]}"; do
     perf probe -l 2>/dev/null | grep -q "${e} " || bench_die "uprobe $e could not be added (see 'perf probe -x … --add')"
 done

@@ -10,7 +10,7 @@
 #   scripts/install-deps.sh --check         list what is missing and exit 1 if anything is; installs nothing
 set -euo pipefail
 
-# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD) and what later layers link
+# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML, CJemalloc) and what later layers link
 # (libcurl: Foundation's URLSession, which `apns-emulator test --emulator` and `bench` use, links it).
 build_packages=(
     libnghttp2-dev
@@ -18,6 +18,7 @@ build_packages=(
     libmicrohttpd-dev
     libsqlite3-dev
     libyaml-dev
+    libjemalloc-dev
     libcurl4-openssl-dev
     pkg-config
 )
@@ -41,6 +42,7 @@ runtime_packages=(
     libmicrohttpd12
     libsqlite3-0
     libyaml-0-2
+    libjemalloc2
     libcurl4
     curl
     ca-certificates

@@ -92,6 +92,30 @@ struct ExecutableTests {
         #expect(text.contains("--production-prot"))
     }
 
+    /// The executable's allocator is jemalloc for everything in the process, glibc's own callers included (the
+    /// CPU per push bench/load.sh measures assumes it). The dynamic linker's binding log says where `malloc`
+    /// resolved; written to a file, as it runs to thousands of lines.
+    @Test func everyMallocInTheProcessIsJemallocs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ldlog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = SpawnedProcess()
+        process.executableURL = Self.binary
+        process.arguments = ["--version"]
+        process.environment = ["LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": folder.appendingPathComponent("ld").path]
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        await waitOffPool(process)
+        #expect(process.terminationStatus == 0)
+        let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let log = try #require(logs.first.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) })
+        // "binding file <caller> [0] to <library> [0]: normal symbol `malloc' [GLIBC_2.2.5]"
+        let mallocBindings = log.split(separator: "\n").filter { $0.contains("normal symbol `malloc'") }
+        #expect(mallocBindings.contains { $0.contains("/libc.so.6 [0] to ") })
+        #expect(mallocBindings.allSatisfy { $0.contains("/libjemalloc.so.2 [0]: normal symbol") })
+    }
+
     @Test func dockerComposeFileIsAcceptedByDockerCompose() async throws {
         let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-compose")
