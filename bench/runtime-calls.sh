@@ -19,17 +19,25 @@ STREAMS=${STREAMS:-100}
 JOURNAL=${JOURNAL:-true}
 DEVICE=${DEVICE:-0}
 
-bench_require perf h2load curl python3 ldd
+bench_require perf h2load curl python3 ldd nm
 [[ $(id -u) == 0 ]] || bench_die "uprobes need root"
 [[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'make build' first"
 bench_prepare_certs
 
 swift_core=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libswiftCore\.so/ { print $3 }')
 # malloc is jemalloc's where the executable links it (it does: Sources/apns-emulator/main.swift), else glibc's.
-allocator=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libjemalloc\.so/ { print $3 }')
-[[ -n "$allocator" ]] || allocator=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')
-[[ -n "$swift_core" && -n "$allocator" ]] || bench_die "cannot find libswiftCore or the malloc of $APNS_EMULATOR_BIN"
-allocator_group=probe_$(basename "$allocator" | sed 's/\.so.*//; s/[^A-Za-z0-9_]/_/g')
+# jemalloc's is probed by address: by name perf also probes the library's own malloc@plt stub, and an event
+# named plain "malloc" clashes with glibc's.
+jemalloc=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libjemalloc\.so/ { print $3 }')
+libc=$(ldd "$APNS_EMULATOR_BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')
+[[ -n "$swift_core" && -n "$libc" ]] || bench_die "cannot find libswiftCore or libc of $APNS_EMULATOR_BIN"
+if [[ -n "$jemalloc" ]]; then
+    address=$(nm -D --defined-only "$jemalloc" | awk '$3 == "malloc" { print $1 }')
+    [[ -n "$address" ]] || bench_die "no malloc in $jemalloc"
+    malloc_probe=(-x "$jemalloc" --add "jemalloc_malloc=0x$address") malloc_event=probe_libjemalloc:jemalloc_malloc
+else
+    malloc_probe=(-x "$libc" --add malloc) malloc_event=probe_libc:malloc
+fi
 FUNCTIONS=(swift_retain swift_release swift_bridgeObjectRetain swift_bridgeObjectRelease
     swift_isUniquelyReferenced_nonNull_native swift_allocObject)
 events=()
@@ -37,8 +45,8 @@ for f in "${FUNCTIONS[@]}"; do
     perf probe -q -x "$swift_core" --add "$f" 2>/dev/null || true
     events+=("probe_libswiftCore:$f")
 done
-perf probe -q -x "$allocator" --add malloc 2>/dev/null || true
-events+=("$allocator_group:malloc")
+perf probe -q "${malloc_probe[@]}" 2>/dev/null || true
+events+=("$malloc_event")
 for e in "${events[@]}"; do
     perf probe -l 2>/dev/null | grep -q "${e} " || bench_die "uprobe $e could not be added (see 'perf probe -x … --add')"
 done
