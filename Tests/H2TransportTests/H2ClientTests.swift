@@ -48,6 +48,60 @@ struct H2ClientTests {
         }
     }
 
+    /// The connection's open streams rise with concurrent requests and fall back as each closes (answered late
+    /// and out of order, so each is found by id rather than as the stream last seen): a request sent once all
+    /// are done finds itself the only one open.
+    @Test func openStreamCountRisesWithConcurrencyAndFallsBackAsStreamsClose() async throws {
+        let highest = Atomic<Int>(0)
+        let handler = RecordingHandler { request, connection, responder in
+            let open = connection.openStreamCount
+            if open > highest.load(ordering: .relaxed) { highest.store(open, ordering: .relaxed) }
+            var headers = [H2Header("x-open", String(open))]
+            if let i = request.headers.firstIndex(of: "x-index") { headers.append(H2Header("x-index", request.headers.value(at: i))) }
+            let response = H2Response(status: 200, headers: headers)
+            // Later requests answered first: streams close in an order unlike the one they opened in.
+            let index = request.headers.firstIndex(of: "x-index").flatMap { Int(request.headers.value(at: $0)) } ?? 0
+            responder.eventLoop.schedule(after: .milliseconds(Int64(60 - index % 50))) { responder.respond(response) }
+        }
+        try await withTestServer(handler: handler, configure: { $0.settings.maxConcurrentStreams = 500 }) { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            let statuses = await fire(400, on: connection, port: port)
+            #expect(statuses == Array(repeating: 200, count: 400))
+            #expect(highest.load(ordering: .relaxed) > 100)
+            let alone = try await connection.send(pushRequest(port: port))
+            #expect(alone["x-open"] == "1")
+        }
+    }
+
+    /// A stream the server resets leaves the connection's open streams; an answer the handler gives it later is
+    /// dropped, and the connection goes on serving.
+    @Test func aResetStreamIsForgottenAndItsLateAnswerDropped() async throws {
+        let handler = RecordingHandler { request, connection, responder in
+            guard request.headers.firstIndex(of: "x-reset") != nil else {
+                responder.respond(H2Response(status: 200, headers: [H2Header("x-open", String(connection.openStreamCount))]))
+                return
+            }
+            responder.reset(.internalError)
+            responder.eventLoop.schedule(after: .milliseconds(20)) { responder.respond(H2Response(status: 200)) }
+        }
+        try await withTestServer(handler: handler) { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            for _ in 0..<3 {
+                await #expect(throws: H2ClientError.streamReset(H2ErrorCode.internalError.rawValue)) {
+                    _ = try await connection.send(pushRequest(port: port, headers: [H2Header("x-reset", "1")]))
+                }
+            }
+            try await Task.sleep(for: .milliseconds(60))
+            let after = try await connection.send(pushRequest(port: port))
+            #expect(after.status == 200)
+            #expect(after["x-open"] == "1")
+        }
+    }
+
     @Test func sixteenConnectionsWithConcurrentStreamsAllComplete() async throws {
         let handler = Self.echoIndex
         try await withTestServer(handler: handler) { server, port in

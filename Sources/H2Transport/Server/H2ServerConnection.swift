@@ -27,7 +27,7 @@ public final class H2ServerConnection: H2Connection {
 
     public var eventLoop: EventLoop { loop }
     /// Streams currently open.
-    public var openStreamCount: Int { streams.count }
+    public var openStreamCount: Int { open.count }
     /// Why the connection closed (or is closing), for logs and tests.
     public var closeDescription: String? { closeReason }
     /// Whether GOAWAY was sent (no new streams will be accepted).
@@ -36,13 +36,20 @@ public final class H2ServerConnection: H2Connection {
     private let config: H2ServerConfiguration
     private let handler: any H2ServerHandler
     private weak var registry: ServerConnectionRegistry?
-    private var streams: [Int32: ServerStream] = [:]
+    /// The open request streams, owned here, each at its `openIndex` (removal swaps the last one into its place).
+    ///
+    /// They are found by id through nghttp2's own stream map: each nghttp2 stream's user data is its
+    /// `ServerStream`, unretained. That pointer is valid while the nghttp2 stream exists, because a stream leaves
+    /// `open` only in `onStreamClose`, after which nghttp2 forgets the stream at once (closed streams are not
+    /// kept: `NGHTTP2Callbacks.options`), or in `didClose`, once the session is gone. A dictionary of our own
+    /// from id to stream hashed the id twice per request (insertion and removal, SipHash) next to nghttp2's map.
+    private var open: [ServerStream] = []
     /// The stream last begun or looked up (see `stream(_:)`): frames of one stream come in a row and its
-    /// answer follows its last frame, so this saves a hash lookup per header field and per response.
+    /// answer follows its last frame, so this saves a map lookup per header field and per response.
     ///
     /// Unretained, so the per-header-field path (`withStream`) costs no retain and release: it is only ever nil
-    /// or a stream that `streams` holds strongly, because every removal from `streams` (`onStreamClose`,
-    /// `didClose`) clears it first when it is the stream removed.
+    /// or a stream that `open` holds strongly, because every removal from `open` (`onStreamClose`, `didClose`)
+    /// clears it first when it is the stream removed.
     private var current: Unmanaged<ServerStream>? = nil
     private var timerID: UInt64? = nil
     private let acceptedAt = monotonicNanoseconds()
@@ -121,7 +128,7 @@ public final class H2ServerConnection: H2Connection {
         if let timerID { loop.cancelTimer(timerID) }
         timerID = nil
         current = nil
-        streams.removeAll()
+        open.removeAll()
         registry?.remove(self)
         handler.connectionClosed(self)
     }
@@ -143,7 +150,7 @@ public final class H2ServerConnection: H2Connection {
             guard let idle = config.idleTimeout else { return }
             let now = monotonicNanoseconds()
             let idleFor = now &- lastActivity
-            if streams.isEmpty && idleFor >= idle.nanosecondsClamped {
+            if open.isEmpty && idleFor >= idle.nanosecondsClamped {
                 closeReason = "idle for \(idle)"
                 sendGoAway(debugData: config.idleGoAwayPayload)
                 terminateAfterFlush()
@@ -176,20 +183,26 @@ public final class H2ServerConnection: H2Connection {
         lookUp(id)?.takeUnretainedValue()
     }
 
-    /// Runs `body` on the open stream `id` without retaining it (the stream stays in `streams` throughout:
+    /// Runs `body` on the open stream `id` without retaining it (the stream stays in `open` throughout:
     /// `body` only records into it). For the callbacks that run once per header field or DATA frame.
     @inline(__always)
     private func withStream(_ id: Int32, _ body: (ServerStream) -> Void) {
         lookUp(id)?._withUnsafeGuaranteedRef(body)
     }
 
-    /// `current` when it is stream `id`, else the table's stream `id` (which becomes `current`).
+    /// `current` when it is stream `id`, else the open stream `id` (which becomes `current`).
     @inline(__always)
     private func lookUp(_ id: Int32) -> Unmanaged<ServerStream>? {
         if isCurrent(id) { return current }
-        guard let found = streams[id] else { return nil }
-        current = .passUnretained(found)
-        return current
+        guard let found = openStream(id) else { return nil }
+        current = found
+        return found
+    }
+
+    /// The open stream `id`, through nghttp2's stream map (see `open`).
+    private func openStream(_ id: Int32) -> Unmanaged<ServerStream>? {
+        guard let session, let data = nghttp2_session_get_stream_user_data(session, id) else { return nil }
+        return Unmanaged<ServerStream>.fromOpaque(data)
     }
 
     @inline(__always)
@@ -202,9 +215,17 @@ public final class H2ServerConnection: H2Connection {
     override func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
               frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+        let id = frame.pointee.hd.stream_id
         let stream = loop.streamPool.take()
-        stream.reset(id: frame.pointee.hd.stream_id)
-        streams[stream.id] = stream
+        stream.reset(id: id)
+        // nghttp2 opened the stream before this callback, so only a broken session refuses: the stream is reset.
+        guard let session,
+              nghttp2_session_set_stream_user_data(session, id, Unmanaged.passUnretained(stream).toOpaque()) == 0 else {
+            loop.streamPool.give(stream)
+            return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
+        }
+        stream.openIndex = open.count
+        open.append(stream)
         current = .passUnretained(stream)
         return 0
     }
@@ -245,12 +266,31 @@ public final class H2ServerConnection: H2Connection {
     }
 
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
-        if isCurrent(streamID) { current = nil }
-        guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
+        let found: Unmanaged<ServerStream>?
+        if isCurrent(streamID) {
+            found = current
+            current = nil
+        } else {
+            found = openStream(streamID)
+        }
+        guard let found else { return 0 }
+        let stream = found.takeUnretainedValue()  // a strong local reference before `open` lets it go
+        removeOpen(stream)
         lastActivity = loop.readAt
         stream.outgoing = nil
         loop.streamPool.give(stream)
         return 0
+    }
+
+    /// Takes `stream` out of `open`: the last stream moves into its place.
+    private func removeOpen(_ stream: ServerStream) {
+        let i = stream.openIndex
+        precondition(i < open.count && open[i] === stream, "a stream not in the open table")
+        let last = open.removeLast()
+        if last !== stream {
+            open[i] = last
+            last.openIndex = i
+        }
     }
 
     // MARK: Responses
@@ -290,7 +330,7 @@ public final class H2ServerConnection: H2Connection {
     }
 
     func resetStream(_ streamID: Int32, code: H2ErrorCode) {
-        guard let session, let stream = streams[streamID] else { return }
+        guard let session, let stream = stream(streamID) else { return }
         stream.responded = true
         _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code.rawValue)
         flushIfIdle()

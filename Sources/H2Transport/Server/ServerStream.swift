@@ -2,6 +2,8 @@
 /// steady-state traffic reuses header and body storage.
 final class ServerStream {
     var id: Int32 = 0
+    /// Its position in its connection's open streams (`H2ServerConnection.open`) while it is open.
+    var openIndex = 0
     var headers = H2HeaderList(reservingBytes: 512, fields: 16)
     var body: [UInt8] = {
         // Room for a typical push payload from the start, instead of growing through 16, 32, 64… bytes.
