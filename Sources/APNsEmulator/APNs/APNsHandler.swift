@@ -88,7 +88,7 @@ final class APNsHandler: H2ServerHandler {
         }
         let now = services.now(readAtWallMillis: loop.readAtWallMillis)
         let inFlight = connection.openStreamCount
-        services.metrics.streamOpened(concurrentOnConnection: inFlight)
+        services.metrics.streamOpened(concurrentOnConnection: inFlight, loop: loop.index)
         state.stats.bump(state.stats.requests)
         state.stats.sawConcurrency(inFlight)
         refreshShaping(state, connection: connection)
@@ -106,7 +106,7 @@ final class APNsHandler: H2ServerHandler {
             journal(request, connection: connection, environment: environment, summary: RequestSummary(), status: 0,
                     reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
                     auth: state.auth, authRejection: nil)
-            services.metrics.streamClosed()
+            services.metrics.streamClosed(loop: loop.index)
             responder.reset(.internalError)
             return
         }
@@ -253,12 +253,15 @@ final class APNsHandler: H2ServerHandler {
         recycleIfDue(state, connection: connection, now: now)
     }
 
-    /// Counts the answer (its time includes any shaping delay) and sends it.
+    /// Counts the answer (its time includes any shaping delay) and sends it. Runs on the connection's event
+    /// loop (a delayed answer is scheduled there), so it counts in that loop's metrics row.
     @inline(__always)
     static func answer(_ response: H2Response, record: Answer, metrics: EmulatorMetrics, responder: H2Responder) {
+        let loop = responder.eventLoop
+        assert(loop.inEventLoop, "an answer counted off its connection's event loop")
         metrics.response(reason: record.reason, status: record.status, pushType: record.pushType, environment: record.environment,
-                         micros: ((record.finished ?? monotonicNanoseconds()) &- record.started) / 1000)
-        metrics.streamClosed()
+                         micros: ((record.finished ?? monotonicNanoseconds()) &- record.started) / 1000, loop: loop.index)
+        metrics.streamClosed(loop: loop.index)
         responder.respond(response)
     }
 

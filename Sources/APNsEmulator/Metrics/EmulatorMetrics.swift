@@ -4,8 +4,9 @@ import Dispatch
 /// The emulator's live counters: what `/metrics` (Prometheus) and `/_emulator/stats` report.
 ///
 /// ### Cost on the hot path
-/// A push bumps three or four relaxed atomic counters in one `CounterTable` (status and reason, push type and
-/// environment, a latency bucket, the latency sum): no lock, no allocation.
+/// A push bumps eight counters in one `CounterTable` (status and reason, push type and environment, a latency
+/// bucket, the latency sum and count, open streams up and down, the streams high-water mark), in its event
+/// loop's row: a plain load and store each, no lock, no locked instruction, no allocation.
 public final class EmulatorMetrics: Sendable {
     /// Response classes: index 0 is 200, then one per `APNsReason` in `allCases` order.
     static let reasons = APNsReason.allCases
@@ -40,24 +41,25 @@ public final class EmulatorMetrics: Sendable {
     // MARK: Recording (any thread)
 
     /// One answered APNs request.
+    /// - Parameter loop: The index of the event loop calling, which must be the caller's thread (nil: any thread).
     @inline(__always)
     public func response(reason: APNsReason?, status: Int = 200, pushType: PushType?, environment: APNsEnvironment,
-                         micros: UInt64) {
+                         micros: UInt64, loop: Int? = nil) {
         if let reason {
-            table.add(Slot.responses + 1 + Self.reasonIndex(reason))
+            table.add(Slot.responses + 1 + Self.reasonIndex(reason), loop: loop)
         } else {
-            table.add(status == 201 ? Slot.created : status == 204 ? Slot.noContent : Slot.responses)
+            table.add(status == 201 ? Slot.created : status == 204 ? Slot.noContent : Slot.responses, loop: loop)
         }
         let type = pushType.map { Self.pushTypeIndex($0) } ?? Self.pushTypes.count
-        table.add(Slot.byType + type * Self.environments.count + (environment == .production ? 0 : 1))
+        table.add(Slot.byType + type * Self.environments.count + (environment == .production ? 0 : 1), loop: loop)
         var bucket = Self.latencyBoundsMicros.count
         for (i, bound) in Self.latencyBoundsMicros.enumerated() where micros <= bound {
             bucket = i
             break
         }
-        table.add(Slot.latencyBuckets + bucket)
-        table.add(Slot.latencySum, micros)
-        table.add(Slot.latencyCount)
+        table.add(Slot.latencyBuckets + bucket, loop: loop)
+        table.add(Slot.latencySum, micros, loop: loop)
+        table.add(Slot.latencyCount, loop: loop)
     }
 
     public func connectionOpened() {
@@ -67,12 +69,14 @@ public final class EmulatorMetrics: Sendable {
 
     public func connectionClosed() { table.subtract(Slot.openConnections) }
 
-    @inline(__always) public func streamOpened(concurrentOnConnection: Int) {
-        table.add(Slot.openStreams)
-        table.max(Slot.streamsHighWater, UInt64(concurrentOnConnection))
+    /// - Parameter loop: As for `response`.
+    @inline(__always) public func streamOpened(concurrentOnConnection: Int, loop: Int? = nil) {
+        table.add(Slot.openStreams, loop: loop)
+        table.max(Slot.streamsHighWater, UInt64(concurrentOnConnection), loop: loop)
     }
 
-    @inline(__always) public func streamClosed() { table.subtract(Slot.openStreams) }
+    /// - Parameter loop: As for `response` (any row: the open count is the rows' sum).
+    @inline(__always) public func streamClosed(loop: Int? = nil) { table.subtract(Slot.openStreams, loop: loop) }
 
     public func tokenRefreshed() { table.add(Slot.tokenRefreshes) }
 
@@ -127,7 +131,7 @@ public final class EmulatorMetrics: Sendable {
             openConnections: Int64(bitPattern: table.value(Slot.openConnections)),
             connectionsTotal: table.value(Slot.connectionsTotal),
             openStreams: Int64(bitPattern: table.value(Slot.openStreams)),
-            streamsPerConnectionHighWater: table.value(Slot.streamsHighWater),
+            streamsPerConnectionHighWater: table.maximum(Slot.streamsHighWater),
             tokenRefreshes: table.value(Slot.tokenRefreshes))
     }
 
