@@ -62,3 +62,17 @@ struct CounterTableTests {
         #expect(table.value(8) == UInt64(2 * threads * rounds))
     }
 }
+
+@Suite("Latency histogram buckets")
+struct LatencyBucketTests {
+    /// The push path's literal bounds agree with the bounds `/metrics` prints, at, just past and between each.
+    @Test func everyLatencyLandsInTheBucketOfTheFirstBoundAtOrAboveIt() {
+        let bounds = EmulatorMetrics.latencyBoundsMicros
+        func expected(_ micros: UInt64) -> Int { bounds.firstIndex { micros <= $0 } ?? bounds.count }
+        var samples: [UInt64] = [0, 1, .max]
+        for b in bounds { samples += [b - 1, b, b + 1, b * 3 / 2] }
+        for micros in samples {
+            #expect(EmulatorMetrics.latencyBucket(micros) == expected(micros), "\(micros) µs")
+        }
+    }
+}

@@ -173,3 +173,12 @@ struct DevicePresentationTests {
         }
     }
 }
+
+@Suite("Presentation option bits")
+struct PresentationSetTests {
+    /// `all`, a literal, is every option there is.
+    @Test func allHoldsEveryPresentationOptionAndNothingElse() {
+        #expect(VirtualApp.PresentationSet.all.bits == VirtualApp.PresentationSet(PresentationOption.allCases).bits)
+        for option in PresentationOption.allCases { #expect(VirtualApp.PresentationSet.all.contains(option)) }
+    }
+}

@@ -17,26 +17,45 @@ public final class EmulatorMetrics: Sendable {
     static let latencyBoundsMicros: [UInt64] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000,
                                                250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000]
 
-    private enum Slot {
-        static let responses = 0
-        static let byType = responses + 1 + reasons.count
-        static let latencyBuckets = byType + (pushTypes.count + 1) * environments.count
-        static let latencySum = latencyBuckets + latencyBoundsMicros.count + 1
-        static let latencyCount = latencySum + 1
-        static let openConnections = latencyCount + 1
-        static let connectionsTotal = openConnections + 1
-        static let openStreams = connectionsTotal + 1
-        static let streamsHighWater = openStreams + 1
-        static let tokenRefreshes = streamsHighWater + 1
+    /// Where each counter sits in the table. Kept in the instance rather than as static lets: each static read
+    /// on the push path was a `swift_once` check.
+    private struct Slots {
+        let responses = 0
+        let byType = 1 + reasons.count
+        let latencyBuckets: Int
+        let latencySum: Int
+        let latencyCount: Int
+        let openConnections: Int
+        let connectionsTotal: Int
+        let openStreams: Int
+        let streamsHighWater: Int
+        let tokenRefreshes: Int
         /// Successes other than 200: channel management answers 201 (created) and 204 (deleted).
-        static let created = tokenRefreshes + 1
-        static let noContent = created + 1
-        static let count = noContent + 1
+        let created: Int
+        let noContent: Int
+        let count: Int
+        /// Environments per push type (`byType` rows).
+        let environments = EmulatorMetrics.environments.count
+
+        init() {
+            latencyBuckets = byType + (pushTypes.count + 1) * environments
+            latencySum = latencyBuckets + latencyBoundsMicros.count + 1
+            latencyCount = latencySum + 1
+            openConnections = latencyCount + 1
+            connectionsTotal = openConnections + 1
+            openStreams = connectionsTotal + 1
+            streamsHighWater = openStreams + 1
+            tokenRefreshes = streamsHighWater + 1
+            created = tokenRefreshes + 1
+            noContent = created + 1
+            count = noContent + 1
+        }
     }
 
-    private let table = CounterTable(count: Slot.count)
+    private let slot = Slots()
+    private let table: CounterTable
 
-    public init() {}
+    public init() { table = CounterTable(count: slot.count) }
 
     // MARK: Recording (any thread)
 
@@ -46,39 +65,34 @@ public final class EmulatorMetrics: Sendable {
     public func response(reason: APNsReason?, status: Int = 200, pushType: PushType?, environment: APNsEnvironment,
                          micros: UInt64, loop: Int? = nil) {
         if let reason {
-            table.add(Slot.responses + 1 + Self.reasonIndex(reason), loop: loop)
+            table.add(slot.responses + 1 + Self.reasonIndex(reason), loop: loop)
         } else {
-            table.add(status == 201 ? Slot.created : status == 204 ? Slot.noContent : Slot.responses, loop: loop)
+            table.add(status == 201 ? slot.created : status == 204 ? slot.noContent : slot.responses, loop: loop)
         }
         let type = pushType.map { Self.pushTypeIndex($0) } ?? Self.pushTypes.count
-        table.add(Slot.byType + type * Self.environments.count + (environment == .production ? 0 : 1), loop: loop)
-        var bucket = Self.latencyBoundsMicros.count
-        for (i, bound) in Self.latencyBoundsMicros.enumerated() where micros <= bound {
-            bucket = i
-            break
-        }
-        table.add(Slot.latencyBuckets + bucket, loop: loop)
-        table.add(Slot.latencySum, micros, loop: loop)
-        table.add(Slot.latencyCount, loop: loop)
+        table.add(slot.byType + type * slot.environments + (environment == .production ? 0 : 1), loop: loop)
+        table.add(slot.latencyBuckets + Self.latencyBucket(micros), loop: loop)
+        table.add(slot.latencySum, micros, loop: loop)
+        table.add(slot.latencyCount, loop: loop)
     }
 
     public func connectionOpened() {
-        table.add(Slot.openConnections)
-        table.add(Slot.connectionsTotal)
+        table.add(slot.openConnections)
+        table.add(slot.connectionsTotal)
     }
 
-    public func connectionClosed() { table.subtract(Slot.openConnections) }
+    public func connectionClosed() { table.subtract(slot.openConnections) }
 
     /// - Parameter loop: As for `response`.
     @inline(__always) public func streamOpened(concurrentOnConnection: Int, loop: Int? = nil) {
-        table.add(Slot.openStreams, loop: loop)
-        table.max(Slot.streamsHighWater, UInt64(concurrentOnConnection), loop: loop)
+        table.add(slot.openStreams, loop: loop)
+        table.max(slot.streamsHighWater, UInt64(concurrentOnConnection), loop: loop)
     }
 
     /// - Parameter loop: As for `response` (any row: the open count is the rows' sum).
-    @inline(__always) public func streamClosed(loop: Int? = nil) { table.subtract(Slot.openStreams, loop: loop) }
+    @inline(__always) public func streamClosed(loop: Int? = nil) { table.subtract(slot.openStreams, loop: loop) }
 
-    public func tokenRefreshed() { table.add(Slot.tokenRefreshes) }
+    public func tokenRefreshed() { table.add(slot.tokenRefreshes) }
 
     // MARK: Reading
 
@@ -105,17 +119,17 @@ public final class EmulatorMetrics: Sendable {
     }
 
     public func snapshot() -> Snapshot {
-        var responses: [String: UInt64] = ["200": table.value(Slot.responses)]
-        if table.value(Slot.created) > 0 { responses["201"] = table.value(Slot.created) }
-        if table.value(Slot.noContent) > 0 { responses["204"] = table.value(Slot.noContent) }
+        var responses: [String: UInt64] = ["200": table.value(slot.responses)]
+        if table.value(slot.created) > 0 { responses["201"] = table.value(slot.created) }
+        if table.value(slot.noContent) > 0 { responses["204"] = table.value(slot.noContent) }
         for (i, r) in Self.reasons.enumerated() {
-            let v = table.value(Slot.responses + 1 + i)
+            let v = table.value(slot.responses + 1 + i)
             if v > 0 { responses["\(r.status) \(r.rawValue)"] = v }
         }
         var byType: [String: UInt64] = [:]
         for t in 0...Self.pushTypes.count {
             for (e, env) in Self.environments.enumerated() {
-                let v = table.value(Slot.byType + t * Self.environments.count + e)
+                let v = table.value(slot.byType + t * Self.environments.count + e)
                 let name = t < Self.pushTypes.count ? Self.pushTypes[t].rawValue : "unknown"
                 if v > 0 { byType["\(name) \(env.rawValue)"] = v }
             }
@@ -123,16 +137,42 @@ public final class EmulatorMetrics: Sendable {
         var buckets: [(UInt64?, UInt64)] = []
         for i in 0...Self.latencyBoundsMicros.count {
             buckets.append((i < Self.latencyBoundsMicros.count ? Self.latencyBoundsMicros[i] : nil,
-                            table.value(Slot.latencyBuckets + i)))
+                            table.value(slot.latencyBuckets + i)))
         }
         return Snapshot(
             responses: responses, byPushTypeAndEnvironment: byType, latencyBuckets: buckets,
-            latencySumMicros: table.value(Slot.latencySum), latencyCount: table.value(Slot.latencyCount),
-            openConnections: Int64(bitPattern: table.value(Slot.openConnections)),
-            connectionsTotal: table.value(Slot.connectionsTotal),
-            openStreams: Int64(bitPattern: table.value(Slot.openStreams)),
-            streamsPerConnectionHighWater: table.maximum(Slot.streamsHighWater),
-            tokenRefreshes: table.value(Slot.tokenRefreshes))
+            latencySumMicros: table.value(slot.latencySum), latencyCount: table.value(slot.latencyCount),
+            openConnections: Int64(bitPattern: table.value(slot.openConnections)),
+            connectionsTotal: table.value(slot.connectionsTotal),
+            openStreams: Int64(bitPattern: table.value(slot.openStreams)),
+            streamsPerConnectionHighWater: table.maximum(slot.streamsHighWater),
+            tokenRefreshes: table.value(slot.tokenRefreshes))
+    }
+
+    /// The histogram bucket of a latency: the first bound at or above it (`latencyBoundsMicros`), or the last,
+    /// unbounded bucket. The bounds as literals: reading the static array was a `swift_once` check, a retain and
+    /// a release per push (a test holds the two in step).
+    @inline(__always)
+    static func latencyBucket(_ micros: UInt64) -> Int {
+        switch micros {
+        case ...100: 0
+        case ...250: 1
+        case ...500: 2
+        case ...1_000: 3
+        case ...2_500: 4
+        case ...5_000: 5
+        case ...10_000: 6
+        case ...25_000: 7
+        case ...50_000: 8
+        case ...100_000: 9
+        case ...250_000: 10
+        case ...500_000: 11
+        case ...1_000_000: 12
+        case ...2_500_000: 13
+        case ...5_000_000: 14
+        case ...10_000_000: 15
+        default: 16
+        }
     }
 
     private static let reasonIndexes: [APNsReason: Int] = Dictionary(uniqueKeysWithValues: reasons.enumerated().map { ($1, $0) })

@@ -145,8 +145,11 @@ extension VirtualApp {
     /// Presentation options as bits: the set `willPresent` answered, tested on every push without a `Set`.
     struct PresentationSet {
         var bits: UInt8
-        static let all = PresentationSet([.banner, .list, .sound, .badge])
+        /// Every option (banner, list, sound, badge: raw values 1–4) as a literal: a `static let` built from the
+        /// array was a `swift_once` check per push.
+        static var all: PresentationSet { PresentationSet(bits: 0b1_1110) }
         init(_ options: [PresentationOption]) { bits = options.reduce(0) { $0 | (1 << UInt8($1.rawValue)) } }
+        init(bits: UInt8) { self.bits = bits }
         @inline(__always) func contains(_ o: PresentationOption) -> Bool { bits & (1 << UInt8(o.rawValue)) != 0 }
     }
 
