@@ -274,23 +274,24 @@ public final class H2ServerConnection: H2Connection {
             found = openStream(streamID)
         }
         guard let found else { return 0 }
-        let stream = found.takeUnretainedValue()  // a strong local reference before `open` lets it go
-        removeOpen(stream)
+        let stream = removeOpen(found)
         lastActivity = loop.readAt
         stream.outgoing = nil
         loop.streamPool.give(stream)
         return 0
     }
 
-    /// Takes `stream` out of `open`: the last stream moves into its place.
-    private func removeOpen(_ stream: ServerStream) {
-        let i = stream.openIndex
-        precondition(i < open.count && open[i] === stream, "a stream not in the open table")
-        let last = open.removeLast()
-        if last !== stream {
-            open[i] = last
-            last.openIndex = i
+    /// Takes `stream` out of `open` and hands over the table's reference to it (no retain of its own): the last
+    /// stream moves into its place.
+    private func removeOpen(_ stream: Unmanaged<ServerStream>) -> ServerStream {
+        let i = stream._withUnsafeGuaranteedRef { $0.openIndex }
+        let lastIndex = open.count - 1
+        precondition(i <= lastIndex && open[i] === stream._withUnsafeGuaranteedRef { $0 }, "a stream not in the open table")
+        if i != lastIndex {
+            open.swapAt(i, lastIndex)
+            open[i].openIndex = i
         }
+        return open.removeLast()
     }
 
     // MARK: Responses
