@@ -41,10 +41,13 @@ fi
 FUNCTIONS=(swift_retain swift_release swift_bridgeObjectRetain swift_bridgeObjectRelease
     swift_isUniquelyReferenced_nonNull_native swift_allocObject)
 events=()
+# Each probe is added afresh: one left by an earlier run may point into an older build of its library.
 for f in "${FUNCTIONS[@]}"; do
+    perf probe -q -d "probe_libswiftCore:$f" 2>/dev/null || true
     perf probe -q -x "$swift_core" --add "$f" 2>/dev/null || true
     events+=("probe_libswiftCore:$f")
 done
+perf probe -q -d "$malloc_event" 2>/dev/null || true
 perf probe -q "${malloc_probe[@]}" 2>/dev/null || true
 events+=("$malloc_event")
 for e in "${events[@]}"; do

@@ -16,7 +16,12 @@ import Glibc
 func purgeInBackground() {
     if let conf = getenv("MALLOC_CONF"), String(cString: conf).contains("background_thread") { return }
     var on = true
-    _ = mallctl("background_thread", nil, nil, &on, MemoryLayout<Bool>.size)
+    let status = mallctl("background_thread", nil, nil, &on, MemoryLayout<Bool>.size)
+    if status != 0 {
+        let warning = "apns-emulator: warning: jemalloc's background thread did not start (mallctl error \(status));"
+            + " freed memory returns to the system only as the process allocates\n"
+        _ = warning.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
 }
 
 purgeInBackground()

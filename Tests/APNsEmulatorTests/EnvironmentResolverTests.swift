@@ -6,6 +6,12 @@ import Testing
 /// Which environment a host name stands for, read from the request's bytes on every push.
 @Suite("Environment from the host name")
 struct EnvironmentResolverTests {
+    /// The length prefilter, a literal, has a bit for every Apple host the resolver knows and no other.
+    @Test func theLengthMaskIsExactlyTheKnownHostsLengths() {
+        let fromHosts = EnvironmentResolver.hosts.reduce(UInt64(0)) { $0 | 1 << UInt64($1.0.utf8CodeUnitCount) }
+        #expect(EnvironmentResolver.lengths == fromHosts)
+    }
+
     @Test func everyAppleHostInAnyCaseAndWithAPortNamesItsEnvironment() {
         let hosts: [(String, APNsEnvironment)] = [
             ("api.push.apple.com", .production), ("api.sandbox.push.apple.com", .sandbox),

@@ -59,14 +59,23 @@ struct H2ClientTests {
             var headers = [H2Header("x-open", String(open))]
             if let i = request.headers.firstIndex(of: "x-index") { headers.append(H2Header("x-index", request.headers.value(at: i))) }
             let response = H2Response(status: 200, headers: headers)
-            // Later requests answered first: streams close in an order unlike the one they opened in.
+            // Later requests answered first: streams close in an order unlike the one they opened in. Held long
+            // enough that a client stalled on a loaded machine still has many open at once.
             let index = request.headers.firstIndex(of: "x-index").flatMap { Int(request.headers.value(at: $0)) } ?? 0
-            responder.eventLoop.schedule(after: .milliseconds(Int64(60 - index % 50))) { responder.respond(response) }
+            responder.eventLoop.schedule(after: .milliseconds(Int64(250 - index % 50))) { responder.respond(response) }
         }
         try await withTestServer(handler: handler, configure: { $0.settings.maxConcurrentStreams = 500 }) { _, port in
             let client = try makeClient()
             defer { client.shutdown() }
             let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            // Until the server's SETTINGS arrive the client keeps to 100 streams.
+            var limit = 0
+            for _ in 0..<250 {
+                limit = await connection.remoteMaxConcurrentStreams()
+                if limit == 500 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(limit == 500)
             let statuses = await fire(400, on: connection, port: port)
             #expect(statuses == Array(repeating: 200, count: 400))
             #expect(highest.load(ordering: .relaxed) > 100)

@@ -7,7 +7,7 @@ import H2Transport
 /// Works on the header's bytes: it runs for every request, and the authority is the same on every request
 /// of a connection, so building and lowercasing a String each time would be pure waste.
 enum EnvironmentResolver {
-    private static let hosts: [(StaticString, APNsEnvironment)] = [
+    static let hosts: [(StaticString, APNsEnvironment)] = [
         ("api.push.apple.com", .production), ("api.sandbox.push.apple.com", .sandbox),
         ("api.development.push.apple.com", .sandbox), ("api-broadcast.push.apple.com", .production),
         ("api-broadcast.sandbox.push.apple.com", .sandbox), ("api-manage-broadcast.push.apple.com", .production),
@@ -33,7 +33,7 @@ enum EnvironmentResolver {
     /// dialing an address, as load tests do), and their length alone rules every name out. A literal, not
     /// computed from `hosts`: a computed static is a `swift_once` check on every request. (Every host's own
     /// test fails should a length be missing here.)
-    private static var lengths: UInt64 { 1 << 18 | 1 << 26 | 1 << 28 | 1 << 30 | 1 << 35 | 1 << 36 | 1 << 43 }
+    static var lengths: UInt64 { 1 << 18 | 1 << 26 | 1 << 28 | 1 << 30 | 1 << 35 | 1 << 36 | 1 << 43 }
 
     static func host(_ bytes: UnsafeRawBufferPointer) -> APNsEnvironment? {
         var end = bytes.count

@@ -25,11 +25,14 @@ final class CounterTable: @unchecked Sendable {
     init(count: Int) {
         self.count = count
         stride = (count + 7) / 8 * 8
-        slots = .allocate(capacity: (Self.loopRows + 1) * stride)
-        slots.initialize(repeating: 0, count: (Self.loopRows + 1) * stride)
+        // Aligned to a line, so rows a line apart share none (malloc's own alignment is 16 bytes).
+        let total = (Self.loopRows + 1) * stride
+        slots = UnsafeMutableRawPointer.allocate(byteCount: total * MemoryLayout<UInt64>.stride, alignment: 64)
+            .bindMemory(to: UInt64.self, capacity: total)
+        slots.initialize(repeating: 0, count: total)
     }
 
-    deinit { slots.deallocate() }
+    deinit { UnsafeMutableRawPointer(slots).deallocate() }
 
     /// Adds to the shared row, from any thread.
     @inline(__always) func add(_ index: Int, _ value: UInt64 = 1) {

@@ -1,5 +1,6 @@
 import APNsProtocol
 import Dispatch
+import H2Transport
 
 /// The emulator's live counters: what `/metrics` (Prometheus) and `/_emulator/stats` report.
 ///
@@ -60,10 +61,12 @@ public final class EmulatorMetrics: Sendable {
     // MARK: Recording (any thread)
 
     /// One answered APNs request.
-    /// - Parameter loop: The index of the event loop calling, which must be the caller's thread (nil: any thread).
+    /// - Parameter on: The event loop calling, counted in its row; it must be the caller's thread (checked in
+    ///   debug builds). Nil: any thread, counted atomically in the shared row.
     @inline(__always)
     public func response(reason: APNsReason?, status: Int = 200, pushType: PushType?, environment: APNsEnvironment,
-                         micros: UInt64, loop: Int? = nil) {
+                         micros: UInt64, on eventLoop: EventLoop? = nil) {
+        let loop = Self.row(eventLoop)
         if let reason {
             table.add(slot.responses + 1 + Self.reasonIndex(reason), loop: loop)
         } else {
@@ -83,14 +86,25 @@ public final class EmulatorMetrics: Sendable {
 
     public func connectionClosed() { table.subtract(slot.openConnections) }
 
-    /// - Parameter loop: As for `response`.
-    @inline(__always) public func streamOpened(concurrentOnConnection: Int, loop: Int? = nil) {
+    /// - Parameter on: As for `response`.
+    @inline(__always) public func streamOpened(concurrentOnConnection: Int, on eventLoop: EventLoop? = nil) {
+        let loop = Self.row(eventLoop)
         table.add(slot.openStreams, loop: loop)
         table.max(slot.streamsHighWater, UInt64(concurrentOnConnection), loop: loop)
     }
 
-    /// - Parameter loop: As for `response` (any row: the open count is the rows' sum).
-    @inline(__always) public func streamClosed(loop: Int? = nil) { table.subtract(slot.openStreams, loop: loop) }
+    /// - Parameter on: As for `response` (any row: the open count is the rows' sum).
+    @inline(__always) public func streamClosed(on eventLoop: EventLoop? = nil) {
+        table.subtract(slot.openStreams, loop: Self.row(eventLoop))
+    }
+
+    /// The table row of `loop`, whose thread must be the caller's: a row has one writer.
+    @inline(__always)
+    private static func row(_ loop: EventLoop?) -> Int? {
+        guard let loop else { return nil }
+        assert(loop.inEventLoop, "metrics counted on an event loop's row off that loop's thread")
+        return loop.index
+    }
 
     public func tokenRefreshed() { table.add(slot.tokenRefreshes) }
 

@@ -286,7 +286,8 @@ public final class H2ServerConnection: H2Connection {
     private func removeOpen(_ stream: Unmanaged<ServerStream>) -> ServerStream {
         let i = stream._withUnsafeGuaranteedRef { $0.openIndex }
         let lastIndex = open.count - 1
-        precondition(i <= lastIndex && open[i] === stream._withUnsafeGuaranteedRef { $0 }, "a stream not in the open table")
+        precondition(i <= lastIndex && Unmanaged.passUnretained(open[i]).toOpaque() == stream.toOpaque(),
+                     "a stream not in the open table")
         if i != lastIndex {
             open.swapAt(i, lastIndex)
             open[i].openIndex = i

@@ -44,7 +44,9 @@ final class ServerConnectionRegistry: Sendable {
         }
         // glibc keeps freed pages: after a wave of 10,000 connections RSS would stay at its peak forever
         // (measured: 429 MB before and after). Trim once the loop has shed half of its peak, so the cost
-        // (a heap walk) is paid rarely and only after large drops.
+        // (a heap walk) is paid rarely and only after large drops. This serves processes on glibc's malloc
+        // (the emulator embedded in-process, as in tests); the apns-emulator executable allocates with jemalloc,
+        // where this trims nothing and jemalloc's background thread returns the pages (its main.swift).
         let now = slot.connections.count
         if slot.highWater >= 256 && now <= slot.highWater / 2 {
             slot.highWater = now
