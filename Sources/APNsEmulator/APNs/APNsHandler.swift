@@ -88,7 +88,8 @@ final class APNsHandler: H2ServerHandler {
         }
         let now = services.now(readAtWallMillis: loop.readAtWallMillis)
         let inFlight = connection.openStreamCount
-        services.metrics.streamOpened(concurrentOnConnection: inFlight, on: loop)
+        assert(loop.inEventLoop, "a request handled off its connection's event loop")
+        services.metrics.streamOpened(concurrentOnConnection: inFlight, loop: loop.index)
         state.stats.bump(state.stats.requests)
         state.stats.sawConcurrency(inFlight)
         refreshShaping(state, connection: connection)
@@ -106,7 +107,7 @@ final class APNsHandler: H2ServerHandler {
             journal(request, connection: connection, environment: environment, summary: RequestSummary(), status: 0,
                     reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
                     auth: state.auth, authRejection: nil)
-            services.metrics.streamClosed(on: loop)
+            services.metrics.streamClosed(loop: loop.index)
             responder.reset(.internalError)
             return
         }
@@ -258,9 +259,10 @@ final class APNsHandler: H2ServerHandler {
     @inline(__always)
     static func answer(_ response: H2Response, record: Answer, metrics: EmulatorMetrics, responder: H2Responder) {
         let loop = responder.eventLoop
+        assert(loop.inEventLoop, "an answer counted off its connection's event loop")
         metrics.response(reason: record.reason, status: record.status, pushType: record.pushType, environment: record.environment,
-                         micros: ((record.finished ?? monotonicNanoseconds()) &- record.started) / 1000, on: loop)
-        metrics.streamClosed(on: loop)
+                         micros: ((record.finished ?? monotonicNanoseconds()) &- record.started) / 1000, loop: loop.index)
+        metrics.streamClosed(loop: loop.index)
         responder.respond(response)
     }
 

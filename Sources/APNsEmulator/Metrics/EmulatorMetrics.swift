@@ -1,6 +1,5 @@
 import APNsProtocol
 import Dispatch
-import H2Transport
 
 /// The emulator's live counters: what `/metrics` (Prometheus) and `/_emulator/stats` report.
 ///
@@ -58,15 +57,26 @@ public final class EmulatorMetrics: Sendable {
 
     public init() { table = CounterTable(count: slot.count) }
 
-    // MARK: Recording (any thread)
+    // MARK: Recording
 
-    /// One answered APNs request.
-    /// - Parameter on: The event loop calling, counted in its row; it must be the caller's thread (checked in
-    ///   debug builds). Nil: any thread, counted atomically in the shared row.
-    @inline(__always)
+    /// One answered APNs request, from any thread (counted atomically in the shared row).
     public func response(reason: APNsReason?, status: Int = 200, pushType: PushType?, environment: APNsEnvironment,
-                         micros: UInt64, on eventLoop: EventLoop? = nil) {
-        let loop = Self.row(eventLoop)
+                         micros: UInt64) {
+        record(reason: reason, status: status, pushType: pushType, environment: environment, micros: micros, row: nil)
+    }
+
+    /// One answered APNs request, counted in event loop `loop`'s row: call it on that loop's thread only (a row
+    /// has one writer; the handler asserts it). An index rather than the loop object: passing the object cost a
+    /// retain and a release per push.
+    @inline(__always)
+    package func response(reason: APNsReason?, status: Int = 200, pushType: PushType?, environment: APNsEnvironment,
+                          micros: UInt64, loop: Int) {
+        record(reason: reason, status: status, pushType: pushType, environment: environment, micros: micros, row: loop)
+    }
+
+    @inline(__always)
+    private func record(reason: APNsReason?, status: Int, pushType: PushType?, environment: APNsEnvironment,
+                        micros: UInt64, row loop: Int?) {
         if let reason {
             table.add(slot.responses + 1 + Self.reasonIndex(reason), loop: loop)
         } else {
@@ -86,25 +96,14 @@ public final class EmulatorMetrics: Sendable {
 
     public func connectionClosed() { table.subtract(slot.openConnections) }
 
-    /// - Parameter on: As for `response`.
-    @inline(__always) public func streamOpened(concurrentOnConnection: Int, on eventLoop: EventLoop? = nil) {
-        let loop = Self.row(eventLoop)
+    /// A request stream began, on event loop `loop`'s thread (as for `response(…loop:)`).
+    @inline(__always) package func streamOpened(concurrentOnConnection: Int, loop: Int) {
         table.add(slot.openStreams, loop: loop)
         table.max(slot.streamsHighWater, UInt64(concurrentOnConnection), loop: loop)
     }
 
-    /// - Parameter on: As for `response` (any row: the open count is the rows' sum).
-    @inline(__always) public func streamClosed(on eventLoop: EventLoop? = nil) {
-        table.subtract(slot.openStreams, loop: Self.row(eventLoop))
-    }
-
-    /// The table row of `loop`, whose thread must be the caller's: a row has one writer.
-    @inline(__always)
-    private static func row(_ loop: EventLoop?) -> Int? {
-        guard let loop else { return nil }
-        assert(loop.inEventLoop, "metrics counted on an event loop's row off that loop's thread")
-        return loop.index
-    }
+    /// A request stream was answered, on event loop `loop`'s thread (any row: the open count is the rows' sum).
+    @inline(__always) package func streamClosed(loop: Int) { table.subtract(slot.openStreams, loop: loop) }
 
     public func tokenRefreshed() { table.add(slot.tokenRefreshes) }
 
