@@ -13,7 +13,6 @@ import CShims
 /// with two writers would lose counts, not corrupt memory; its one writer is the event loop whose index it is
 /// (`EmulatorMetrics`' callers pass `loop.index` only on that loop).
 final class CounterTable: @unchecked Sendable {
-    let count: Int
     /// Loop rows; loops past them (more event loops than this) use the shared row.
     static let loopRows = 16
     /// Counters per row: `count` rounded up to whole 64-byte lines.
@@ -23,7 +22,6 @@ final class CounterTable: @unchecked Sendable {
     private var shared: UnsafeMutablePointer<UInt64> { slots + Self.loopRows * stride }
 
     init(count: Int) {
-        self.count = count
         stride = (count + 7) / 8 * 8
         // Aligned to a line, so rows a line apart share none (malloc's own alignment is 16 bytes).
         let total = (Self.loopRows + 1) * stride

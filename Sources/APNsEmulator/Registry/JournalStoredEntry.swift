@@ -149,17 +149,12 @@ struct JournalStoredEntry {
         return String(decoding: stored, as: UTF8.self) == text
     }
 
-    /// `DeviceToken.pathToken(inPath: path) == token.lowercased()`, bytewise when both are ASCII (every real
-    /// token): most entries leave the token to their path, and a token filter runs over every entry under the
-    /// journal's lock, which pushes take too.
+    /// `DeviceToken.pathToken(inPath: path) == token.lowercased()`, on the path's bytes (most entries leave the
+    /// token to their path, and a token filter runs over every entry under the journal's lock, which pushes take
+    /// too).
     private static func pathNames(_ token: String, _ path: UnsafeRawBufferPointer) -> Bool {
-        if path.contains(where: { $0 >= 0x80 }) || token.utf8.contains(where: { $0 >= 0x80 }) {
-            return DeviceToken.pathToken(inPath: String(decoding: path, as: UTF8.self)) == token.lowercased()
-        }
-        guard let rest = DeviceToken.tokenBytes(inPath: path), !rest.isEmpty, rest.count == token.utf8.count else {
-            return false
-        }
-        return zip(rest, token.utf8).allSatisfy { lower($0) == lower($1) }
+        guard let rest = DeviceToken.tokenBytes(inPath: path), !rest.isEmpty else { return false }
+        return equalIgnoringCase(rest, token)
     }
 
     /// `stored.lowercased() == text.lowercased()`, bytewise for ASCII.

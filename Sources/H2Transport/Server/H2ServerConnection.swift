@@ -194,15 +194,10 @@ public final class H2ServerConnection: H2Connection {
     @inline(__always)
     private func lookUp(_ id: Int32) -> Unmanaged<ServerStream>? {
         if isCurrent(id) { return current }
-        guard let found = openStream(id) else { return nil }
-        current = found
-        return found
-    }
-
-    /// The open stream `id`, through nghttp2's stream map (see `open`).
-    private func openStream(_ id: Int32) -> Unmanaged<ServerStream>? {
+        // Found through nghttp2's stream map (see `open`).
         guard let session, let data = nghttp2_session_get_stream_user_data(session, id) else { return nil }
-        return Unmanaged<ServerStream>.fromOpaque(data)
+        current = Unmanaged<ServerStream>.fromOpaque(data)
+        return current
     }
 
     @inline(__always)
@@ -266,14 +261,8 @@ public final class H2ServerConnection: H2Connection {
     }
 
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
-        let found: Unmanaged<ServerStream>?
-        if isCurrent(streamID) {
-            found = current
-            current = nil
-        } else {
-            found = openStream(streamID)
-        }
-        guard let found else { return 0 }
+        guard let found = lookUp(streamID) else { return 0 }
+        current = nil  // the stream leaving (`lookUp` made it current)
         let stream = removeOpen(found)
         lastActivity = loop.readAt
         stream.outgoing = nil
