@@ -50,13 +50,11 @@ REQUEST_PATH=/3/device/$TOKEN_A
 bench_start_nghttpd "$REQUEST_PATH"
 PID_ng=$NGHTTPD_PID PORT_ng=$NGHTTPD_PORT TOKEN_ng=$TOKEN_A JWT_ng=$JWT_A
 
-# load SERVER COUNT OUT: pushes to SERVER's own token with its own key.
+# load SERVER COUNT OUT: pushes to SERVER's own token with its own key, every one answered 2xx.
 load() {
     local port=PORT_$1 token=TOKEN_$1 jwt=JWT_$1
     REQUEST_PATH=/3/device/${!token} JWT=${!jwt} bench_h2load_pushes "${!port}" "$2" "$3"
-    local done_2xx
-    done_2xx=$(awk '/^status codes:/ { print $3 }' "$3")
-    [[ "$done_2xx" == "$2" ]] || { cat "$3" >&2; bench_die "$1 answered $done_2xx of $2 with 2xx"; }
+    bench_check_2xx "$1" "$3"
 }
 load ng 20000 "$BENCH_TMP/warmup.txt"
 load A "$WARMUP" "$BENCH_TMP/warmup.txt"
@@ -71,7 +69,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
         before=$(bench_cpu_ticks "${!pid}") || bench_die "$s is gone"
         load "$s" "$REQUESTS" "$BENCH_TMP/h2load.txt"
         after=$(bench_cpu_ticks "${!pid}") || bench_die "$s died during round $round"
-        us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$REQUESTS" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+        us=$(bench_us_per_request $((after - before)) "$(bench_requests_done "$BENCH_TMP/h2load.txt")")
         printf '%s\t%d\t%s\n' "$s" "$round" "$us" >>"$ROWS"
         line+=" $s $us"
     done

@@ -63,11 +63,11 @@ for ((round = 1; round <= ROUNDS; round++)); do
         before=$(bench_cpu_ticks "$pid") || bench_die "$s is gone"
         run_load "$port" "$REQUESTS" "$out"
         after=$(bench_cpu_ticks "$pid") || bench_die "$s died during round $round"
-        n_done=$(awk '/^requests:/ { print $6 }' "$out")
-        s2xx=$(awk '/^status codes:/ { print $3 }' "$out")
+        bench_check_2xx "$s" "$out"
+        n_done=$(bench_requests_done "$out")
+        s2xx=$n_done
         rps=$(awk '/^finished in/ { print $4 }' "$out")
-        [[ "$s2xx" == "$n_done" ]] || { cat "$out" >&2; bench_die "$s answered $s2xx of $n_done with 2xx: not the accepted path"; }
-        us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$n_done" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+        us=$(bench_us_per_request $((after - before)) "$n_done")
         printf '%s\t%d\t%d\t%d\t%s\t%s\n' "$s" "$round" "$n_done" "$s2xx" "$rps" "$us" >>"$ROWS"
         printf '%-19s %5d %9d %9d %11s %10s\n' "$s" "$round" "$n_done" "$s2xx" "$rps" "$us"
     done

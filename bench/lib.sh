@@ -165,6 +165,21 @@ PY
 }
 
 # Prints utime+stime of PID (all its threads) in clock ticks.
+# bench_requests_done H2LOAD_OUTPUT: how many requests h2load completed.
+bench_requests_done() { awk '/^requests:/ { print $6 }' "$1"; }
+
+# bench_check_2xx SERVER H2LOAD_OUTPUT: every request done was answered 2xx, or the run stops (a refused push
+# is not the accepted path a benchmark measures).
+bench_check_2xx() {
+    local n_done s2xx
+    n_done=$(bench_requests_done "$2")
+    s2xx=$(awk '/^status codes:/ { print $3 }' "$2")
+    [[ "$s2xx" == "$n_done" ]] || { cat "$2" >&2; bench_die "$1 answered $s2xx of $n_done with 2xx"; }
+}
+
+# bench_us_per_request TICKS REQUESTS: server CPU µs per request from a difference of bench_cpu_ticks.
+bench_us_per_request() { awk -v t="$1" -v hz="$CLK_TCK" -v n="$2" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }'; }
+
 bench_cpu_ticks() {
     local stat
     stat=$(<"/proc/$1/stat") || return 1

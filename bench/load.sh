@@ -64,13 +64,6 @@ allocations() { sleep 0.2; cat "$ALLOC_FILE"; }
 run_load() { bench_h2load_pushes "$@"; }
 # The counted emulator's load: the same pushes to its own device, with its own key.
 run_counted() { REQUEST_PATH=/3/device/$counted_token JWT=$counted_jwt bench_h2load_pushes "$@"; }
-# check_2xx SERVER H2LOAD_OUTPUT: every request done answered 2xx, or the run stops.
-check_2xx() {
-    local n_done s2xx
-    n_done=$(awk '/^requests:/ { print $6 }' "$2")
-    s2xx=$(awk '/^status codes:/ { print $3 }' "$2")
-    [[ "$s2xx" == "$n_done" ]] || { cat "$2" >&2; bench_die "$1 answered $s2xx of $n_done with 2xx"; }
-}
 
 run_load "$NGHTTPD_PORT" 20000 "$BENCH_TMP/warmup-nghttpd.txt"
 run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
@@ -86,8 +79,8 @@ for ((round = 1; round <= ALLOC_ROUNDS; round++)); do
         read -r t0 w0 <<<"$(allocations)"
         run_counted "$counted_port" "$REQUESTS" "$out"
         read -r t1 w1 <<<"$(allocations)"
-        check_2xx "the counted emulator" "$out"
-        n_done=$(awk '/^requests:/ { print $6 }' "$out")
+        bench_check_2xx "the counted emulator" "$out"
+        n_done=$(bench_requests_done "$out")
         apr=$(awk -v a="$((t1 - t0))" -v n="$n_done" 'BEGIN { printf "%.2f", a / n }')
         spr=$(awk -v a="$((w1 - w0))" -v n="$n_done" 'BEGIN { printf "%.2f", a / n }')
         printf '%s\t%s\t%s\n' "$s" "$apr" "$spr" >>"$ALLOCS"
@@ -111,10 +104,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
         before=$(bench_cpu_ticks "$pid") || bench_die "$s is gone"
         run_load "$port" "$REQUESTS" "$out"
         after=$(bench_cpu_ticks "$pid") || bench_die "$s died during round $round"
-        check_2xx "$s" "$out"
-        n_done=$(awk '/^requests:/ { print $6 }' "$out")
+        bench_check_2xx "$s" "$out"
+        n_done=$(bench_requests_done "$out")
         rps=$(awk '/^finished in/ { print $4 }' "$out")
-        us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$n_done" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+        us=$(bench_us_per_request $((after - before)) "$n_done")
         printf '%s\t%d\t%d\t%s\t%s\n' "$s" "$round" "$n_done" "$rps" "$us" >>"$ROWS"
         printf '%-19s %5d %9d %11s %10s\n' "$s" "$round" "$n_done" "$rps" "$us"
     done
