@@ -71,7 +71,9 @@ public final class DeviceFarm: Sendable {
         /// id, bundle id). Dictionary indices stay valid until an insertion or removal, and every one of those
         /// changes `layout`.
         mutating func route(at o: Dictionary<TokenKey, Owner>.Index) -> Route? {
-            if let r = owners.values[o].route, r.layout == layout { return r }
+            // Read through the value's position: the dictionary's getter copies the whole owner (a retain and
+            // release of each of its strings) to read one field. (Only this first line runs on every push.)
+            if let r = DeviceFarm.update(&owners.values[o], { $0.route }), r.layout == layout { return r }
             guard let d = devices.index(forKey: owners.values[o].deviceId) else { return nil }
             let bundleId = owners.values[o].bundleId
             guard let a = DeviceFarm.update(&devices.values[d], { $0.apps.index(forKey: bundleId) }) else { return nil }

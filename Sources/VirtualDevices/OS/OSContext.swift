@@ -14,6 +14,12 @@ public protocol TokenRegistrar: AnyObject, Sendable {
 }
 
 /// What an app's OS model needs to know about its device and the moment.
+///
+/// Its three objects are held `unowned(unsafe)`: a context is built for every push, and holding them strongly
+/// cost a retain and a release of each per push. Why they cannot dangle: the one place that builds a context,
+/// `DeviceFarm.withApp`, passes it to a non-escaping closure and keeps it nowhere; while that closure runs the
+/// farm holds the registrar (a `let`) and the farm's state, locked and borrowed `inout` by `withApp`, holds
+/// the caches and the fate recorder (its `let`s), and nothing in the closure can replace that state.
 struct OSContext {
     let deviceId: String
     let platform: Platform
@@ -21,11 +27,11 @@ struct OSContext {
     let now: Millis
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
-    let registrar: any TokenRegistrar
+    unowned(unsafe) let registrar: any TokenRegistrar
     /// Uploaded files and parsed payloads (the farm's, read under its lock).
-    let caches: FarmCaches
+    unowned(unsafe) let caches: FarmCaches
     /// Where what happens to pushes is recorded, as it happens (the farm's, under its lock).
-    let fates: FateRecorder
+    unowned(unsafe) let fates: FateRecorder
 
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
     func fetchAttachment(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {
