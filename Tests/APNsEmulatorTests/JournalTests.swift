@@ -31,7 +31,7 @@ struct JournalTests {
     }
 
     /// What the handler hands `Journal.append` for one request.
-    struct Recorded {
+    struct Recorded: ~Copyable {
         var record: JournalRecord
         var request: H2Request
         var summary: RequestSummary
@@ -256,6 +256,6 @@ struct JournalTests {
 
 extension Journal {
     @discardableResult
-    func append(recorded r: JournalTests.Recorded) -> Int64 { append(r.record, request: r.request, summary: r.summary) }
+    func append(recorded r: borrowing JournalTests.Recorded) -> Int64 { append(r.record, request: r.request, summary: r.summary) }
 }
 

@@ -4,7 +4,11 @@ import APNsProtocol
 /// what validation read from it (`RequestSummary`) go to `Journal.append` beside the record, lent rather
 /// than copied in (no retain and release of a dozen fields per push). `Journal` copies what it keeps into
 /// its byte arena at once (`JournalEntryEncoder`); text (`JournalEntry`) waits until someone reads it.
-public struct JournalRecord: Sendable {
+///
+/// Noncopyable: it is built for one `Journal.append` and only lent from there on. As a copyable value the
+/// handler copied it once more on its way into that call (a retain and release of each of its strings per
+/// push); a noncopyable one can only be moved or borrowed.
+public struct JournalRecord: ~Copyable, Sendable {
     public enum AuthMode: UInt8, Sendable {
         case token, certificate, none
 

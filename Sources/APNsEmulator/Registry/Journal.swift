@@ -109,7 +109,7 @@ public final class Journal: Sendable {
     /// Appends a hot-path record of `request` (its fields and body; the authorization value redacted) and
     /// what validation read from it, copying what it keeps. Returns its id.
     @discardableResult
-    public func append(_ record: JournalRecord, request: H2Request, summary: RequestSummary) -> Int64 {
+    public func append(_ record: borrowing JournalRecord, request: H2Request, summary: RequestSummary) -> Int64 {
         let size = JournalEntryEncoder.maxSize(record, headers: request.headers, body: request.body, summary: summary)
         return state.withLock { s in
             guard s.enabled else { return 0 }

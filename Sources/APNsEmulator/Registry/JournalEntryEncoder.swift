@@ -44,7 +44,7 @@ enum JournalEntryEncoder {
     private static let redactedWhole: StaticString = "bearer <redacted>"
 
     /// An upper bound of what `write` writes for these.
-    static func maxSize(_ r: JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary) -> Int {
+    static func maxSize(_ r: borrowing JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary) -> Int {
         var n = fixedSize
         n += EntryByteWriter.size(r.reason) + EntryByteWriter.size(r.apnsId)
             + EntryByteWriter.size(r.apnsUniqueId) + EntryByteWriter.size(r.faultId)
@@ -67,7 +67,7 @@ enum JournalEntryEncoder {
     /// the same chunk (nil when there is none): if this entry's tail has the same bytes, the entry points back
     /// at it instead of keeping a copy. `sameTail` says the caller knows it has (the request's fields and body
     /// are those the previous tail was written from), so the tail is not even written to be compared.
-    static func write(_ r: JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary, id: Int64,
+    static func write(_ r: borrowing JournalRecord, headers: H2HeaderList, body: [UInt8], summary s: RequestSummary, id: Int64,
                       to w: inout EntryByteWriter, previousTail: UnsafeRawBufferPointer?, sameTail: Bool = false)
         -> UnsafeRawBufferPointer
     {
