@@ -105,12 +105,15 @@ bench_prepare_certs() {
     ) >/dev/null 2>&1 || bench_die "openssl failed to generate throwaway certificates"
 }
 
-# bench_start_nghttpd REQUEST_PATH: starts Debian's nghttpd (one worker) serving an empty file at REQUEST_PATH,
-# so every POST there gets a static 200 with no body, like an accepted push. Sets NGHTTPD_PID and NGHTTPD_PORT.
+# bench_start_nghttpd REQUEST_PATH...: starts Debian's nghttpd (one worker) serving an empty file at each
+# REQUEST_PATH, so every POST there gets a static 200 with no body, like an accepted push. Sets NGHTTPD_PID and
+# NGHTTPD_PORT.
 bench_start_nghttpd() {
-    local htdocs=$BENCH_TMP/htdocs port log=$BENCH_TMP/nghttpd.log
-    mkdir -p "$htdocs$(dirname "$1")"
-    : >"$htdocs$1"
+    local htdocs=$BENCH_TMP/htdocs port log=$BENCH_TMP/nghttpd.log path
+    for path in "$@"; do
+        mkdir -p "$htdocs$(dirname "$path")"
+        : >"$htdocs$path"
+    done
     for _ in 1 2 3; do
         port=$(bench_free_port)
         nghttpd -n 1 -a 127.0.0.1 -d "$htdocs" "$port" "$BENCH_CERTS/server-key.pem" "$BENCH_CERTS/server.pem" \
@@ -216,13 +219,14 @@ bench_register_token() {
         | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 }
 
-# Creates a virtual iPhone with com.example.app (App Store build: a production token), authorized and in the
-# background, at the emulator at $1, so every push reaches its notification centre; sets TOKEN to the token
-# the app got through GetToken.
+# Creates a virtual iPhone (id $2, default bench-phone) with com.example.app (App Store build: a production
+# token), authorized and in the background, at the emulator at $1, so every push reaches its notification
+# centre; sets TOKEN to the token the app got through GetToken.
 bench_register_device() {
-    curl -fsS -d '{"id":"bench-phone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}' \
+    local id=${2:-bench-phone}
+    curl -fsS -d "{\"id\":\"$id\",\"apps\":[{\"bundleId\":\"com.example.app\",\"build\":\"appStore\"}]}" \
         "$1/_emulator/devices" >/dev/null
-    local app=$1/_emulator/devices/bench-phone/apps/com.example.app
+    local app=$1/_emulator/devices/$id/apps/com.example.app
     curl -fsS -d '{"call":"RequestAuthorization","options":[1,2,3]}' "$app/calls" >/dev/null
     TOKEN=$(curl -fsS -d '{"call":"GetToken"}' "$app/calls" \
         | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["token"])')
@@ -232,12 +236,23 @@ bench_register_device() {
 # h2load with APNs-shaped, JWT-authenticated POSTs of $BODY to PORT ($1) at $REQUEST_PATH: COUNT ($2) requests
 # over $CLIENTS connections × $STREAMS streams, output to FILE ($3). Further arguments are a command h2load runs
 # under (e.g. `perf stat … --`).
+#
+# With REQUEST_PATHS (a space-separated list) set, the pushes go to those paths instead, each connection taking
+# them in turn (h2load's -i), so a load spreads over several tokens and devices.
 bench_h2load_pushes() {
-    local port=$1 count=$2 out=$3
+    local port=$1 count=$2 out=$3 target path
     shift 3
+    if [[ -n "${REQUEST_PATHS:-}" ]]; then
+        target=$BENCH_TMP/uris-$port.txt
+        : >"$target"
+        for path in $REQUEST_PATHS; do printf 'https://127.0.0.1:%s%s\n' "$port" "$path" >>"$target"; done
+        target=(-i "$target")
+    else
+        target=("https://127.0.0.1:$port$REQUEST_PATH")
+    fi
     "$@" h2load -n "$count" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
         -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
-        "https://127.0.0.1:$port$REQUEST_PATH" >"$out" 2>&1 || { cat "$out" >&2; bench_die "h2load failed"; }
+        "${target[@]}" >"$out" 2>&1 || { cat "$out" >&2; bench_die "h2load failed"; }
 }
 
 # The servers of round ROUND ($1) in the order to run them: as given ($2…) in odd rounds, reversed in even ones,

@@ -16,7 +16,11 @@
 # journal's 100,000-entry cap and the 100,000-fate ring, so no round pays for filling them (the first pass
 # through fresh memory costs page faults a long-running load test pays once).
 #
-#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000) DRIVER_ROUNDS (3) ALLOC_ROUNDS (3)
+#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000) DRIVER_ROUNDS (3) ALLOC_ROUNDS (3) DEVICES (1)
+#
+# DEVICES=N spreads the timed rounds over N virtual iPhones (each connection takes their tokens in turn; nghttpd
+# serves as many paths): the validator's and the farm's lookups then miss their caches as a fan-out does. The
+# load-driver comparison and the allocation count stay on one device.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -28,7 +32,8 @@ CONNECTIONS=${CONNECTIONS:-10000}
 WARMUP=${WARMUP:-120000}
 DRIVER_ROUNDS=${DRIVER_ROUNDS:-3}
 ALLOC_ROUNDS=${ALLOC_ROUNDS:-3}
-((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1)) || { echo "ROUNDS, ALLOC_ROUNDS and DRIVER_ROUNDS must be at least 1" >&2; exit 64; }
+DEVICES=${DEVICES:-1}
+((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1 && DEVICES >= 1)) || { echo "ROUNDS, ALLOC_ROUNDS, DRIVER_ROUNDS and DEVICES must be at least 1" >&2; exit 64; }
 RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
 
 bench_require h2load python3 curl nghttpd cc
@@ -54,14 +59,22 @@ bench_register_key "$control"
 # every push reaches its notification centre and is recorded as its fate.
 bench_register_device "$control"
 REQUEST_PATH=/3/device/$TOKEN
-bench_start_nghttpd "$REQUEST_PATH"
-bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (allocations counted on pid $counted_pid); device token ${TOKEN:0:8}…"
+# More devices (DEVICES > 1): the timed rounds go to all of them in turn.
+paths=("$REQUEST_PATH")
+for ((d = 2; d <= DEVICES; d++)); do
+    first_token=$TOKEN
+    bench_register_device "$control" "bench-phone-$d"
+    paths+=("/3/device/$TOKEN")
+    TOKEN=$first_token
+done
+bench_start_nghttpd "${paths[@]}"
+bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (allocations counted on pid $counted_pid); $DEVICES device(s), first token ${TOKEN:0:8}…"
 
 # journal true|false [CONTROL_URL]
 journal() { curl -fsS -X PUT -d "{\"enabled\":$1}" "${2:-$control}/_emulator/journal/settings" >/dev/null; }
 # "TOTAL SWIFT" heap allocations so far, from the preloaded counter.
 allocations() { sleep 0.2; cat "$ALLOC_FILE"; }
-run_load() { bench_h2load_pushes "$@"; }
+run_load() { if ((DEVICES > 1)); then REQUEST_PATHS="${paths[*]}" bench_h2load_pushes "$@"; else bench_h2load_pushes "$@"; fi; }
 # The counted emulator's load: the same pushes to its own device, with its own key.
 run_counted() { REQUEST_PATH=/3/device/$counted_token JWT=$counted_jwt bench_h2load_pushes "$@"; }
 
@@ -120,7 +133,7 @@ journal true
 DRIVERS=$BENCH_TMP/drivers.tsv
 : >"$DRIVERS"
 for ((round = 1; round <= DRIVER_ROUNDS; round++)); do
-    run_load "$EMULATOR_PRODUCTION_PORT" "$REQUESTS" "$BENCH_TMP/driver-h2load-$round.txt"
+    bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$REQUESTS" "$BENCH_TMP/driver-h2load-$round.txt"
     h2=$(awk '/^finished in/ { print $4 }' "$BENCH_TMP/driver-h2load-$round.txt")
     "$APNS_EMULATOR_BIN" bench --target "https://127.0.0.1:$EMULATOR_PRODUCTION_PORT" --control "$control" \
         --connections "$CLIENTS" --streams "$STREAMS" --count "$REQUESTS" --token "$TOKEN" \
@@ -132,7 +145,7 @@ for ((round = 1; round <= DRIVER_ROUNDS; round++)); do
 done
 cat "$BENCH_TMP/bench.txt"
 DELIVERED=$(curl -fsS "$control/metrics" | awk -F' ' '/^apns_emulator_deliveries_total\{fate="shown"\}/ { print $2 }')
-bench_log "pushes shown on the virtual device: $DELIVERED"
+bench_log "pushes shown on the virtual devices: $DELIVERED"
 
 CONN_JSON=$BENCH_TMP/idle.json
 RESULTS_DIR=$BENCH_TMP CONNECTIONS=$CONNECTIONS bash "$REPO_ROOT/bench/idle-connections.sh" >"$BENCH_TMP/idle.txt" 2>&1 \
@@ -143,7 +156,7 @@ idle=$(ls "$BENCH_TMP"/idle-connections-*.json 2>/dev/null | head -1)
 mkdir -p "$RESULTS_DIR"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$BENCH_TMP/bench-$DRIVER_ROUNDS.json" "${idle:-}" "$RESULTS_DIR/load-$stamp" \
-    "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" "$DELIVERED" "$DRIVERS" "$ALLOCS" <<'PY'
+    "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" "$DELIVERED" "$DRIVERS" "$ALLOCS" "$DEVICES" <<'PY'
 import json, statistics, sys
 from round_ratios import GOALS, interval, per_round_ratios, spread, verdict
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
@@ -182,9 +195,10 @@ result = {"commit": sys.argv[5], "rounds": by, "allocation_rounds": counted, "me
           "swift_allocations_per_request": spr,
           "apns_emulator_bench": bench, "load_driver_rounds": [{"h2load": a, "apns_emulator_bench": b} for a, b in drivers],
           "bench_vs_h2load": bench_vs, "idle_connections": idle,
-          "pushes_shown_on_device": sys.argv[6], "targets": targets}
+          "pushes_shown_on_device": sys.argv[6], "devices": int(sys.argv[9]), "targets": targets}
 json.dump(result, open(sys.argv[4] + ".json", "w"), indent=2)
 with open(sys.argv[4] + ".md", "w") as f:
+    f.write(f"pushes spread over {sys.argv[9]} virtual device(s)\n\n")
     f.write("| server | req/s | server µs/req | ratio to nghttpd | per-round ratios (min–max) | median ratio's interval | allocations/req (process, counted apart) | of them Swift |\n"
             "|---|---|---|---|---|---|---|---|\n")
     for s in by:
