@@ -238,6 +238,29 @@ struct JournalTests {
         #expect(journal.query().allSatisfy { $0.headers == expected })
     }
 
+    /// Pushes to many tokens in turn (a fan-out) differ in their path alone: they share one tail, and each entry
+    /// reads back its own path, token and headers.
+    @Test func pushesToManyTokensShareATailAndKeepTheirOwnPaths() throws {
+        let tokens = (0..<20).map { String(format: "%064x", $0 + 1) }
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 2000)
+        let single = Journal()
+        single.append(recorded: Self.record(token: tokens[0], pathToken: tokens[0], body: body))
+        let journal = Journal(capacity: 1000)
+        for i in 0..<1000 { journal.append(recorded: Self.record(token: tokens[i % 20], pathToken: tokens[i % 20], body: body)) }
+        // Whole, a thousand 2 KB entries take nine 256 KiB chunks; sharing the tail, each keeping its path, two.
+        #expect(journal.settings.memoryBytes <= 2 * single.settings.memoryBytes)
+        let entries = journal.query()
+        let first = try #require(single.query().first)
+        for (i, e) in entries.enumerated() {
+            let token = tokens[i % 20]
+            #expect(e.token == token && e.path == "/3/device/" + token)
+            #expect(e.headers == first.headers.map { $0[0] == ":path" ? [":path", "/3/device/" + token] : $0 })
+            #expect(e.payload == first.payload)
+        }
+        #expect(journal.count(JournalFilter(token: tokens[3])) == 50)
+        #expect(journal.count(JournalFilter(token: tokens[3].uppercased())) == 50)
+    }
+
     /// Alternating requests never take each other's tail, whichever way the previous one was stored.
     @Test func alternatingRequestsEachReadBackTheirOwnFields() {
         let journal = Journal()

@@ -19,6 +19,8 @@ struct JournalStoredEntry {
     private struct Strings {
         var reason, apnsId, apnsUniqueId, faultId, topic, collapseId, teamId, keyId, authDetail: UnsafeRawBufferPointer?
         var authRejection, pushType, token: UnsafeRawBufferPointer?
+        /// The first `:path` field's value, when it is not the one in the (shared) tail.
+        var path: UnsafeRawBufferPointer?
         /// Where the warnings start.
         var rest: EntryByteReader
     }
@@ -28,7 +30,8 @@ struct JournalStoredEntry {
         return Strings(reason: r.bytesOrNil(), apnsId: r.bytesOrNil(), apnsUniqueId: r.bytesOrNil(),
                        faultId: r.bytesOrNil(), topic: r.bytesOrNil(), collapseId: r.bytesOrNil(),
                        teamId: r.bytesOrNil(), keyId: r.bytesOrNil(), authDetail: r.bytesOrNil(),
-                       authRejection: r.bytesOrNil(), pushType: r.bytesOrNil(), token: r.bytesOrNil(), rest: r)
+                       authRejection: r.bytesOrNil(), pushType: r.bytesOrNil(), token: r.bytesOrNil(),
+                       path: r.bytesOrNil(), rest: r)
     }
 
     /// Where the tail (field count, fields, body) starts in this entry.
@@ -76,7 +79,7 @@ struct JournalStoredEntry {
             if let t = s.token {
                 if !Self.equal(t, token.lowercased()) { return false }
             } else {
-                guard let path = Self.firstPath(in: tail(at: tailOffset(after: s.rest))),
+                guard let path = s.path ?? Self.firstPath(in: tail(at: tailOffset(after: s.rest))),
                       Self.pathNames(token, path) else { return false }
             }
         }
@@ -101,11 +104,16 @@ struct JournalStoredEntry {
         var method = "", path = ""
         var firstPath: String?
         for _ in 0..<fieldCount {
-            let name = r.string() ?? "", value = r.string() ?? ""
+            let name = r.string() ?? ""
+            var value = r.string() ?? ""
             if name == ":method" { method = value }
             if name == ":path" {
+                if firstPath == nil {
+                    // The entry's own path, where it shares a tail written for another.
+                    if let own = s.path { value = String(decoding: own, as: UTF8.self) }
+                    firstPath = value
+                }
                 path = value
-                if firstPath == nil { firstPath = value }
             }
             pairs.append([name, value])
         }

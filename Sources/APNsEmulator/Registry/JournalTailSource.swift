@@ -13,11 +13,20 @@ struct JournalTailSource {
     private var headers = H2HeaderList()
     private var body: [UInt8] = []
 
-    /// Whether `headers` and `body` are, byte for byte, what the tail was written from. (Two requests can also
-    /// share a tail without this: different tokens with the same header before the redacted dot. The encoder
-    /// still finds those by comparing what it wrote.)
+    /// Whether `headers` and `body` are, byte for byte, what the tail was written from, but for the `:path`
+    /// value, which the entry keeps outside its tail. (Two requests can also share a tail without this: different
+    /// tokens with the same header before the redacted dot. The encoder still finds those by comparing what it
+    /// wrote.)
     func matches(_ headers: H2HeaderList, _ body: [UInt8]) -> Bool {
-        self.headers.sameFields(as: headers) && bytesEqual(self.body, body)
+        self.headers.sameFieldsExceptPath(as: headers) && bytesEqual(self.body, body)
+    }
+
+    /// Whether `headers` has the first `:path` the tail was written from (`matches` leaves it out).
+    func samePath(_ headers: H2HeaderList) -> Bool {
+        guard let a = self.headers.pathIndex, let b = headers.pathIndex else {
+            return self.headers.pathIndex == nil && headers.pathIndex == nil
+        }
+        return self.headers.withValue(at: a) { x in headers.withValue(at: b) { y in bytesEqual(x, y) } }
     }
 
     mutating func record(_ headers: H2HeaderList, _ body: [UInt8]) {

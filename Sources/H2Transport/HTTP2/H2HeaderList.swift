@@ -159,6 +159,24 @@ public struct H2HeaderList: Sendable, Sequence {
         return sameBytes && fields.withUnsafeBytes { a in other.fields.withUnsafeBytes { b in bytesEqual(a, b) } }
     }
 
+    /// `sameFields(as:)` but for the value of the first `:path`, which may differ (a fan-out's pushes differ in
+    /// their path's token alone): both lists have that field in the same place and every other byte equal.
+    /// Equal field indexes put the path's value at the same offsets in both, with the same length.
+    package func sameFieldsExceptPath(as other: H2HeaderList) -> Bool {
+        guard pathAt >= 0 else { return sameFields(as: other) }
+        guard pathAt == other.pathAt, used == other.used, fields.count == other.fields.count,
+              fields.withUnsafeBytes({ a in other.fields.withUnsafeBytes { b in bytesEqual(a, b) } }) else { return false }
+        let f = fields[Int(pathAt)]
+        let skip = Int(f.valueStart)..<Int(f.valueStart + f.valueLength)
+        return bytes.withUnsafeBytes { a in
+            other.bytes.withUnsafeBytes { b in
+                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<skip.lowerBound]), UnsafeRawBufferPointer(rebasing: b[..<skip.lowerBound]))
+                    && bytesEqual(UnsafeRawBufferPointer(rebasing: a[skip.upperBound..<used]),
+                                  UnsafeRawBufferPointer(rebasing: b[skip.upperBound..<used]))
+            }
+        }
+    }
+
     /// Makes this list hold `other`'s fields in storage of its own, reused from one call to the next (no
     /// allocation once it has grown to the size it is given), never shared with `other`'s: a pooled stream
     /// refills its list in place for its next request.
