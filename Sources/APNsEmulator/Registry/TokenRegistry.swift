@@ -5,9 +5,11 @@ import Synchronization
 /// Device tokens per (bundle id, environment), and how fast each is being pushed to.
 public final class TokenRegistry: DeviceTokenLookup {
     private struct State {
-        var tokens: [String: DeviceTokenRecord] = [:]
+        /// By `TokenKey`: validation looks a token up on every push, and a String key hashed all 64 hex digits
+        /// through SipHash each time.
+        var tokens: [TokenKey: DeviceTokenRecord] = [:]
         /// Recent push times per token (ms), for TooManyRequests.
-        var recentPushes: [String: [Millis]] = [:]
+        var recentPushes: [TokenKey: [Millis]] = [:]
     }
 
     private let state = Mutex(State())
@@ -33,7 +35,7 @@ public final class TokenRegistry: DeviceTokenLookup {
         let record = DeviceTokenRecord(token: token, bundleId: bundleId, environment: environment, kind: kind,
                                        createdAt: now, deviceId: deviceId)
         try persistence.upsertToken(record)
-        state.withLock { $0.tokens[token] = record; changed() }
+        state.withLock { $0.tokens[TokenKey(token)] = record; changed() }
         return record
     }
 
@@ -42,12 +44,12 @@ public final class TokenRegistry: DeviceTokenLookup {
         var r = record
         r.token = r.token.lowercased()
         try persistence.upsertToken(r)
-        state.withLock { $0.tokens[r.token] = r; changed() }
+        state.withLock { $0.tokens[TokenKey(r.token)] = r; changed() }
     }
 
     func restore(_ records: [DeviceTokenRecord]) {
         state.withLock { s in
-            s.tokens = Dictionary(records.map { ($0.token, $0) }, uniquingKeysWith: { _, b in b })
+            s.tokens = Dictionary(records.map { (TokenKey($0.token), $0) }, uniquingKeysWith: { _, b in b })
             s.recentPushes = [:]
             changed()
         }
@@ -66,7 +68,7 @@ public final class TokenRegistry: DeviceTokenLookup {
     /// Read, change, persist and store under one lock, so two concurrent updates (unregister and expire)
     /// cannot lose one another and a concurrent remove cannot be undone.
     private func update(_ token: String, _ change: (inout DeviceTokenRecord) -> Void) throws -> DeviceTokenRecord? {
-        let key = token.lowercased()
+        let key = TokenKey(token.lowercased())
         return try state.withLock { s throws -> DeviceTokenRecord? in
             guard var record = s.tokens[key] else { return nil }
             change(&record)
@@ -83,8 +85,8 @@ public final class TokenRegistry: DeviceTokenLookup {
         guard lookup(key) != nil else { return false }
         try persistence.deleteToken(key)
         state.withLock { s in
-            s.tokens.removeValue(forKey: key)
-            s.recentPushes.removeValue(forKey: key)
+            s.tokens.removeValue(forKey: TokenKey(key))
+            s.recentPushes.removeValue(forKey: TokenKey(key))
             changed()
         }
         return true
@@ -92,12 +94,12 @@ public final class TokenRegistry: DeviceTokenLookup {
 
     /// The record for a lowercase-hex token.
     public func lookup(_ token: String) -> DeviceTokenRecord? {
-        state.withLock { $0.tokens[token] }
+        state.withLock { $0.tokens[TokenKey(token)] }
     }
 
     public func deviceToken(_ token: String) -> DeviceTokenInfo? {
         state.withLock { s in
-            s.tokens[token].map {
+            s.tokens[TokenKey(token)].map {
                 DeviceTokenInfo(bundleId: $0.bundleId, environment: $0.environment,
                                 unregisteredAt: $0.unregisteredAt, expiredAt: $0.expiredAt)
             }
@@ -117,14 +119,15 @@ public final class TokenRegistry: DeviceTokenLookup {
     /// (APNs' 429 TooManyRequests for a device that is pushed to too often).
     public func recordPush(to token: String, now: Millis, limit: Int, windowMillis: Millis) -> Bool {
         guard limit > 0 else { return false }
+        let key = TokenKey(token)
         return state.withLock { s in
             // In place (`default:` subscript): copying the array out and back would allocate on every push.
             let cutoff = now - windowMillis
-            if let first = s.recentPushes[token]?.first, first <= cutoff {
-                s.recentPushes[token, default: []].removeAll { $0 <= cutoff }
+            if let first = s.recentPushes[key]?.first, first <= cutoff {
+                s.recentPushes[key, default: []].removeAll { $0 <= cutoff }
             }
-            let exceeded = (s.recentPushes[token]?.count ?? 0) >= limit
-            if !exceeded { s.recentPushes[token, default: []].append(now) }
+            let exceeded = (s.recentPushes[key]?.count ?? 0) >= limit
+            if !exceeded { s.recentPushes[key, default: []].append(now) }
             return exceeded
         }
     }

@@ -1,15 +1,15 @@
 /// A fast 64-bit fingerprint of a string's UTF-8 bytes, for tables the device path looks up on every push
-/// (the notification centre's identifiers, the farm's tokens).
+/// (the notification centre's identifiers, the token registry's and the farm's tokens).
 ///
 /// Not a cryptographic or flooding-resistant hash, and it needs not be: both tables hold keys the emulator
 /// chose or the control API registered, and a collision costs one string comparison.
-enum Fingerprint {
-    static func of(_ text: String) -> UInt64 {
+package enum Fingerprint {
+    package static func of(_ text: String) -> UInt64 {
         if let h = text.utf8.withContiguousStorageIfAvailable(of(bytes:)) { return h }
         return Array(text.utf8).withUnsafeBufferPointer(of(bytes:))
     }
 
-    static func of(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func of(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)

@@ -1,20 +1,22 @@
 import H2Transport
 
-/// A device token as the key of the farm's owners table, which every push delivered looks up.
+/// A device token as the key of the tables looked up on every push: the token registry's (validation) and the
+/// device farm's owners.
 ///
 /// Hashed by its `Fingerprint` (one word into the seeded `Hasher`) rather than as a String, which feeds all 64
 /// hex digits through SipHash after the string's own checks: most of a lookup's cost. Equality is bytewise
 /// too, so equal keys always hash alike (String's `==` also equates canonically equivalent text, whose bytes,
-/// and so fingerprints, differ). The keys are tokens the control API registered for apps, never chosen by a
-/// sender, so the weaker mixing cannot be used to flood the table.
-struct TokenKey: Hashable, Sendable {
-    let token: String
+/// and so fingerprints, differ); tokens are lowercase hex by the time they are keys. The keys are tokens the
+/// control API registered or the emulator issued, never ones a sender's request adds, so the weaker mixing
+/// cannot be used to flood a table.
+package struct TokenKey: Hashable, Sendable {
+    package let token: String
 
-    init(_ token: String) { self.token = token }
+    package init(_ token: String) { self.token = token }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(Fingerprint.of(token)) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(Fingerprint.of(token)) }
 
-    static func == (a: TokenKey, b: TokenKey) -> Bool {
+    package static func == (a: TokenKey, b: TokenKey) -> Bool {
         let contiguous = a.token.utf8.withContiguousStorageIfAvailable { x in
             b.token.utf8.withContiguousStorageIfAvailable { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }
         }

@@ -1,8 +1,8 @@
 import Testing
 
-@testable import VirtualDevices
+@testable import APNsEmulator
 
-/// The owners table's key: hashed by fingerprint, equal by the whole token.
+/// The token tables' key: hashed by fingerprint, equal by the whole token.
 @Suite struct TokenKeyTests {
     /// Every token finds its own value, never another's, including tokens differing in one digit and
     /// tokens of other lengths.
