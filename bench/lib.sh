@@ -10,6 +10,9 @@ APNS_EMULATOR_BIN=${APNS_EMULATOR_BIN:-$REPO_ROOT/.build/release/apns-emulator}
 CLK_TCK=$(getconf CLK_TCK)
 
 BENCH_PIDS=()
+# Set per call by scripts that spread a load over several paths (see bench_h2load_pushes), never inherited: an
+# exported one would send every other script's pushes elsewhere.
+unset REQUEST_PATHS
 BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/apns-bench.XXXXXX")
 
 bench_log() { printf '%s\n' "$*" >&2; }
@@ -240,12 +243,13 @@ bench_register_device() {
 # With REQUEST_PATHS (a space-separated list) set, the pushes go to those paths instead, each connection taking
 # them in turn (h2load's -i), so a load spreads over several tokens and devices.
 bench_h2load_pushes() {
-    local port=$1 count=$2 out=$3 target path
+    local port=$1 count=$2 out=$3 target path paths
     shift 3
     if [[ -n "${REQUEST_PATHS:-}" ]]; then
         target=$BENCH_TMP/uris-$port.txt
         : >"$target"
-        for path in $REQUEST_PATHS; do printf 'https://127.0.0.1:%s%s\n' "$port" "$path" >>"$target"; done
+        read -ra paths <<<"$REQUEST_PATHS"
+        for path in "${paths[@]}"; do printf 'https://127.0.0.1:%s%s\n' "$port" "$path" >>"$target"; done
         target=(-i "$target")
     else
         target=("https://127.0.0.1:$port$REQUEST_PATH")

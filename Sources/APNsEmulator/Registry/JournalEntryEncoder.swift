@@ -14,7 +14,8 @@ import H2Transport
 /// 64  Int32 status
 /// 68  strings: reason, apnsId, apnsUniqueId, faultId, topic, collapseId, teamId, keyId, authDetail,
 ///     authRejection, pushType, token (as validated; nil means "read it from the path"),
-///     path (the first `:path` field's value when it differs from the shared tail's; nil otherwise)
+///     path (the first `:path` field's value when the entry shares a tail written for another path;
+///           nil when the tail, its own or shared, holds the entry's path)
 ///     UInt32 warning count, warnings
 ///     tail: UInt32 field count, (name, value) pairs, body
 ///       or: UInt32 sharedTailMarker, UInt32 distance back from this entry's start, UInt32 length

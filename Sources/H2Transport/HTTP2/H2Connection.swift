@@ -36,6 +36,8 @@ public class H2Connection: Selectable, ReadResumable {
     var session: OpaquePointer? = nil
     /// Set while this connection runs inside handleEvent, so nested submits do not flush re-entrantly.
     private var activating = false
+    /// Whether the connection is inside a read or resume (nghttp2 delivering frames): nothing is sent meanwhile.
+    var isActivating: Bool { activating }
     /// A connection-level failure recorded by a callback, reported when the connection closes.
     var closeReason: String? = nil
     /// When the last byte arrived or a stream ended (monotonic ns): drives the idle timeout.

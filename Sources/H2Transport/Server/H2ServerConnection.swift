@@ -255,7 +255,10 @@ public final class H2ServerConnection: H2Connection {
         lastActivity = loop.readAt
         // The stream's header list and body move into the request and back after the handler: copying them cost
         // a retain and a release of each of their three arrays per request. A handler that kept an array shares
-        // it with the stream, whose next request then writes into a copy of its own (copy on write).
+        // it with the stream, whose next request then writes into a copy of its own (copy on write). This relies on
+        // the stream staying this request's until the swap back: nothing is sent while nghttp2 delivers frames
+        // (`flushIfIdle` waits for the read to finish), so no stream closes and none goes back to the pool meanwhile.
+        assert(isActivating, "a request handled outside a read: its stream could close before the swap back")
         var request = H2Request(headers: H2HeaderList(), streamID: stream.id)
         swap(&request.headers, &stream.headers)
         swap(&request.body, &stream.body)
