@@ -170,7 +170,6 @@ PY
     read -r EMULATOR_PRODUCTION_PORT EMULATOR_CONTROL_URL <<<"$parsed"
 }
 
-# Prints utime+stime of PID (all its threads) in clock ticks.
 # bench_requests_done H2LOAD_OUTPUT: how many requests h2load completed.
 bench_requests_done() { awk '/^requests:/ { print $6 }' "$1"; }
 
@@ -186,6 +185,7 @@ bench_check_2xx() {
 # bench_us_per_request TICKS REQUESTS: server CPU µs per request from a difference of bench_cpu_ticks.
 bench_us_per_request() { awk -v t="$1" -v hz="$CLK_TCK" -v n="$2" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }'; }
 
+# Prints utime+stime of PID (all its threads) in clock ticks.
 bench_cpu_ticks() {
     local stat
     stat=$(<"/proc/$1/stat") || return 1

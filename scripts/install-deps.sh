@@ -10,8 +10,9 @@
 #   scripts/install-deps.sh --check         list what is missing and exit 1 if anything is; installs nothing
 set -euo pipefail
 
-# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML, CJemalloc) and what later layers link
-# (libcurl: Foundation's URLSession, which `apns-emulator test --emulator` and `bench` use, links it).
+# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML, CJemalloc) and
+# what later layers link (libcurl: Foundation's URLSession, which `apns-emulator test --emulator` and `bench` use,
+# links it).
 build_packages=(
     libnghttp2-dev
     libssl-dev

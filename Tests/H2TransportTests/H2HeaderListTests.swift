@@ -141,4 +141,21 @@ struct H2HeaderListTests {
         copy.copyFields(of: H2HeaderList())
         #expect(copy.isEmpty && copy.sameFields(as: H2HeaderList()) && copy.pathIndex == nil)
     }
+
+    /// Skipping a field's value compares every other byte: lists differing in that value alone are the same,
+    /// a difference anywhere else (another field's value, the skipped value's length) still counts.
+    @Test func sameFieldsCanSkipOneValue() {
+        func list(_ token: String, topic: String = "com.example.app") -> H2HeaderList {
+            var l = H2HeaderList()
+            Self.append(&l, ":method", "POST")
+            Self.append(&l, ":path", "/3/device/" + token)
+            Self.append(&l, "apns-topic", topic)
+            return l
+        }
+        let a = list(String(repeating: "a", count: 64)), b = list(String(repeating: "b", count: 64))
+        #expect(!a.sameFields(as: b) && a.sameFields(as: b, exceptValueOf: a.pathIndex))
+        #expect(!a.sameFields(as: list(String(repeating: "b", count: 64), topic: "com.example.apq"), exceptValueOf: a.pathIndex))
+        #expect(!a.sameFields(as: list(String(repeating: "a", count: 66)), exceptValueOf: a.pathIndex))
+        #expect(a.sameFields(as: list(String(repeating: "a", count: 64)), exceptValueOf: nil))
+    }
 }

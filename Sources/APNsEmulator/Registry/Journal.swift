@@ -116,10 +116,9 @@ public final class Journal: Sendable {
             let id = s.nextSlot()
             var (w, chunk) = s.arena.begin(maxBytes: size)
             let previous = s.sharedTail.flatMap { $0.chunk == chunk ? $0.bytes : nil }
-            let same = previous != nil && s.sharedTailSource.matches(request.headers, request.body)
+            let match: JournalTailSource.Match = previous == nil ? .different : s.sharedTailSource.match(request.headers, request.body)
             let tail = JournalEntryEncoder.write(record, headers: request.headers, body: request.body,
-                                                 summary: summary, id: id, to: &w, previousTail: previous, sameTail: same,
-                                                 otherPath: same && !s.sharedTailSource.samePath(request.headers))
+                                                 summary: summary, id: id, to: &w, previousTail: previous, match: match)
             s.arena.commit(w)
             // A tail written in full becomes the one to share: remember what it was written from.
             if tail.baseAddress != previous?.baseAddress { s.sharedTailSource.record(request.headers, request.body) }

@@ -8,25 +8,29 @@ import H2Transport
 /// times more. The copy is refreshed only when a tail is written in full, into storage reused each time.
 ///
 /// It holds the request as received, authorization unredacted, in the journal's memory only: nothing reads it
-/// but `matches`, and the stored entries keep only the redacted form.
+/// but `match`, and the stored entries keep only the redacted form.
 struct JournalTailSource {
     private var headers = H2HeaderList()
     private var body: [UInt8] = []
 
-    /// Whether `headers` and `body` are, byte for byte, what the tail was written from, but for the `:path`
-    /// value, which the entry keeps outside its tail. (Two requests can also share a tail without this: different
-    /// tokens with the same header before the redacted dot. The encoder still finds those by comparing what it
-    /// wrote.)
-    func matches(_ headers: H2HeaderList, _ body: [UInt8]) -> Bool {
-        self.headers.sameFieldsExceptPath(as: headers) && bytesEqual(self.body, body)
+    /// How a request compares with what the tail was written from.
+    enum Match {
+        /// It differs: the tail is written whole (and compared with the previous one once written).
+        case different
+        /// Byte for byte the same request: the entry points back at the tail.
+        case whole
+        /// The same but for its first `:path` (one request to many tokens): the entry points back at the tail
+        /// and keeps its own path.
+        case allButPath
     }
 
-    /// Whether `headers` has the first `:path` the tail was written from (`matches` leaves it out).
-    func samePath(_ headers: H2HeaderList) -> Bool {
-        guard let a = self.headers.pathIndex, let b = headers.pathIndex else {
-            return self.headers.pathIndex == nil && headers.pathIndex == nil
-        }
-        return self.headers.withValue(at: a) { x in headers.withValue(at: b) { y in bytesEqual(x, y) } }
+    func match(_ headers: H2HeaderList, _ body: [UInt8]) -> Match {
+        let path = self.headers.pathIndex
+        guard bytesEqual(self.body, body), self.headers.sameFields(as: headers, exceptValueOf: path) else { return .different }
+        // The same fields, so `path` is also where `headers` has its first `:path`.
+        guard let path else { return .whole }
+        return self.headers.withValue(at: path) { a in headers.withValue(at: path) { b in bytesEqual(a, b) } }
+            ? .whole : .allButPath
     }
 
     mutating func record(_ headers: H2HeaderList, _ body: [UInt8]) {

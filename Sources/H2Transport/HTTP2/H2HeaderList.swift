@@ -147,27 +147,14 @@ public struct H2HeaderList: Sendable, Sequence {
         fields.removeAll(keepingCapacity: true)
     }
 
-    /// Whether `other` holds the same fields in the same order, byte for byte: two comparisons of memory.
-    package func sameFields(as other: H2HeaderList) -> Bool {
-        guard used == other.used, fields.count == other.fields.count else { return false }
-        let sameBytes = bytes.withUnsafeBytes { a in
-            other.bytes.withUnsafeBytes { b in
-                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<used]), UnsafeRawBufferPointer(rebasing: b[..<used]))
-            }
-        }
-        // Equal lengths in equal order put every field at the same offsets, so the index compares as memory too.
-        return sameBytes && fields.withUnsafeBytes { a in other.fields.withUnsafeBytes { b in bytesEqual(a, b) } }
-    }
-
-    /// `sameFields(as:)` but for the value of the first `:path`, which may differ (a fan-out's pushes differ in
-    /// their path's token alone): both lists have that field in the same place and every other byte equal.
-    /// Equal field indexes put the path's value at the same offsets in both, with the same length.
-    package func sameFieldsExceptPath(as other: H2HeaderList) -> Bool {
-        guard pathAt >= 0 else { return sameFields(as: other) }
-        guard pathAt == other.pathAt, used == other.used, fields.count == other.fields.count,
+    /// Whether `other` holds the same fields in the same order, byte for byte, but for the value of field
+    /// `except` (nil: every byte counts): comparisons of memory. Equal lengths in equal order put every field at
+    /// the same offsets, so the index compares as memory too, and a skipped value lies at the same place in both
+    /// (the journal skips the first `:path`'s: a fan-out's pushes differ in their path's token alone).
+    package func sameFields(as other: H2HeaderList, exceptValueOf except: Int? = nil) -> Bool {
+        guard used == other.used, fields.count == other.fields.count,
               fields.withUnsafeBytes({ a in other.fields.withUnsafeBytes { b in bytesEqual(a, b) } }) else { return false }
-        let f = fields[Int(pathAt)]
-        let skip = Int(f.valueStart)..<Int(f.valueStart + f.valueLength)
+        let skip = except.map { Int(fields[$0].valueStart)..<Int(fields[$0].valueStart + fields[$0].valueLength) } ?? used..<used
         return bytes.withUnsafeBytes { a in
             other.bytes.withUnsafeBytes { b in
                 bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<skip.lowerBound]), UnsafeRawBufferPointer(rebasing: b[..<skip.lowerBound]))
