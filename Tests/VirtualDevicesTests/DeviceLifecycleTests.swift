@@ -59,6 +59,25 @@ struct DeviceLifecycleTests {
         }
     }
 
+    @Test func pushesReachTheirAppWhileOtherTokensAreIssuedAndEnded() async throws {
+        try await DeviceHarness.run { h in
+            let app = try h.device()
+            let token = try h.authorizedToken(app)
+            var ids: [String] = []
+            ids.append(try await h.accepted(token))
+            var others: [String] = []
+            for i in 0..<20 { others.append(try h.authorizedToken(try h.device(id: "other-\(i)"))) }
+            ids.append(try await h.accepted(token))
+            for i in stride(from: 0, to: 20, by: 2) { #expect(h.call("DELETE", "/_emulator/devices/other-\(i)").status == 204) }
+            ids.append(try await h.accepted(token))
+            #expect(h.notificationIds(app) == ids.reversed())
+            #expect(ids.allSatisfy { h.fates($0) == ["shown"] })
+            let other = try await h.accepted(others[1])
+            #expect(h.notificationIds(h.appPath("other-1", "com.example.app")) == [other])
+            #expect(h.notificationIds(app).count == 3)
+        }
+    }
+
     @Test func removingADeviceMakesItsTokens410WithTheRemovalTime() async throws {
         try await DeviceHarness.run { h in
             let app = try h.device()

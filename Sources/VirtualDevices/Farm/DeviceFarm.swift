@@ -37,8 +37,34 @@ public final class DeviceFarm: Sendable {
         var devices: [String: VirtualDevice] = [:]
         /// Device ids in creation order.
         private(set) var order: [String] = []
-        /// token → (device, bundle id, network flag) of the install that owns it.
-        var owners: [TokenKey: Owner] = [:]
+        /// token → (device, bundle id, network flag) of the install that owns it. Keys are added and removed
+        /// only through `setOwner` and `removeOwner`, which keep `lastOwner` valid.
+        private(set) var owners: [TokenKey: Owner] = [:]
+        /// The token the last push found an owner for, and that owner's position in `owners`: a sender's
+        /// burst to one device (and a load test's) finds its owner with one byte comparison instead of a
+        /// fingerprint, a hash and a probe. A miss costs the comparison, usually decided by the first bytes.
+        /// Positions stay valid until a key is added or removed, and both forget it.
+        private var lastOwner: (token: TokenKey, index: Dictionary<TokenKey, Owner>.Index)? = nil
+
+        /// The position in `owners` of `token`'s owner, if an install owns it.
+        mutating func ownerIndex(of token: String) -> Dictionary<TokenKey, Owner>.Index? {
+            let key = TokenKey(token)
+            if let last = lastOwner, last.token == key { return last.index }
+            guard let o = owners.index(forKey: key) else { return nil }
+            lastOwner = (key, o)
+            return o
+        }
+
+        /// Makes `owner` the owner of `token`; true when the token had none.
+        mutating func setOwner(_ owner: Owner, for token: TokenKey) -> Bool {
+            lastOwner = nil
+            return owners.updateValue(owner, forKey: token) == nil
+        }
+
+        mutating func removeOwner(of token: TokenKey) -> Owner? {
+            lastOwner = nil
+            return owners.removeValue(forKey: token)
+        }
         /// Counts structural changes of `devices` and their apps: a route cached under another count is stale.
         private(set) var layout: UInt64 = 0
 
@@ -94,6 +120,8 @@ public final class DeviceFarm: Sendable {
             }
         }
         var queue: DeliveryQueue
+
+        init(queue: DeliveryQueue) { self.queue = queue }
         /// Fates, and their counts for `/metrics`; the OS model records into it through its `OSContext`.
         let fates = FateRecorder(capacity: DeviceFarm.fateCapacity)
         var nextDeviceNumber = 1
@@ -152,7 +180,7 @@ public final class DeviceFarm: Sendable {
     public func deliver(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
         state.withLock { s in
-            guard let o = s.owners.index(forKey: TokenKey(push.token)) else { return }
+            guard let o = s.ownerIndex(of: push.token) else { return }
             let owner = s.owners.values[o]
             // Every push of a load test goes to its device at once, read where the validator left it; only a
             // push APNs holds (offline device, deferred priority) becomes a `QueuedPush`.
@@ -300,14 +328,14 @@ public final class DeviceFarm: Sendable {
     }
 
     func own(_ token: String, _ owner: Owner, in s: inout FarmState) {
-        if s.owners.updateValue(owner, forKey: TokenKey(token)) == nil { ownedTokenCount.add(1, ordering: .relaxed) }
+        if s.setOwner(owner, for: TokenKey(token)) { ownedTokenCount.add(1, ordering: .relaxed) }
     }
 
     /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withApp`
     /// after the app's operation, so these drops follow whatever the app itself recorded (an uninstall records
     /// the push the device held for it first, then those APNs held).
     func unown(_ token: String, in s: inout FarmState, now: Millis) {
-        let owner = s.owners.removeValue(forKey: TokenKey(token))
+        let owner = s.removeOwner(of: TokenKey(token))
         if owner != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
         for push in s.queue.forget(token: token) {
             s.fates.record(apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId, token: token,
