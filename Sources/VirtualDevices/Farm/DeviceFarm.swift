@@ -38,31 +38,60 @@ public final class DeviceFarm: Sendable {
         /// Device ids in creation order.
         private(set) var order: [String] = []
         /// token → (device, bundle id, network flag) of the install that owns it. Keys are added and removed
-        /// only through `setOwner` and `removeOwner`, which keep `lastOwner` valid.
+        /// only through `setOwner` and `removeOwner`, which forget the last owner's position.
         private(set) var owners: [TokenKey: Owner] = [:]
-        /// The token the last push found an owner for, and that owner's position in `owners`: a sender's
-        /// burst to one device (and a load test's) finds its owner with one byte comparison instead of a
-        /// fingerprint, a hash and a probe. A miss costs the comparison, usually decided by the first bytes.
-        /// Positions stay valid until a key is added or removed, and both forget it.
-        private var lastOwner: (token: TokenKey, index: Dictionary<TokenKey, Owner>.Index)? = nil
+        /// Where the last push's owner sits in `owners`, the first eight bytes of its token, and (from the second
+        /// push to it on) its key: a sender's burst to one device (and a load test's) finds its owner with one
+        /// comparison of the key instead of a fingerprint, a hash and a probe. Pushes to other tokens in turn (a
+        /// fan-out) differ in those first bytes, so each miss costs a word comparison and keeps no string (a kept
+        /// one would be retained and released every push). Positions stay valid until a key is added or removed,
+        /// and both forget them.
+        private var lastPrefix: UInt64 = 0
+        private var lastIndex: Dictionary<TokenKey, Owner>.Index? = nil
+        private var lastKey: TokenKey? = nil
 
         /// The position in `owners` of `token`'s owner, if an install owns it.
         mutating func ownerIndex(of token: String) -> Dictionary<TokenKey, Owner>.Index? {
             let key = TokenKey(token)
-            if let last = lastOwner, last.token == key { return last.index }
+            let prefix = Self.prefix(of: token)
+            if let i = lastIndex, lastPrefix == prefix {
+                if let k = lastKey {
+                    if k == key { return i }
+                } else if owners.keys[i] == key {
+                    lastKey = key
+                    return i
+                }
+            }
             guard let o = owners.index(forKey: key) else { return nil }
-            lastOwner = (key, o)
+            lastPrefix = prefix
+            lastIndex = o
+            lastKey = nil
             return o
+        }
+
+        /// The first eight bytes of `token` as a word (fewer, zero-filled, for a shorter one).
+        private static func prefix(of token: String) -> UInt64 {
+            token.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+                if bytes.count >= 8 { return UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self) }
+                var word: UInt64 = 0
+                for (i, b) in bytes.enumerated() { word |= UInt64(b) << (8 * UInt64(i)) }
+                return word
+            } ?? 0
         }
 
         /// Makes `owner` the owner of `token`; true when the token had none.
         mutating func setOwner(_ owner: Owner, for token: TokenKey) -> Bool {
-            lastOwner = nil
+            forgetLastOwner()
             return owners.updateValue(owner, forKey: token) == nil
         }
 
+        private mutating func forgetLastOwner() {
+            lastIndex = nil
+            lastKey = nil
+        }
+
         mutating func removeOwner(of token: TokenKey) -> Owner? {
-            lastOwner = nil
+            forgetLastOwner()
             return owners.removeValue(forKey: token)
         }
         /// Counts structural changes of `devices` and their apps: a route cached under another count is stale.
