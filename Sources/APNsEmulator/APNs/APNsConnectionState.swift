@@ -13,6 +13,10 @@ final class APNsConnectionState {
     /// runtime check costs a call per access. Only the connection's loop touches this object, one request
     /// at a time, and nothing reached while it is borrowed (registries, the journal) can reach back here.
     @exclusivity(unchecked) var authState = ConnectionAuthState()
+    /// What the validator reads, kept for the connection's life: each request sets its clock and environment.
+    /// Built per request it retained and released the emulator's key and token lookups and the verifier every
+    /// push. Unchecked exclusivity for the same reason as `authState`, borrowed alongside it.
+    @exclusivity(unchecked) var validation: ValidationContext
     /// Rejected requests so far (BadDeviceToken counts double), for "GOAWAY after N errors".
     var errorScore = 0
     /// MAX_CONCURRENT_STREAMS as currently advertised, to send SETTINGS only on a change.
@@ -39,7 +43,8 @@ final class APNsConnectionState {
     var seenTokenUpdates = 0
 
     init(auth: ConnectionAuth, advertisedStreams: Int, listenerEnvironment: APNsEnvironment, shaping: ShapingSettings,
-         shapingGeneration: UInt64, openedAt: Millis, stats: ConnectionStats) {
+         shapingGeneration: UInt64, openedAt: Millis, stats: ConnectionStats, validation: ValidationContext) {
+        self.validation = validation
         self.shaping = shaping
         self.shapingGeneration = shapingGeneration
         self.openedAt = openedAt

@@ -61,10 +61,13 @@ final class APNsHandler: H2ServerHandler {
                                     listener: connection.listener.name, auth: authName, openedAt: now)
         services.connectionStats.opened(stats)
         services.metrics.connectionOpened()
+        let listenerEnvironment = APNsEnvironment(rawValue: connection.listener.name) ?? .production
         let state = APNsConnectionState(
             auth: auth, advertisedStreams: connection.settings.maxConcurrentStreams,
-            listenerEnvironment: APNsEnvironment(rawValue: connection.listener.name) ?? .production,
-            shaping: shaping, shapingGeneration: generation, openedAt: now, stats: stats)
+            listenerEnvironment: listenerEnvironment,
+            shaping: shaping, shapingGeneration: generation, openedAt: now, stats: stats,
+            validation: ValidationContext(environment: listenerEnvironment, auth: auth, now: now, policy: policy,
+                                          keys: services.keys, tokens: services.tokens, verifier: verifier))
         connection.userInfo = state
         if behavior.oneStreamUntilAuthenticated, auth == .token {
             advertise(1, on: connection, state: state)
@@ -112,15 +115,14 @@ final class APNsHandler: H2ServerHandler {
             return
         }
 
-        let context = ValidationContext(
-            environment: environment, auth: state.auth, now: now, policy: policy,
-            keys: services.keys, tokens: services.tokens, verifier: verifier)
+        state.validation.environment = environment
+        state.validation.now = now
         if isBroadcast {
-            handleBroadcast(request, context: context, connection: connection, state: state, fault: fault,
+            handleBroadcast(request, context: state.validation, connection: connection, state: state, fault: fault,
                             started: started, responder: responder)
             return
         }
-        var outcome = validator.validate(request, context: context, state: &state.authState)
+        var outcome = validator.validate(request, inPlace: &state.validation, state: &state.authState)
         // Faults, the per-token rate limit and load shaping may answer in place of the outcome. Tested here and
         // applied out of line, so the common case (none of them) moves the outcome (a few hundred bytes) only
         // into the switch below, not through every step.

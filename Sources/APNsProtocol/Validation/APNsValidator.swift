@@ -29,6 +29,15 @@ public struct APNsValidator: Sendable {
 
     public func validate(_ request: H2Request, context: ValidationContext,
                          state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
+        var context = context
+        return validate(request, inPlace: &context, state: &state)
+    }
+
+    /// The same, reading a context kept by the caller where it is (a connection keeps one and changes its clock
+    /// and environment per request): a context passed by value is copied out of its owner first, a retain and
+    /// a release of each of its three lookups per push. The context is only read.
+    public func validate(_ request: H2Request, inPlace context: inout ValidationContext,
+                         state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
         var summary = RequestSummary()
         let headers = request.headers
 
