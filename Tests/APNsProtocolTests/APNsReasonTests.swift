@@ -54,16 +54,18 @@ import Testing
         #expect(policy.wireString(for: .badTopic) == "BadTopic")
     }
 
-    @Test func successReusingAnArrayLeavesEarlierResponsesIntact() {
+    @Test func successReusingAListLeavesEarlierResponsesIntact() {
         let extra = [H2Header("x-version", "1")]
-        var headers: [H2Header] = []
-        let first = APNsResponseBuilder.success(apnsId: "id-1", uniqueId: "u-1", extra: extra, reusing: &headers)
-        let second = APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: extra, reusing: &headers)
+        var fields = H2HeaderList()
+        let first = APNsResponseBuilder.success(apnsId: "id-1", uniqueId: "u-1", extra: H2HeaderList(extra), reusing: &fields)
+        let second = APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: H2HeaderList(extra), reusing: &fields)
         #expect(first.headers.map(\.name) == ["x-version", "apns-id", "apns-unique-id"])
         #expect(first["apns-id"] == "id-1" && first["apns-unique-id"] == "u-1")
         #expect(second.headers.map(\.name) == ["x-version", "apns-id"] && second["apns-id"] == "id-2")
         #expect(second == APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: extra))
+        #expect(second != first)
         #expect(second.headers.allSatisfy { $0.name == "x-version" || $0.neverIndexed })
+        #expect(!second.headers[0].neverIndexed)
     }
 
     @Test func generatedApnsIdsAreLowercaseVersion4UUIDs() {

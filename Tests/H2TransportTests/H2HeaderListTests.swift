@@ -158,4 +158,46 @@ struct H2HeaderListTests {
         #expect(!a.sameFields(as: list(String(repeating: "a", count: 66)), exceptValueOf: a.pathIndex))
         #expect(a.sameFields(as: list(String(repeating: "a", count: 64)), exceptValueOf: nil))
     }
+
+    /// A response's ids go out "never indexed": the flag rides with its field through a list built from values,
+    /// a list appended to another (at the field's new place), and back out as values.
+    @Test func neverIndexedFlagsTravelWithTheirFields() {
+        let values = [H2Header("apns-emulator-version", "1"), H2Header("apns-id", "id-1", neverIndexed: true)]
+        let list = H2HeaderList(values)
+        #expect(!list.isNeverIndexed(at: 0) && list.isNeverIndexed(at: 1))
+        #expect(Array(list) == values)
+        var longer = H2HeaderList()
+        Self.append(&longer, "content-type", "application/json")
+        longer.append(contentsOf: list)
+        #expect(longer.count == 3 && longer.value(at: 2) == "id-1")
+        #expect(!longer.isNeverIndexed(at: 0) && !longer.isNeverIndexed(at: 1) && longer.isNeverIndexed(at: 2))
+    }
+
+    /// Lists are equal when their fields are (names, values, flags, order), wherever the bytes sit: a reused
+    /// list that once held longer fields equals a fresh one.
+    @Test func equalityComparesFieldsNotStorage() {
+        var reused = H2HeaderList()
+        Self.append(&reused, "apns-collapse-id", String(repeating: "c", count: 40))
+        reused.removeAll()
+        reused.append(name: "apns-id", value: "id-1", neverIndexed: true)
+        let fresh = H2HeaderList([H2Header("apns-id", "id-1", neverIndexed: true)])
+        #expect(reused == fresh)
+        #expect(reused != H2HeaderList([H2Header("apns-id", "id-1")]))
+        #expect(reused != H2HeaderList([H2Header("apns-id", "id-2", neverIndexed: true)]))
+        #expect(reused != H2HeaderList([H2Header("apns-ix", "id-1", neverIndexed: true)]))
+        #expect(reused != H2HeaderList())
+    }
+
+    /// A response keeps its fields as bytes; `headers` reads and writes them as values, and its subscript
+    /// finds a name whatever its case.
+    @Test func aResponseReadsAndWritesItsFieldsAsHeaders() {
+        var response = H2Response(status: 200, headers: [H2Header("Content-Type", "application/json")])
+        #expect(response["content-type"] == "application/json" && response["CONTENT-TYPE"] == "application/json")
+        response.headers.append(H2Header("apns-id", "id-1", neverIndexed: true))
+        #expect(response.fields.count == 2 && response.fields.isNeverIndexed(at: 1))
+        #expect(response.headers == [H2Header("Content-Type", "application/json"), H2Header("apns-id", "id-1", neverIndexed: true)])
+        #expect(response["apns-id"] == "id-1" && response["apns-unique-id"] == nil)
+        #expect(response == H2Response(status: 200, fields: response.fields))
+        #expect(response != H2Response(status: 201, fields: response.fields))
+    }
 }

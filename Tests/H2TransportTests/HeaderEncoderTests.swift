@@ -36,20 +36,30 @@ import Testing
         }
     }
 
+    /// Adds a field as the transport does, from a header list's bytes.
+    private func add(_ e: HeaderEncoder, _ name: String, _ value: String, neverIndexed: Bool = false) {
+        var name = name, value = value
+        name.withUTF8 { n in
+            value.withUTF8 { v in
+                e.add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v), neverIndexed: neverIndexed)
+            }
+        }
+    }
+
     /// A lowercase name is kept once and handed to nghttp2 uncopied on every later message; the never-indexed
     /// flag rides along.
     @Test func aLowercaseNameIsKeptOnceAndPassedUncopied() {
         let e = HeaderEncoder()
         e.begin(fields: 2, byteCount: 64)
-        e.add(H2Header("apns-id", "one", neverIndexed: true))
+        add(e, "apns-id", "one", neverIndexed: true)
         let first = field(e, 0)
         #expect(first.name == "apns-id" && first.value == "one" && first.uncopiedName)
         e.withFields { nv, _ in #expect(nv[0].flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0) }
         e.begin(fields: 2, byteCount: 64)
-        var name = "apns-id", value = "two"
-        name.withUTF8 { n in value.withUTF8 { v in e.add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
+        add(e, "apns-id", "two")
         let second = field(e, 0)
         #expect(second.name == "apns-id" && second.value == "two" && second.uncopiedName)
+        e.withFields { nv, _ in #expect(nv[0].flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) == 0) }
         #expect(second.pointer == first.pointer)
         #expect(e.keptNameCount == 1)
     }
@@ -59,7 +69,7 @@ import Testing
     @Test func aNameWithCapitalsIsCopiedLowercase() {
         let e = HeaderEncoder()
         e.begin(fields: 1, byteCount: 64)
-        e.add(H2Header("X-Mixed-Case", "Value"))
+        add(e, "X-Mixed-Case", "Value")
         let f = field(e, 0)
         #expect(f.name == "x-mixed-case" && f.value == "Value" && !f.uncopiedName)
         #expect(e.keptNameCount == 0)
@@ -70,7 +80,7 @@ import Testing
         let e = HeaderEncoder()
         let names = (0..<(HeaderEncoder.internLimit + 5)).map { "x-name-\($0)" }
         e.begin(fields: names.count, byteCount: 64 * names.count)
-        for n in names { e.add(H2Header(n, "v-" + n)) }
+        for n in names { add(e, n, "v-" + n) }
         #expect(e.keptNameCount == HeaderEncoder.internLimit)
         for (i, n) in names.enumerated() {
             let f = field(e, i)

@@ -21,9 +21,9 @@ final class APNsConnectionState {
     var errorScore = 0
     /// MAX_CONCURRENT_STREAMS as currently advertised, to send SETTINGS only on a change.
     var advertisedStreams: Int
-    /// The header array of this connection's 200 answers, rewritten for each one: once the previous
-    /// response is sent nothing else holds it, so an accepted push costs no array allocation.
-    @exclusivity(unchecked) var successHeaders: [H2Header] = []
+    /// The fields of this connection's 200 answers, rewritten for each one: once the previous response is sent
+    /// nothing else holds them, so an accepted push costs no allocation.
+    @exclusivity(unchecked) var successFields = H2HeaderList()
 
     /// This connection's copy of the shaping settings, and the store generation it was taken at.
     var shaping: ShapingSettings

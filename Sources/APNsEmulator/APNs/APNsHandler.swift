@@ -16,8 +16,9 @@ final class APNsHandler: H2ServerHandler {
     /// Whether the realism profile ever holds a connection at one stream.
     var behaviorHoldsOneStream: Bool { behavior.oneStreamUntilAuthenticated || behavior.throttleAfterRejection }
     private let environmentFromHostNames: Bool
-    /// Headers on every response (the emulator version).
+    /// Headers on every response (the emulator version), and the same as bytes for the 200s.
     let extraHeaders: [H2Header]
+    let extraFields: H2HeaderList
     /// What the higher layers (the virtual devices' delivery queue) do with every accepted push.
     ///
     /// Closures over the extensions rather than the extensions themselves: calling one retains its context,
@@ -32,6 +33,7 @@ final class APNsHandler: H2ServerHandler {
         self.behavior = services.configuration.connectionBehavior
         self.environmentFromHostNames = services.configuration.environmentFromHostNames
         self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
+        self.extraFields = H2HeaderList(extraHeaders)
         self.pushObservers = extensions.map { ext in { push, now in ext.pushAccepted(push, now: now) } }
     }
 
@@ -145,8 +147,8 @@ final class APNsHandler: H2ServerHandler {
             pushType = push.pushType
             answeredReason = nil
             let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
-            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraHeaders,
-                                                   reusing: &state.successHeaders)
+            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraFields,
+                                                   reusing: &state.successFields)
             journaledAt = journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
                     reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
                     fault: fault, now: now, auth: state.auth, authRejection: nil)

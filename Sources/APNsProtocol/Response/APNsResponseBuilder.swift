@@ -7,33 +7,21 @@ public enum APNsResponseBuilder {
     ///   - uniqueId: sandbox only: the `apns-unique-id` Apple adds so a delivery can be looked up.
     ///   - extra: headers every response carries (e.g. the emulator version).
     public static func success(apnsId: String, uniqueId: String?, extra: [H2Header]) -> H2Response {
-        var headers: [H2Header] = []
-        headers.reserveCapacity(extra.count + 2)
-        return success(apnsId: apnsId, uniqueId: uniqueId, extra: extra, reusing: &headers)
+        var fields = H2HeaderList()
+        return success(apnsId: apnsId, uniqueId: uniqueId, extra: H2HeaderList(extra), reusing: &fields)
     }
 
-    /// The same answer with its fields written into `headers`, whose storage is reused when nothing else
-    /// holds it (a connection keeps one array for all its 200s: no allocation per push).
-    public static func success(apnsId: String, uniqueId: String?, extra: [H2Header],
-                               reusing headers: inout [H2Header]) -> H2Response {
+    /// The same answer with its fields written into `fields`, whose storage is reused when nothing else holds
+    /// it (a connection keeps one list for all its 200s: no allocation per push). `extra` comes as bytes too, so
+    /// no String but the ids is read.
+    public static func success(apnsId: String, uniqueId: String?, extra: H2HeaderList,
+                               reusing fields: inout H2HeaderList) -> H2Response {
+        fields.removeAll()
+        fields.append(contentsOf: extra)
         // Ids are unique per response: never worth a slot in the client's HPACK table.
-        let id = H2Header("apns-id", apnsId, neverIndexed: true)
-        let unique = uniqueId.map { H2Header("apns-unique-id", $0, neverIndexed: true) }
-        let count = extra.count + (unique == nil ? 1 : 2)
-        if headers.count == count {
-            // Every element is overwritten in place (cheaper than emptying and appending again), except the
-            // extra headers when they are still the ones written last time (the usual case: a handler passes the
-            // same array each time, and equal strings sharing storage compare by pointer, with no retain).
-            for i in 0..<extra.count where headers[i] != extra[i] { headers[i] = extra[i] }
-            headers[extra.count] = id
-            if let unique { headers[extra.count + 1] = unique }
-        } else {
-            headers.removeAll(keepingCapacity: true)
-            headers.append(contentsOf: extra)
-            headers.append(id)
-            if let unique { headers.append(unique) }
-        }
-        return H2Response(status: 200, headers: headers)
+        fields.append(name: "apns-id", value: apnsId, neverIndexed: true)
+        if let uniqueId { fields.append(name: "apns-unique-id", value: uniqueId, neverIndexed: true) }
+        return H2Response(status: 200, fields: fields)
     }
 
     /// The status of `reason`, `content-type: application/json`, `apns-id`, and `{"reason": ...}` plus

@@ -9,7 +9,7 @@ final class H2ClientConnectionCore: H2Connection {
 
     final class ClientStream {
         var status = 0
-        var headers: [H2Header] = []
+        var headers = H2HeaderList()
         var body: [UInt8] = []
         var outgoing: OutgoingBody?
         let completion: Completion
@@ -95,7 +95,8 @@ final class H2ClientConnectionCore: H2Connection {
         // CPU (`apns-emulator bench`).
         for pass in 0..<2 {
             for i in 0..<headers.count where headers.isPseudo(at: i) == (pass == 0) {
-                headers.withBytes(at: i) { name, value in encoder.add(name: name, value: value) }
+                let neverIndexed = headers.isNeverIndexed(at: i)
+                headers.withBytes(at: i) { name, value in encoder.add(name: name, value: value, neverIndexed: neverIndexed) }
             }
         }
         let streamID: Int32
@@ -142,8 +143,8 @@ final class H2ClientConnectionCore: H2Connection {
     override func onHeader(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
               let stream = streams[frame.pointee.hd.stream_id] else { return 0 }
-        // `:status` is read from the bytes (0 unless all digits; nghttp2 checks it is three); only other fields
-        // become Strings.
+        // `:status` is read from the bytes (0 unless all digits; nghttp2 checks it is three); the other fields are
+        // kept as bytes (no String is made unless a caller reads one).
         if name.count == 7 && memcmpEqual(name.baseAddress!, (":status" as StaticString).utf8Start, 7) {
             var status = 0
             for b in value {
@@ -152,7 +153,7 @@ final class H2ClientConnectionCore: H2Connection {
             }
             stream.status = status
         } else {
-            stream.headers.append(H2Header(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            stream.headers.append(name: name, value: value)
         }
         return 0
     }
@@ -179,7 +180,7 @@ final class H2ClientConnectionCore: H2Connection {
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
         guard let stream = streams.removeValue(forKey: streamID) else { return 0 }
         if errorCode == 0 && stream.status != 0 {
-            stream.completion(.success(H2Response(status: stream.status, headers: stream.headers, body: stream.body)))
+            stream.completion(.success(H2Response(status: stream.status, fields: stream.headers, body: stream.body)))
         } else {
             stream.completion(.failure(.streamReset(errorCode)))
         }

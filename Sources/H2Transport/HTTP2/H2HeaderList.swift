@@ -18,21 +18,27 @@ public struct H2Header: Sendable, Hashable {
 /// APNs rules depend on order and on repetition (DuplicateHeaders), so this is a list, not a dictionary.
 /// Names and values live in one byte array with an index of ranges: filling it costs no allocation once
 /// a pooled stream has grown its buffers, and hot-path checks compare bytes without building Strings.
-public struct H2HeaderList: Sendable, Sequence {
+public struct H2HeaderList: Sendable, Sequence, Equatable {
     @usableFromInline
     struct Field: Sendable {
         @usableFromInline var nameStart: Int32
         @usableFromInline var nameLength: Int32
         @usableFromInline var valueStart: Int32
         @usableFromInline var valueLength: Int32
+        /// `Field.neverIndexed` or 0.
+        @usableFromInline var flags: Int32
 
         @usableFromInline
-        init(nameStart: Int32, nameLength: Int32, valueStart: Int32, valueLength: Int32) {
+        init(nameStart: Int32, nameLength: Int32, valueStart: Int32, valueLength: Int32, flags: Int32 = 0) {
             self.nameStart = nameStart
             self.nameLength = nameLength
             self.valueStart = valueStart
             self.valueLength = valueLength
+            self.flags = flags
         }
+
+        /// The field is sent "never indexed" in HPACK (`H2Header.neverIndexed`).
+        @usableFromInline static let neverIndexed: Int32 = 1
     }
 
     /// Names and values back to back in `bytes[0..<used]`. The array's own count is its high-water mark, not
@@ -62,7 +68,7 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     public init(_ headers: [H2Header]) {
-        for h in headers { append(name: h.name, value: h.value) }
+        for h in headers { append(name: h.name, value: h.value, neverIndexed: h.neverIndexed) }
     }
 
     @inlinable
@@ -88,13 +94,25 @@ public struct H2HeaderList: Sendable, Sequence {
         return 1 << UInt64(mixed & 63)
     }
 
-    public mutating func append(name: String, value: String) {
+    public mutating func append(name: String, value: String, neverIndexed: Bool = false) {
         var name = name, value = value
-        name.withUTF8 { n in value.withUTF8 { v in append(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
+        name.withUTF8 { n in
+            value.withUTF8 { v in
+                append(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v), neverIndexed: neverIndexed)
+            }
+        }
     }
 
-    /// Appends raw bytes as received from nghttp2 (already lowercase and validated by it).
-    mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    /// Appends every field of `other`, flags included.
+    public mutating func append(contentsOf other: H2HeaderList) {
+        for i in 0..<other.count {
+            let neverIndexed = other.isNeverIndexed(at: i)
+            other.withBytes(at: i) { append(name: $0, value: $1, neverIndexed: neverIndexed) }
+        }
+    }
+
+    /// Appends raw bytes (as received from nghttp2: already lowercase and validated by it).
+    public mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, neverIndexed: Bool = false) {
         let ns = used, vs = used + name.count, end = vs + value.count
         if end > bytes.count {
             // Doubling, as append would: a pooled stream's buffer settles at its request size.
@@ -113,7 +131,7 @@ public struct H2HeaderList: Sendable, Sequence {
             notePseudo(name, at: Int32(fields.count))
         }
         fields.append(Field(nameStart: Int32(ns), nameLength: Int32(name.count), valueStart: Int32(vs),
-                            valueLength: Int32(value.count)))
+                            valueLength: Int32(value.count), flags: neverIndexed ? Field.neverIndexed : 0))
     }
 
     private mutating func notePseudo(_ name: UnsafeRawBufferPointer, at index: Int32) {
@@ -138,8 +156,8 @@ public struct H2HeaderList: Sendable, Sequence {
     @inlinable
     public var authorityIndex: Int? { authorityAt < 0 ? nil : Int(authorityAt) }
 
-    /// Empties the list but keeps its storage for the next request on a pooled stream.
-    mutating func removeAll() {
+    /// Empties the list but keeps its storage (a pooled stream's next request, a connection's next answer).
+    public mutating func removeAll() {
         used = 0
         regularNameBits = 0
         regularNameBitCollided = false
@@ -183,8 +201,12 @@ public struct H2HeaderList: Sendable, Sequence {
     }
 
     public subscript(index: Int) -> H2Header {
-        H2Header(name(at: index), value(at: index))
+        H2Header(name(at: index), value(at: index), neverIndexed: isNeverIndexed(at: index))
     }
+
+    /// Whether field `index` is to be sent "never indexed" (`H2Header.neverIndexed`).
+    @inlinable
+    public func isNeverIndexed(at index: Int) -> Bool { fields[index].flags & Field.neverIndexed != 0 }
 
     public func name(at index: Int) -> String {
         let f = fields[index]
@@ -275,6 +297,17 @@ public struct H2HeaderList: Sendable, Sequence {
     public func values(_ name: String) -> [String] {
         let lower = name.lowercased()
         return (0..<fields.count).filter { self.name(at: $0) == lower }.map { value(at: $0) }
+    }
+
+    /// Same fields in the same order: names, values and flags (not where they sit in storage).
+    public static func == (a: H2HeaderList, b: H2HeaderList) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count {
+            guard a.isNeverIndexed(at: i) == b.isNeverIndexed(at: i),
+                  a.withBytes(at: i, { an, av in b.withBytes(at: i) { bn, bv in bytesEqual(an, bn) && bytesEqual(av, bv) } })
+            else { return false }
+        }
+        return true
     }
 
     public func makeIterator() -> AnyIterator<H2Header> {

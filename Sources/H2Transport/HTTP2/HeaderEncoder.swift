@@ -52,9 +52,6 @@ final class HeaderEncoder {
         }
     }
 
-    /// Bytes a header needs, for `begin`.
-    static func size(_ h: H2Header) -> Int { h.name.utf8.count + h.value.utf8.count }
-
     /// Adds a field named by a lowercase literal (a pseudo-header): its name is static memory, never copied.
     func add(_ name: StaticString, _ value: String) {
         let v = copy(value)
@@ -62,27 +59,14 @@ final class HeaderEncoder {
                flags: Self.noCopyName)
     }
 
-    /// Adds a regular field; its name is lowercased (RFC 9113 §8.2.1).
-    func add(_ header: H2Header) {
-        let flags = header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0
-        let kept = header.name.utf8.withContiguousStorageIfAvailable { (name) -> UnsafeRawBufferPointer? in
-            self.kept(UnsafeRawBufferPointer(name))
-        } ?? nil
-        let v = copy(header.value)
-        if let kept {
-            append(name: kept, value: v, flags: flags | Self.noCopyName)
-        } else {
-            append(name: UnsafeRawBufferPointer(copy(header.name, lowercase: true)), value: v, flags: flags)
-        }
-    }
-
-    /// Adds a field from bytes (a header list's); its name is lowercased.
-    func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    /// Adds a regular field from bytes (a header list's); its name is lowercased (RFC 9113 §8.2.1).
+    func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, neverIndexed: Bool = false) {
+        let flags = neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0
         let v = copy(value, lowercase: false)
         if let kept = kept(name) {
-            append(name: kept, value: v, flags: Self.noCopyName)
+            append(name: kept, value: v, flags: flags | Self.noCopyName)
         } else {
-            append(name: UnsafeRawBufferPointer(copy(name, lowercase: true)), value: v)
+            append(name: UnsafeRawBufferPointer(copy(name, lowercase: true)), value: v, flags: flags)
         }
     }
 
