@@ -28,9 +28,13 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// Chunk size: big enough that chunk turnover is rare, small enough that a tiny journal stays small.
     package static let chunkSize = 256 * 1024
 
-    /// Live chunks, oldest first; new entries go to the last one.
-    private var chunks: [Chunk] = []
-    /// Entries of `chunks[0]` already dropped (the oldest live entry is the next one).
+    /// Full chunks, oldest first.
+    private var full: [Chunk] = []
+    /// The chunk new entries go to (nil until the first entry, and after every entry was dropped). Kept apart
+    /// from `full`, so the two steps of every entry read and write a stored value, not the last element of an
+    /// array (a bounds check and a uniqueness check each time).
+    private var current: Chunk?
+    /// Entries of the oldest chunk (`full[0]`, else `current`) already dropped (the oldest live entry is the next one).
     private var headDropped = 0
     /// One emptied chunk kept for reuse, so steady-state recording allocates nothing.
     private var spare: Chunk?
@@ -42,14 +46,18 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// The open entry's `maxBytes` (`begin` to `commit`; 0: none).
     private var openEntryLimit = 0
     /// Memory held for entries: live chunks and the spare.
-    package var memoryBytes: Int { chunks.reduce(spare?.size ?? 0) { $0 + $1.size } }
+    package var memoryBytes: Int { full.reduce((spare?.size ?? 0) + (current?.size ?? 0)) { $0 + $1.size } }
 
     package init() {}
 
     deinit {
-        for c in chunks { c.base.deallocate() }
+        for c in full { c.base.deallocate() }
+        current?.base.deallocate()
         spare?.base.deallocate()
     }
+
+    /// Live chunks, oldest first.
+    private var chunks: [Chunk] { current.map { full + [$0] } ?? full }
 
     /// Appends one entry of at most `maxBytes` (its 4-byte length prefix included): stores the prefix, lets
     /// `write` fill in the rest (it also gets the serial of the chunk the entry goes to), and returns what
@@ -68,11 +76,12 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// the fields are only borrowed. One entry is open at a time, and only its own writer commits it (checked).
     package mutating func begin(maxBytes: Int) -> (writer: EntryByteWriter, chunkSerial: Int) {
         precondition(openEntryLimit == 0, "an entry is already open")
-        if chunks.isEmpty || chunks[chunks.count - 1].size - chunks[chunks.count - 1].used < maxBytes {
-            chunks.append(newChunk(atLeast: maxBytes))
+        if current == nil || current!.size - current!.used < maxBytes {
+            if let c = current { full.append(c) }
+            current = newChunk(atLeast: maxBytes)
             chunkSerial += 1
         }
-        var w = EntryByteWriter(chunks[chunks.count - 1].base + chunks[chunks.count - 1].used)
+        var w = EntryByteWriter(current!.base + current!.used)
         w.uint32(0)
         openEntryLimit = maxBytes
         return (w, chunkSerial)
@@ -80,13 +89,12 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
 
     /// Ends the entry `begin` started, `w` being the writer it returned.
     package mutating func commit(_ w: consuming EntryByteWriter) {
-        precondition(openEntryLimit > 0 && w.base == chunks[chunks.count - 1].base + chunks[chunks.count - 1].used,
-                     "commit without its begin")
+        precondition(openEntryLimit > 0 && w.base == current!.base + current!.used, "commit without its begin")
         precondition(w.offset <= openEntryLimit, "log entry overran its reservation")
         openEntryLimit = 0
         w.uint32(UInt32(w.offset), at: 0)
-        chunks[chunks.count - 1].used += w.offset
-        chunks[chunks.count - 1].entries += 1
+        current!.used += w.offset
+        current!.entries += 1
         count += 1
     }
 
@@ -95,25 +103,31 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         precondition(count > 0, "removeFirst on an empty log")
         headDropped += 1
         count -= 1
-        if headDropped == chunks[0].entries {
-            let emptied = chunks.removeFirst()
+        if full.isEmpty {
+            // The oldest entries are in `current`: all dropped, it becomes the spare.
+            if headDropped == current!.entries {
+                recycle(current!)
+                current = nil
+                headDropped = 0
+            }
+        } else if headDropped == full[0].entries {
+            recycle(full.removeFirst())
             headDropped = 0
-            recycle(emptied)
         }
     }
 
     /// Drops every entry (keeping one chunk for reuse).
     package mutating func removeAll() {
         for c in chunks { recycle(c) }
-        chunks.removeAll()
+        full.removeAll()
+        current = nil
         headDropped = 0
         count = 0
     }
 
     /// Calls `body` with the oldest entry's bytes, if there is one.
     package func first<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
-        guard count > 0 else { return nil }
-        let c = chunks[0]
+        guard count > 0, let c = full.first ?? current else { return nil }
         let offset = Self.offset(in: c, skipping: headDropped)
         let length = Int(c.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         return body(UnsafeRawBufferPointer(start: c.base + offset, count: length))
