@@ -5,11 +5,37 @@ import Testing
 
 @Suite("NotificationCentre")
 struct NotificationCentreTests {
-    static func item(_ id: String, thread: String = "") -> DeliveredNotification {
+    static func item(_ id: String, thread: String = "") -> StoredNotification {
         let content = PushContent(payload: Array(#"{"aps":{"alert":"x","thread-id":"\#(thread)"}}"#.utf8))
         let n = ApnsNotification(identifier: id, content: content, platform: .iOS, level: .active, source: .delegate)
-        return DeliveredNotification(identifier: id, apnsId: id, notification: n, deliveredAt: 0, presentation: ["list"],
-                                     soundPlayed: "")
+        return StoredNotification(apnsId: id, notification: n, deliveredAt: 0, soundPlayed: "", banner: false, list: true,
+                                  contentExtension: false, extensionResult: nil)
+    }
+
+    /// The centre keeps a compact record and reads it back as the public one, field for field: the identifier
+    /// is the notification's, the presentation flags become the JSON's array, an extension's outcome its fields.
+    @Test func aStoredNotificationReadsBackAsTheRecord() {
+        var plain = Self.item("id-1")
+        plain.banner = true
+        plain.soundPlayed = "default"
+        plain.deliveredAt = 42
+        let record = plain.delivered
+        #expect(record.identifier == "id-1" && record.notification.identifier == "id-1" && record.apnsId == "id-1")
+        #expect(record.presentation == ["banner", "list"] && record.soundPlayed == "default" && record.deliveredAt == 42)
+        #expect(record.attachments.isEmpty && record.serviceExtension == nil && !record.contentExtension)
+        var extended = Self.item("id-2")
+        extended.contentExtension = true
+        let attachment = AttachmentRecord(identifier: "a", url: "https://example.com/a.png", type: .png, bytes: 10,
+                                          durationSeconds: nil)
+        extended.extensionResult = .init(attachments: [attachment], serviceExtension: "completed")
+        let second = extended.delivered
+        #expect(second.presentation == ["list"] && second.contentExtension)
+        #expect(second.attachments == [attachment] && second.serviceExtension == "completed")
+        var c = NotificationCentre()
+        _ = c.add(plain)
+        _ = c.add(extended)
+        #expect(c.items == [second, record])
+        #expect(c.find("id-1") == record && c.remove("id-2") == second)
     }
 
     @Test func keepsTheNewestHundredNewestFirst() {

@@ -88,8 +88,8 @@ extension VirtualApp {
             options = provisional ? PresentationSet([.list, .badge]) : .all
         }
         if let newBadge = content.badge, badgeAllowed, options.contains(.badge) { badge = newBadge }
-        guard let presentation = Self.presentation(banner: alertAllowed && options.contains(.banner),
-                                                   list: alertAllowed && options.contains(.list)) else {
+        let banner = alertAllowed && options.contains(.banner), list = alertAllowed && options.contains(.list)
+        guard banner || list else {
             fate(.suppressed, lifecycle == .foreground
                  ? "the app was in the foreground and willPresent returned no banner or list option"
                  : "alerts are not among the authorized options")
@@ -98,12 +98,14 @@ extension VirtualApp {
         // The notification moves into the record the centre keeps (a copy would retain its ten strings). Built
         // whole as a `let`: a `var` filled in afterwards was copied into the centre and destroyed here.
         let identifier = n.identifier
-        let item = DeliveredNotification(
-            identifier: identifier, apnsId: apnsId, notification: consume n, deliveredAt: ctx.now,
-            presentation: presentation,
+        let item = StoredNotification(
+            apnsId: apnsId, notification: consume n, deliveredAt: ctx.now,
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
-            attachments: extensionResult?.attachments ?? [], serviceExtension: extensionResult?.outcome,
-            contentExtension: configuration.contentExtensionCategories.contains(content.category))
+            banner: banner, list: list,
+            contentExtension: configuration.contentExtensionCategories.contains(content.category),
+            extensionResult: extensionResult.map {
+                StoredNotification.ExtensionOutcome(attachments: $0.attachments, serviceExtension: $0.outcome)
+            })
         // Reasons are literals unless an extension ran: a plain delivery builds no string.
         func withLog(_ reason: String) -> String {
             guard let log = extensionResult?.log else { return reason }
@@ -120,7 +122,7 @@ extension VirtualApp {
         let shown: String
         if lifecycle != .foreground {
             shown = "shown in the notification centre"
-        } else if presentation.count == 2 {
+        } else if banner && list {
             shown = "presented in the foreground (banner, list)"
         } else {
             shown = "presented in the foreground (list)"
