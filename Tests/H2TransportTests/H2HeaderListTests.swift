@@ -200,4 +200,33 @@ struct H2HeaderListTests {
         #expect(response == H2Response(status: 200, fields: response.fields))
         #expect(response != H2Response(status: 201, fields: response.fields))
     }
+
+    /// A connection's answers all start with the same fields: truncating to them keeps them and drops the rest
+    /// (bytes too), and a list that does not start with them is left alone.
+    @Test func truncatingToAPrefixKeepsItOnlyWhenTheListStartsWithIt() {
+        let prefix = H2HeaderList([H2Header("apns-emulator-version", "1.0")])
+        var list = prefix
+        list.append(name: "apns-id", value: "id-1", neverIndexed: true)
+        let truncated = list.truncate(toPrefix: prefix)
+        #expect(truncated)
+        #expect(list == prefix && list.byteCount == prefix.byteCount)
+        list.append(name: "apns-id", value: "id-22", neverIndexed: true)
+        #expect(Array(list) == [H2Header("apns-emulator-version", "1.0"), H2Header("apns-id", "id-22", neverIndexed: true)])
+        var other = H2HeaderList([H2Header("apns-emulator-version", "2.0"), H2Header("apns-id", "x")])
+        let otherTruncated = other.truncate(toPrefix: prefix)
+        #expect(!otherTruncated)
+        #expect(other.count == 2 && other.value(at: 0) == "2.0")
+        var shorter = H2HeaderList()
+        let shorterTruncated = shorter.truncate(toPrefix: prefix)
+        #expect(!shorterTruncated && shorter.isEmpty)
+    }
+
+    /// Emptying keeps the index's entries for reuse; they are not fields any more.
+    @Test func emptiedFieldsAreNotReadBack() {
+        var list = H2HeaderList([H2Header("a", "1"), H2Header("b", "2")])
+        list.removeAll()
+        Self.append(&list, "c", "3")
+        #expect(list.count == 1 && Array(list) == [H2Header("c", "3")])
+        #expect(list.firstIndex(of: "b") == nil && list["b"] == nil && list.values("a").isEmpty)
+    }
 }

@@ -16,8 +16,10 @@ public enum APNsResponseBuilder {
     /// no String but the ids is read.
     public static func success(apnsId: String, uniqueId: String?, extra: H2HeaderList,
                                reusing fields: inout H2HeaderList) -> H2Response {
-        fields.removeAll()
-        fields.append(contentsOf: extra)
+        if !fields.truncate(toPrefix: extra) {
+            fields.removeAll()
+            fields.append(contentsOf: extra)
+        }
         // Ids are unique per response: never worth a slot in the client's HPACK table.
         fields.append(name: "apns-id", value: apnsId, neverIndexed: true)
         if let uniqueId { fields.append(name: "apns-unique-id", value: uniqueId, neverIndexed: true) }

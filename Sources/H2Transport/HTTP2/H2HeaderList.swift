@@ -47,7 +47,19 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     /// (nine fields a request).
     @usableFromInline var bytes: [UInt8] = []
     @usableFromInline var used = 0
+    /// The fields' index: the first `fieldCount` entries. Kept at its high-water mark like `bytes`, so emptying
+    /// the list is a store and adding a field overwrites an entry instead of appending (a request's nine fields
+    /// paid an append's capacity and count bookkeeping each, and emptying a pooled stream's list a generic
+    /// range replacement).
     @usableFromInline var fields: [Field] = []
+    @usableFromInline var fieldCount = 0
+
+    /// Field `index`'s index entry; traps past `count` (the array holds stale entries beyond it).
+    @inlinable @inline(__always)
+    func field(_ index: Int) -> Field {
+        precondition(index >= 0 && index < fieldCount, "H2HeaderList index out of range")
+        return fields[index]
+    }
     /// One bit per regular (non-pseudo) name seen, at `nameBit`: a repeated name always finds its bit set,
     /// so a clear bit rules repetition out without comparing names pairwise.
     @usableFromInline var regularNameBits: UInt64 = 0
@@ -72,9 +84,9 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     }
 
     @inlinable
-    public var count: Int { fields.count }
+    public var count: Int { fieldCount }
     @inlinable
-    public var isEmpty: Bool { fields.isEmpty }
+    public var isEmpty: Bool { fieldCount == 0 }
     /// Bytes of all names and values together (for sizing a copy).
     @inlinable
     public var byteCount: Int { used }
@@ -128,10 +140,12 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
             if regularNameBits & bit != 0 { regularNameBitCollided = true }
             regularNameBits |= bit
         } else {
-            notePseudo(name, at: Int32(fields.count))
+            notePseudo(name, at: Int32(fieldCount))
         }
-        fields.append(Field(nameStart: Int32(ns), nameLength: Int32(name.count), valueStart: Int32(vs),
-                            valueLength: Int32(value.count), flags: neverIndexed ? Field.neverIndexed : 0))
+        let field = Field(nameStart: Int32(ns), nameLength: Int32(name.count), valueStart: Int32(vs),
+                          valueLength: Int32(value.count), flags: neverIndexed ? Field.neverIndexed : 0)
+        if fieldCount < fields.count { fields[fieldCount] = field } else { fields.append(field) }
+        fieldCount += 1
     }
 
     private mutating func notePseudo(_ name: UnsafeRawBufferPointer, at index: Int32) {
@@ -162,7 +176,32 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
         regularNameBits = 0
         regularNameBitCollided = false
         (methodAt, pathAt, authorityAt) = (-1, -1, -1)
-        fields.removeAll(keepingCapacity: true)
+        fieldCount = 0
+    }
+
+    /// Drops every field after the first `prefix.count` when those are exactly `prefix`'s (same bytes at the same
+    /// places), and says whether it did; otherwise leaves the list as it is. A connection's answers all start with
+    /// the same fields: it keeps them and rewrites only what follows.
+    package mutating func truncate(toPrefix prefix: H2HeaderList) -> Bool {
+        let n = prefix.fieldCount
+        guard fieldCount >= n, used >= prefix.used else { return false }
+        let stride = MemoryLayout<Field>.stride
+        let same = fields.withUnsafeBytes { a in
+            prefix.fields.withUnsafeBytes { b in
+                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<(n * stride)]), UnsafeRawBufferPointer(rebasing: b[..<(n * stride)]))
+            }
+        } && bytes.withUnsafeBytes { a in
+            prefix.bytes.withUnsafeBytes { b in
+                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<prefix.used]), UnsafeRawBufferPointer(rebasing: b[..<prefix.used]))
+            }
+        }
+        guard same else { return false }
+        used = prefix.used
+        fieldCount = n
+        regularNameBits = prefix.regularNameBits
+        regularNameBitCollided = prefix.regularNameBitCollided
+        (methodAt, pathAt, authorityAt) = (prefix.methodAt, prefix.pathAt, prefix.authorityAt)
+        return true
     }
 
     /// Whether `other` holds the same fields in the same order, byte for byte, but for the value of field
@@ -170,9 +209,14 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     /// the same offsets, so the index compares as memory too, and a skipped value lies at the same place in both
     /// (the journal skips the first `:path`'s: a fan-out's pushes differ in their path's token alone).
     package func sameFields(as other: H2HeaderList, exceptValueOf except: Int? = nil) -> Bool {
-        guard used == other.used, fields.count == other.fields.count,
-              fields.withUnsafeBytes({ a in other.fields.withUnsafeBytes { b in bytesEqual(a, b) } }) else { return false }
-        let skip = except.map { Int(fields[$0].valueStart)..<Int(fields[$0].valueStart + fields[$0].valueLength) } ?? used..<used
+        let indexBytes = fieldCount * MemoryLayout<Field>.stride
+        guard used == other.used, fieldCount == other.fieldCount,
+              fields.withUnsafeBytes({ a in
+                  other.fields.withUnsafeBytes { b in
+                      bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<indexBytes]), UnsafeRawBufferPointer(rebasing: b[..<indexBytes]))
+                  }
+              }) else { return false }
+        let skip = except.map { Int(field($0).valueStart)..<Int(field($0).valueStart + field($0).valueLength) } ?? used..<used
         return bytes.withUnsafeBytes { a in
             other.bytes.withUnsafeBytes { b in
                 bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<skip.lowerBound]), UnsafeRawBufferPointer(rebasing: b[..<skip.lowerBound]))
@@ -194,7 +238,8 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
         }
         used = other.used
         fields.removeAll(keepingCapacity: true)
-        fields.append(contentsOf: other.fields)
+        fields.append(contentsOf: other.fields[..<other.fieldCount])
+        fieldCount = other.fieldCount
         regularNameBits = other.regularNameBits
         regularNameBitCollided = other.regularNameBitCollided
         (methodAt, pathAt, authorityAt) = (other.methodAt, other.pathAt, other.authorityAt)
@@ -206,22 +251,22 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
 
     /// Whether field `index` is to be sent "never indexed" (`H2Header.neverIndexed`).
     @inlinable
-    public func isNeverIndexed(at index: Int) -> Bool { fields[index].flags & Field.neverIndexed != 0 }
+    public func isNeverIndexed(at index: Int) -> Bool { field(index).flags & Field.neverIndexed != 0 }
 
     public func name(at index: Int) -> String {
-        let f = fields[index]
+        let f = field(index)
         return String(decoding: bytes[Int(f.nameStart)..<Int(f.nameStart + f.nameLength)], as: UTF8.self)
     }
 
     public func value(at index: Int) -> String {
-        let f = fields[index]
+        let f = field(index)
         return String(decoding: bytes[Int(f.valueStart)..<Int(f.valueStart + f.valueLength)], as: UTF8.self)
     }
 
     /// Calls `body` with the name and value bytes of field `index`, without copying.
     @inlinable
     public func withBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let f = fields[index]
+        let f = field(index)
         return try bytes.withUnsafeBytes { raw in
             try body(
                 UnsafeRawBufferPointer(rebasing: raw[Int(f.nameStart)..<Int(f.nameStart + f.nameLength)]),
@@ -232,7 +277,7 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     /// Whether field `index` is named exactly `name` (lowercase ASCII, as HTTP/2 requires).
     @inlinable
     public func nameEquals(at index: Int, _ name: StaticString) -> Bool {
-        let f = fields[index]
+        let f = field(index)
         guard Int(f.nameLength) == name.utf8CodeUnitCount else { return false }
         return bytes.withUnsafeBytes { raw in
             memcmpEqual(raw.baseAddress! + Int(f.nameStart), name.utf8Start, Int(f.nameLength))
@@ -248,7 +293,7 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     /// Whether field `index` has exactly the value `value`.
     @inlinable
     public func valueEquals(at index: Int, _ value: StaticString) -> Bool {
-        let f = fields[index]
+        let f = field(index)
         guard Int(f.valueLength) == value.utf8CodeUnitCount else { return false }
         return bytes.withUnsafeBytes { raw in
             memcmpEqual(raw.baseAddress! + Int(f.valueStart), value.utf8Start, Int(f.valueLength))
@@ -258,7 +303,7 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     /// Whether fields `a` and `b` have the same name (lengths first: the common "no" costs no byte compare).
     @inlinable
     public func namesEqual(_ a: Int, _ b: Int) -> Bool {
-        let fa = fields[a], fb = fields[b]
+        let fa = field(a), fb = field(b)
         guard fa.nameLength == fb.nameLength else { return false }
         return bytes.withUnsafeBytes { raw in
             memcmpEqual(raw.baseAddress! + Int(fa.nameStart), raw.baseAddress! + Int(fb.nameStart), Int(fa.nameLength))
@@ -270,33 +315,33 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
 
     /// The length of field `index`'s name in bytes.
     @inlinable
-    public func nameLength(at index: Int) -> Int { Int(fields[index].nameLength) }
+    public func nameLength(at index: Int) -> Int { Int(field(index).nameLength) }
 
     /// Whether field `index` is a pseudo-header (its name starts with ':').
     @inlinable
     public func isPseudo(at index: Int) -> Bool {
-        let f = fields[index]
+        let f = field(index)
         return f.nameLength > 0 && bytes[Int(f.nameStart)] == UInt8(ascii: ":")
     }
 
     /// The index of the first field named `name`, if any.
     @inlinable
     public func firstIndex(of name: StaticString) -> Int? {
-        for i in 0..<fields.count where nameEquals(at: i, name) { return i }
+        for i in 0..<fieldCount where nameEquals(at: i, name) { return i }
         return nil
     }
 
     /// The first value for `name` (case-insensitive), if any.
     public subscript(name: String) -> String? {
         let lower = name.lowercased()
-        for i in 0..<fields.count where self.name(at: i) == lower { return value(at: i) }
+        for i in 0..<fieldCount where self.name(at: i) == lower { return value(at: i) }
         return nil
     }
 
     /// Every value for `name` (case-insensitive), in order.
     public func values(_ name: String) -> [String] {
         let lower = name.lowercased()
-        return (0..<fields.count).filter { self.name(at: $0) == lower }.map { value(at: $0) }
+        return (0..<fieldCount).filter { self.name(at: $0) == lower }.map { value(at: $0) }
     }
 
     /// Same fields in the same order: names, values and flags (not where they sit in storage).
