@@ -76,7 +76,7 @@ journal true
 
 mkdir -p "$RESULTS_DIR"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$RESULTS_DIR/apns-$stamp" "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" <<'PY'
+PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$RESULTS_DIR/apns-$stamp" "$(bench_commit)" <<'PY'
 import json, statistics, sys
 from round_ratios import GOALS as goals, interval, per_round_ratios, spread, verdict
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]

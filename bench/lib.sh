@@ -108,6 +108,15 @@ bench_prepare_certs() {
     ) >/dev/null 2>&1 || bench_die "openssl failed to generate throwaway certificates"
 }
 
+# The commit the results describe: HEAD's short hash, with "-dirty" when Sources/ or Package.swift differ from it
+# (the binary measured may then hold changes no commit has).
+bench_commit() {
+    local hash
+    hash=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null) || return 0
+    if [[ -n "$(git -C "$REPO_ROOT" status --porcelain -- Sources Package.swift 2>/dev/null)" ]]; then hash+="-dirty"; fi
+    printf '%s\n' "$hash"
+}
+
 # bench_start_nghttpd REQUEST_PATH...: starts Debian's nghttpd (one worker) serving an empty file at each
 # REQUEST_PATH, so every POST there gets a static 200 with no body, like an accepted push. Sets NGHTTPD_PID and
 # NGHTTPD_PORT.

@@ -156,7 +156,7 @@ idle=$(ls "$BENCH_TMP"/idle-connections-*.json 2>/dev/null | head -1)
 mkdir -p "$RESULTS_DIR"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 PYTHONPATH="$BENCH_DIR" python3 - "$ROWS" "$BENCH_TMP/bench-$DRIVER_ROUNDS.json" "${idle:-}" "$RESULTS_DIR/load-$stamp" \
-    "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)" "$DELIVERED" "$DRIVERS" "$ALLOCS" "$DEVICES" <<'PY'
+    "$(bench_commit)" "$DELIVERED" "$DRIVERS" "$ALLOCS" "$DEVICES" <<'PY'
 import json, statistics, sys
 from round_ratios import GOALS, interval, per_round_ratios, spread, verdict
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]

@@ -124,4 +124,4 @@ PYTHONPATH="$BENCH_DIR" python3 "$BENCH_DIR/transport_report.py" \
     --h2load-version "$(h2load --version 2>/dev/null | head -n 1)" \
     --nghttpd-version "$(nghttpd --version 2>/dev/null | head -n 1)" \
     --emulator-version "$emulator_version" \
-    --commit "$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || true)"
+    --commit "$(bench_commit)"
