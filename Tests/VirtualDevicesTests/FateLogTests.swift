@@ -4,12 +4,15 @@ import Testing
 
 @Suite("FateLog: push fates kept as bytes")
 struct FateLogTests {
+    /// Fate `n`: every kind in turn, and a notification id that is absent, another string, or the apns-id (as
+    /// for a push shown without a collapse id: the log then stores it once).
     static func fate(_ n: Int) -> PushFate {
-        PushFate(apnsId: "00000000-0000-4000-8000-\(String(format: "%012d", n))", deviceId: "iphone-\(n % 3)",
-                 bundleId: "com.example.app", token: String(repeating: "ab", count: 32),
-                 fate: PushFate.Kind.allCases[n % PushFate.Kind.allCases.count],
-                 reason: n % 2 == 0 ? "shown as a banner" : "réglé: ⏰ \(n)", at: 1_767_225_600_000 + Int64(n),
-                 notificationId: n % 4 == 0 ? nil : "note-\(n)")
+        let apnsId = "00000000-0000-4000-8000-\(String(format: "%012d", n))"
+        return PushFate(apnsId: apnsId, deviceId: "iphone-\(n % 3)",
+                        bundleId: "com.example.app", token: String(repeating: "ab", count: 32),
+                        fate: PushFate.Kind.allCases[n % PushFate.Kind.allCases.count],
+                        reason: n % 2 == 0 ? "shown as a banner" : "réglé: ⏰ \(n)", at: 1_767_225_600_000 + Int64(n),
+                        notificationId: n % 4 == 0 ? nil : n % 4 == 1 ? apnsId : "note-\(n)")
     }
 
     @Test func everyFieldReadsBackAsWritten() {

@@ -21,25 +21,32 @@ struct FateLog: ~Copyable {
     /// Fates kept.
     var count: Int { arena.count }
 
-    /// Bytes before the strings: length (UInt32) and time (Int64).
-    private static let fixedSize = 4 + 8
+    /// Bytes before the strings: length (UInt32), time (Int64), kind (its place in `kinds`) and flags (UInt8 each).
+    private static let fixedSize = 4 + 8 + 1 + 1
+    /// Flag: the notification id is the apns-id (as for every push shown without a collapse id), so it is not
+    /// written a second time.
+    private static let notificationIdIsApnsId: UInt8 = 1
+    private static let kinds = PushFate.Kind.allCases
 
     /// Appends a fate from its fields, as the OS model has them (no `PushFate` is built to be encoded).
     mutating func append(apnsId: String, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
                          reason: String, at: Millis, notificationId: String?) {
         if arena.count >= capacity { arena.removeFirst() }
-        let maxBytes = Self.fixedSize + EntryByteWriter.size(kind.rawValue) + EntryByteWriter.size(apnsId)
-            + EntryByteWriter.size(deviceId) + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token)
-            + EntryByteWriter.size(reason) + EntryByteWriter.size(notificationId)
+        // Equal strings sharing storage compare by pointer: the usual case costs no byte comparison.
+        let sameId = notificationId == apnsId
+        let maxBytes = Self.fixedSize + EntryByteWriter.size(apnsId) + EntryByteWriter.size(deviceId)
+            + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token) + EntryByteWriter.size(reason)
+            + (sameId ? 0 : EntryByteWriter.size(notificationId))
         var (w, _) = arena.begin(maxBytes: maxBytes)
         w.int64(at)
-        w.string(kind.rawValue)
+        w.uint8(UInt8(Self.kinds.firstIndex(of: kind)!))
+        w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
         w.string(apnsId)
         w.string(deviceId)
         w.string(bundleId)
         w.string(token)
         w.string(reason)
-        w.string(notificationId)
+        if !sameId { w.string(notificationId) }
         arena.commit(w)
     }
 
@@ -49,7 +56,6 @@ struct FateLog: ~Copyable {
         var out: [PushFate] = []
         arena.forEach { bytes in
             var r = EntryByteReader(bytes, at: Self.fixedSize)
-            _ = r.bytesOrNil()  // kind
             let id = r.bytesOrNil(), device = r.bytesOrNil(), bundle = r.bytesOrNil()
             if Self.matches(device, deviceId) && Self.matches(bundle, bundleId)
                 && Self.matches(id, apnsId, ignoringCase: true) {
@@ -75,10 +81,12 @@ struct FateLog: ~Copyable {
     private static func decode(_ bytes: UnsafeRawBufferPointer) -> PushFate {
         var r = EntryByteReader(bytes, at: 4)
         let at = r.int64()
-        let kind = r.string().flatMap(PushFate.Kind.init(rawValue:))
-        precondition(kind != nil, "fate log entry with an unknown kind")
-        return PushFate(apnsId: r.string() ?? "", deviceId: r.string() ?? "", bundleId: r.string() ?? "",
-                        token: r.string() ?? "", fate: kind!, reason: r.string() ?? "", at: at,
-                        notificationId: r.string())
+        let kind = Int(r.uint8())
+        precondition(kind < kinds.count, "fate log entry with an unknown kind")
+        let sameId = r.uint8() & notificationIdIsApnsId != 0
+        let apnsId = r.string() ?? ""
+        return PushFate(apnsId: apnsId, deviceId: r.string() ?? "", bundleId: r.string() ?? "",
+                        token: r.string() ?? "", fate: kinds[kind], reason: r.string() ?? "", at: at,
+                        notificationId: sameId ? apnsId : r.string())
     }
 }
