@@ -88,7 +88,7 @@ import Testing
         #expect(APNsResponseBuilder.body(.badDeviceToken, timestamp: nil, policy: policy) == #"{"reason":"BadDeviceToken"}"#)
         #expect(APNsResponseBuilder.body(.unregistered, timestamp: 1_700_000_000_123, policy: policy)
                 == #"{"reason":"Unregistered","timestamp":1700000000123}"#)
-        let response = APNsResponseBuilder.rejection(.badPriority, timestamp: nil, apnsId: "A-B", policy: policy, extra: [])
+        let response = APNsResponseBuilder.rejection(.badPriority, timestamp: nil, apnsId: "A-B", policy: policy, extra: H2HeaderList())
         #expect(response.status == 400)
         #expect(response["apns-id"] == "A-B")
         #expect(response["content-type"] == "application/json")

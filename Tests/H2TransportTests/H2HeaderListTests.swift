@@ -160,17 +160,20 @@ struct H2HeaderListTests {
     }
 
     /// A response's ids go out "never indexed": the flag rides with its field through a list built from values,
-    /// a list appended to another (at the field's new place), and back out as values.
+    /// a copy into a reused list that held more fields, and back out as values.
     @Test func neverIndexedFlagsTravelWithTheirFields() {
         let values = [H2Header("apns-emulator-version", "1"), H2Header("apns-id", "id-1", neverIndexed: true)]
         let list = H2HeaderList(values)
         #expect(!list.isNeverIndexed(at: 0) && list.isNeverIndexed(at: 1))
         #expect(Array(list) == values)
-        var longer = H2HeaderList()
-        Self.append(&longer, "content-type", "application/json")
-        longer.append(contentsOf: list)
-        #expect(longer.count == 3 && longer.value(at: 2) == "id-1")
-        #expect(!longer.isNeverIndexed(at: 0) && !longer.isNeverIndexed(at: 1) && longer.isNeverIndexed(at: 2))
+        var reused = H2HeaderList()
+        Self.append(&reused, "content-type", "application/json")
+        Self.append(&reused, "x-long", String(repeating: "y", count: 50))
+        Self.append(&reused, "z", "1")
+        reused.copyFields(of: list)
+        #expect(reused == list && Array(reused) == values)
+        reused.append(name: "apns-unique-id", value: "u-1", neverIndexed: true)
+        #expect(reused.count == 3 && !reused.isNeverIndexed(at: 0) && reused.isNeverIndexed(at: 1) && reused.isNeverIndexed(at: 2))
     }
 
     /// Lists are equal when their fields are (names, values, flags, order), wherever the bytes sit: a reused
@@ -201,24 +204,22 @@ struct H2HeaderListTests {
         #expect(response != H2Response(status: 201, fields: response.fields))
     }
 
-    /// A connection's answers all start with the same fields: truncating to them keeps them and drops the rest
-    /// (bytes too), and a list that does not start with them is left alone.
-    @Test func truncatingToAPrefixKeepsItOnlyWhenTheListStartsWithIt() {
-        let prefix = H2HeaderList([H2Header("apns-emulator-version", "1.0")])
-        var list = prefix
-        list.append(name: "apns-id", value: "id-1", neverIndexed: true)
-        let truncated = list.truncate(toPrefix: prefix)
-        #expect(truncated)
-        #expect(list == prefix && list.byteCount == prefix.byteCount)
-        list.append(name: "apns-id", value: "id-22", neverIndexed: true)
-        #expect(Array(list) == [H2Header("apns-emulator-version", "1.0"), H2Header("apns-id", "id-22", neverIndexed: true)])
-        var other = H2HeaderList([H2Header("apns-emulator-version", "2.0"), H2Header("apns-id", "x")])
-        let otherTruncated = other.truncate(toPrefix: prefix)
-        #expect(!otherTruncated)
-        #expect(other.count == 2 && other.value(at: 0) == "2.0")
-        var shorter = H2HeaderList()
-        let shorterTruncated = shorter.truncate(toPrefix: prefix)
-        #expect(!shorterTruncated && shorter.isEmpty)
+    /// A connection's answers all start with the same fields, copied into one reused list before each id: an
+    /// earlier answer still holding that list keeps its own fields, and the source is never touched.
+    @Test func copyingIntoAReusedListLeavesEarlierCopiesAndTheSourceAlone() {
+        let version = H2Header("apns-emulator-version", "1.0")
+        let prefix = H2HeaderList([version])
+        var fields = H2HeaderList()
+        fields.copyFields(of: prefix)
+        fields.append(name: "apns-id", value: "id-1", neverIndexed: true)
+        let first = fields
+        fields.copyFields(of: prefix)
+        fields.append(name: "apns-id", value: "id-22", neverIndexed: true)
+        #expect(Array(first) == [version, H2Header("apns-id", "id-1", neverIndexed: true)])
+        #expect(Array(fields) == [version, H2Header("apns-id", "id-22", neverIndexed: true)])
+        #expect(Array(prefix) == [version])
+        fields.copyFields(of: H2HeaderList())
+        #expect(fields.isEmpty && fields.byteCount == 0 && fields.firstIndex(of: "apns-id") == nil)
     }
 
     /// Emptying keeps the index's entries for reuse; they are not fields any more.

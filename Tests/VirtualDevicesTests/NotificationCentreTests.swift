@@ -27,7 +27,7 @@ struct NotificationCentreTests {
         extended.contentExtension = true
         let attachment = AttachmentRecord(identifier: "a", url: "https://example.com/a.png", type: .png, bytes: 10,
                                           durationSeconds: nil)
-        extended.extensionResult = .init(attachments: [attachment], serviceExtension: "completed")
+        extended.extensionResult = .init(outcome: "completed", attachments: [attachment], log: ["downloaded a.png"])
         let second = extended.delivered
         #expect(second.presentation == ["list"] && second.contentExtension)
         #expect(second.attachments == [attachment] && second.serviceExtension == "completed")

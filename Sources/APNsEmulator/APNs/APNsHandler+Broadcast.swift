@@ -17,13 +17,14 @@ extension APNsHandler {
         var reasonAnswered: APNsReason?
         switch outcome {
         case .success(let broadcast):
-            var headers = extraHeaders + [H2Header("apns-request-id", broadcast.requestId)]
+            var fields = extraFields
+            fields.append(name: "apns-request-id", value: broadcast.requestId)
             let env = broadcast.environment
             switch broadcast.operation {
             case .createChannel(let bundleId, let storage):
                 if let id = services.channels.create(bundleId: bundleId, environment: env, messageStoragePolicy: storage) {
-                    headers.append(H2Header("apns-channel-id", id))
-                    response = H2Response(status: 201, headers: headers)
+                    fields.append(name: "apns-channel-id", value: id)
+                    response = H2Response(status: 201, fields: fields)
                 } else {
                     response = rejection(.cannotCreateChannelConfig, requestId: broadcast.requestId)
                     reason = policy.wireString(for: .cannotCreateChannelConfig)
@@ -31,20 +32,20 @@ extension APNsHandler {
                 }
             case .readChannel(_, let id):
                 let info = services.channels.channel(id)
-                headers.append(H2Header("content-type", "application/json"))
-                response = H2Response(status: 200, headers: headers, body: Array(
+                fields.append(name: "content-type", value: "application/json")
+                response = H2Response(status: 200, fields: fields, body: Array(
                     #"{"message-storage-policy":\#(info?.messageStoragePolicy ?? 0),"push-type":"LiveActivity"}"#.utf8))
             case .deleteChannel(_, let id):
                 services.channels.delete(id)
-                response = H2Response(status: 204, headers: headers)
+                response = H2Response(status: 204, fields: fields)
             case .listChannels(let bundleId):
                 let ids = services.channels.list(bundleId: bundleId, environment: env)
                 let body = (try? JSONSerialization.data(withJSONObject: ["channels": ids])) ?? Data()
-                headers.append(H2Header("content-type", "application/json"))
-                response = H2Response(status: 200, headers: headers, body: Array(body))
+                fields.append(name: "content-type", value: "application/json")
+                response = H2Response(status: 200, fields: fields, body: Array(body))
             case .send:
-                if env == .sandbox { headers.append(H2Header("apns-unique-id", APNsID.generate())) }
-                response = H2Response(status: 200, headers: headers)
+                if env == .sandbox { fields.append(name: "apns-unique-id", value: APNsID.generate()) }
+                response = H2Response(status: 200, fields: fields)
             }
             status = response.status
             if let refused = reasonAnswered {
@@ -73,6 +74,6 @@ extension APNsHandler {
 
     private func rejection(_ reason: APNsReason, requestId: String, timestamp: Int64? = nil) -> H2Response {
         APNsResponseBuilder.rejection(reason, timestamp: timestamp, apnsId: requestId, idHeader: "apns-request-id",
-                                      policy: policy, extra: extraHeaders)
+                                      policy: policy, extra: extraFields)
     }
 }

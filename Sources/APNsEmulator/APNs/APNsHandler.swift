@@ -16,8 +16,7 @@ final class APNsHandler: H2ServerHandler {
     /// Whether the realism profile ever holds a connection at one stream.
     var behaviorHoldsOneStream: Bool { behavior.oneStreamUntilAuthenticated || behavior.throttleAfterRejection }
     private let environmentFromHostNames: Bool
-    /// Headers on every response (the emulator version), and the same as bytes for the 200s.
-    let extraHeaders: [H2Header]
+    /// Headers on every response (the emulator version).
     let extraFields: H2HeaderList
     /// What the higher layers (the virtual devices' delivery queue) do with every accepted push.
     ///
@@ -32,8 +31,7 @@ final class APNsHandler: H2ServerHandler {
         self.policy = services.configuration.policy
         self.behavior = services.configuration.connectionBehavior
         self.environmentFromHostNames = services.configuration.environmentFromHostNames
-        self.extraHeaders = [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)]
-        self.extraFields = H2HeaderList(extraHeaders)
+        self.extraFields = H2HeaderList([H2Header(EmulatorVersion.headerName, EmulatorVersion.current)])
         self.pushObservers = extensions.map { ext in { push, now in ext.pushAccepted(push, now: now) } }
     }
 
@@ -158,7 +156,7 @@ final class APNsHandler: H2ServerHandler {
             pushType = rejection.summary.pushType
             answeredReason = rejection.reason
             response = APNsResponseBuilder.rejection(rejection.reason, timestamp: rejection.timestamp,
-                                                     apnsId: rejection.apnsId, policy: policy, extra: extraHeaders)
+                                                     apnsId: rejection.apnsId, policy: policy, extra: extraFields)
             journaledAt = journal(request, connection: connection, environment: environment, summary: rejection.summary,
                     status: rejection.reason.status, reason: policy.wireString(for: rejection.reason),
                     timestamp: rejection.timestamp, apnsId: rejection.apnsId, uniqueId: nil, started: started,

@@ -56,9 +56,6 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         spare?.base.deallocate()
     }
 
-    /// Live chunks, oldest first.
-    private var chunks: [Chunk] { current.map { full + [$0] } ?? full }
-
     /// Appends one entry of at most `maxBytes` (its 4-byte length prefix included): stores the prefix, lets
     /// `write` fill in the rest (it also gets the serial of the chunk the entry goes to), and returns what
     /// `write` returns.
@@ -118,7 +115,8 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
 
     /// Drops every entry (keeping one chunk for reuse).
     package mutating func removeAll() {
-        for c in chunks { recycle(c) }
+        for c in full { recycle(c) }
+        if let c = current { recycle(c) }
         full.removeAll()
         current = nil
         headDropped = 0
@@ -135,14 +133,19 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
 
     /// Calls `body` with each entry's bytes (length prefix included), oldest first; stops when it returns false.
     package func forEach(_ body: (UnsafeRawBufferPointer) -> Bool) {
-        for (i, c) in chunks.enumerated() {
-            var offset = i == 0 ? Self.offset(in: c, skipping: headDropped) : 0
+        var oldest = true
+        func walk(_ c: Chunk) -> Bool {
+            var offset = oldest ? Self.offset(in: c, skipping: headDropped) : 0
+            oldest = false
             while offset < c.used {
                 let length = Int(c.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                guard body(UnsafeRawBufferPointer(start: c.base + offset, count: length)) else { return }
+                guard body(UnsafeRawBufferPointer(start: c.base + offset, count: length)) else { return false }
                 offset += length
             }
+            return true
         }
+        for c in full where !walk(c) { return }
+        if let c = current { _ = walk(c) }
     }
 
     /// Where the entry after the first `n` of `chunk` starts (reads run rarely; drops must stay cheap).

@@ -16,10 +16,7 @@ public enum APNsResponseBuilder {
     /// no String but the ids is read.
     public static func success(apnsId: String, uniqueId: String?, extra: H2HeaderList,
                                reusing fields: inout H2HeaderList) -> H2Response {
-        if !fields.truncate(toPrefix: extra) {
-            fields.removeAll()
-            fields.append(contentsOf: extra)
-        }
+        fields.copyFields(of: extra)
         // Ids are unique per response: never worth a slot in the client's HPACK table.
         fields.append(name: "apns-id", value: apnsId, neverIndexed: true)
         if let uniqueId { fields.append(name: "apns-unique-id", value: uniqueId, neverIndexed: true) }
@@ -30,12 +27,11 @@ public enum APNsResponseBuilder {
     /// `"timestamp"` for 410 (clients such as apns2-up crash without it).
     /// - Parameter idHeader: `apns-id` for device pushes, `apns-request-id` for broadcasts and channels.
     public static func rejection(_ reason: APNsReason, timestamp: Int64?, apnsId: String, idHeader: String = "apns-id",
-                                 policy: ValidationPolicy, extra: [H2Header]) -> H2Response {
-        var headers = extra
-        headers.reserveCapacity(extra.count + 2)
-        headers.append(H2Header("content-type", "application/json"))
-        headers.append(H2Header(idHeader, apnsId, neverIndexed: true))
-        return H2Response(status: reason.status, headers: headers,
+                                 policy: ValidationPolicy, extra: H2HeaderList) -> H2Response {
+        var fields = extra
+        fields.append(name: "content-type", value: "application/json")
+        fields.append(name: idHeader, value: apnsId, neverIndexed: true)
+        return H2Response(status: reason.status, fields: fields,
                           body: Array(body(reason, timestamp: timestamp, policy: policy).utf8))
     }
 

@@ -35,7 +35,9 @@ public struct APNsValidator: Sendable {
 
     /// The same, reading a context kept by the caller where it is (a connection keeps one and changes its clock
     /// and environment per request): a context passed by value is copied out of its owner first, a retain and
-    /// a release of each of its three lookups per push. The context is only read.
+    /// a release of each of its three lookups per push. The context is only read. (`inout` because `borrowing`
+    /// does not do it: a class's stored property passed to a borrowing parameter was still copied, three retains
+    /// a push by `bench/runtime-calls.sh`.)
     public func validate(_ request: H2Request, inPlace context: inout ValidationContext,
                          state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
         var summary = RequestSummary()

@@ -94,10 +94,7 @@ final class H2ClientConnectionCore: H2Connection {
         // Straight from the list's bytes: `headers[i]` built two Strings per field, ~10% of a load generator's
         // CPU (`apns-emulator bench`).
         for pass in 0..<2 {
-            for i in 0..<headers.count where headers.isPseudo(at: i) == (pass == 0) {
-                let neverIndexed = headers.isNeverIndexed(at: i)
-                headers.withBytes(at: i) { name, value in encoder.add(name: name, value: value, neverIndexed: neverIndexed) }
-            }
+            for i in 0..<headers.count where headers.isPseudo(at: i) == (pass == 0) { encoder.add(headers, at: i) }
         }
         let streamID: Int32
         if request.body.isEmpty {

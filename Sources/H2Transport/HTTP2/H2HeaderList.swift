@@ -115,14 +115,6 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
         }
     }
 
-    /// Appends every field of `other`, flags included.
-    public mutating func append(contentsOf other: H2HeaderList) {
-        for i in 0..<other.count {
-            let neverIndexed = other.isNeverIndexed(at: i)
-            other.withBytes(at: i) { append(name: $0, value: $1, neverIndexed: neverIndexed) }
-        }
-    }
-
     /// Appends raw bytes (as received from nghttp2: already lowercase and validated by it).
     public mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, neverIndexed: Bool = false) {
         let ns = used, vs = used + name.count, end = vs + value.count
@@ -179,31 +171,6 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
         fieldCount = 0
     }
 
-    /// Drops every field after the first `prefix.count` when those are exactly `prefix`'s (same bytes at the same
-    /// places), and says whether it did; otherwise leaves the list as it is. A connection's answers all start with
-    /// the same fields: it keeps them and rewrites only what follows.
-    package mutating func truncate(toPrefix prefix: H2HeaderList) -> Bool {
-        let n = prefix.fieldCount
-        guard fieldCount >= n, used >= prefix.used else { return false }
-        let stride = MemoryLayout<Field>.stride
-        let same = fields.withUnsafeBytes { a in
-            prefix.fields.withUnsafeBytes { b in
-                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<(n * stride)]), UnsafeRawBufferPointer(rebasing: b[..<(n * stride)]))
-            }
-        } && bytes.withUnsafeBytes { a in
-            prefix.bytes.withUnsafeBytes { b in
-                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<prefix.used]), UnsafeRawBufferPointer(rebasing: b[..<prefix.used]))
-            }
-        }
-        guard same else { return false }
-        used = prefix.used
-        fieldCount = n
-        regularNameBits = prefix.regularNameBits
-        regularNameBitCollided = prefix.regularNameBitCollided
-        (methodAt, pathAt, authorityAt) = (prefix.methodAt, prefix.pathAt, prefix.authorityAt)
-        return true
-    }
-
     /// Whether `other` holds the same fields in the same order, byte for byte, but for the value of field
     /// `except` (nil: every byte counts): comparisons of memory. Equal lengths in equal order put every field at
     /// the same offsets, so the index compares as memory too, and a skipped value lies at the same place in both
@@ -227,9 +194,9 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     }
 
     /// Makes this list hold `other`'s fields in storage of its own, reused from one call to the next (no
-    /// allocation once it has grown to the size it is given), never shared with `other`'s: a pooled stream
-    /// refills its list in place for its next request.
-    package mutating func copyFields(of other: H2HeaderList) {
+    /// allocation once it has grown to the size it is given), never shared with `other`'s: the journal's copy of
+    /// the request its shared tail came from, a connection's answers starting from the fields all of them carry.
+    public mutating func copyFields(of other: H2HeaderList) {
         if bytes.count < other.used { bytes = [UInt8](repeating: 0, count: Swift.max(other.used, 2 * bytes.count)) }
         if other.used > 0 {
             bytes.withUnsafeMutableBytes { dst in
@@ -237,8 +204,13 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
             }
         }
         used = other.used
-        fields.removeAll(keepingCapacity: true)
-        fields.append(contentsOf: other.fields[..<other.fieldCount])
+        // The index too at its high-water mark: entries overwritten in place, none removed.
+        if fields.count < other.fieldCount { fields.append(contentsOf: other.fields[fields.count..<other.fieldCount]) }
+        fields.withUnsafeMutableBufferPointer { dst in
+            other.fields.withUnsafeBufferPointer { src in
+                for i in 0..<other.fieldCount { dst[i] = src[i] }
+            }
+        }
         fieldCount = other.fieldCount
         regularNameBits = other.regularNameBits
         regularNameBitCollided = other.regularNameBitCollided
@@ -331,17 +303,18 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
         return nil
     }
 
-    /// The first value for `name` (case-insensitive), if any.
+    /// The first value for `name` (case-insensitive, as stored names may not be lowercase: a list built from
+    /// values), if any.
     public subscript(name: String) -> String? {
         let lower = name.lowercased()
-        for i in 0..<fieldCount where self.name(at: i) == lower { return value(at: i) }
+        for i in 0..<fieldCount where self.name(at: i).lowercased() == lower { return value(at: i) }
         return nil
     }
 
     /// Every value for `name` (case-insensitive), in order.
     public func values(_ name: String) -> [String] {
         let lower = name.lowercased()
-        return (0..<fieldCount).filter { self.name(at: $0) == lower }.map { value(at: $0) }
+        return (0..<fieldCount).filter { self.name(at: $0).lowercased() == lower }.map { value(at: $0) }
     }
 
     /// Same fields in the same order: names, values and flags (not where they sit in storage).

@@ -29,11 +29,7 @@ public struct H2Response: Sendable, Equatable {
     }
 
     /// The first value of `name` (case-insensitive).
-    public subscript(name: String) -> String? {
-        let lower = name.lowercased()
-        for i in 0..<fields.count where fields.name(at: i).lowercased() == lower { return fields.value(at: i) }
-        return nil
-    }
+    public subscript(name: String) -> String? { fields[name] }
 
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }

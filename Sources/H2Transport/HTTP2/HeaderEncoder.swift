@@ -59,6 +59,12 @@ final class HeaderEncoder {
                flags: Self.noCopyName)
     }
 
+    /// Adds field `index` of `list`, "never indexed" as the list says.
+    func add(_ list: H2HeaderList, at index: Int) {
+        let neverIndexed = list.isNeverIndexed(at: index)
+        list.withBytes(at: index) { add(name: $0, value: $1, neverIndexed: neverIndexed) }
+    }
+
     /// Adds a regular field from bytes (a header list's); its name is lowercased (RFC 9113 §8.2.1).
     func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, neverIndexed: Bool = false) {
         let flags = neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : 0
@@ -93,12 +99,12 @@ final class HeaderEncoder {
     }
 
     /// Copies text in place when it is contiguous (native and small strings are), else through a copy.
-    private func copy(_ value: String, lowercase: Bool = false) -> UnsafeMutableRawBufferPointer {
-        if let copied = value.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0), lowercase: lowercase) }) {
+    private func copy(_ value: String) -> UnsafeMutableRawBufferPointer {
+        if let copied = value.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0), lowercase: false) }) {
             return copied
         }
         var value = value
-        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: lowercase) }
+        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: false) }
     }
 
     private func copy(_ source: UnsafeRawBufferPointer, lowercase: Bool) -> UnsafeMutableRawBufferPointer {

@@ -258,7 +258,7 @@ public final class H2ServerConnection: H2Connection {
         // it with the stream, whose next request then writes into a copy of its own (copy on write). This relies on
         // the stream staying this request's until the swap back: nothing is sent while nghttp2 delivers frames
         // (`flushIfIdle` waits for the read to finish), so no stream closes and none goes back to the pool meanwhile.
-        assert(isActivating, "a request handled outside a read: its stream could close before the swap back")
+        precondition(isActivating, "a request handled outside a read: its stream could close before the swap back")
         var request = H2Request(headers: H2HeaderList(), streamID: stream.id)
         swap(&request.headers, &stream.headers)
         swap(&request.body, &stream.body)
@@ -305,10 +305,7 @@ public final class H2ServerConnection: H2Connection {
         let fields = response.fields
         encoder.begin(fields: fields.count + 1, byteCount: 7 + status.utf8.count + fields.byteCount)
         encoder.add(":status", status)
-        for i in 0..<fields.count {
-            let neverIndexed = fields.isNeverIndexed(at: i)
-            fields.withBytes(at: i) { encoder.add(name: $0, value: $1, neverIndexed: neverIndexed) }
-        }
+        for i in 0..<fields.count { encoder.add(fields, at: i) }
         let rv: Int32
         if response.body.isEmpty {
             rv = encoder.withFields { nv, count in

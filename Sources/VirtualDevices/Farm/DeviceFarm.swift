@@ -149,8 +149,6 @@ public final class DeviceFarm: Sendable {
             }
         }
         var queue: DeliveryQueue
-
-        init(queue: DeliveryQueue) { self.queue = queue }
         /// Fates, and their counts for `/metrics`; the OS model records into it through its `OSContext`.
         let fates = FateRecorder(capacity: DeviceFarm.fateCapacity)
         var nextDeviceNumber = 1
@@ -164,6 +162,8 @@ public final class DeviceFarm: Sendable {
         /// A buffer reused by every queued delivery (emptied after use, capacity kept), swapped out of the state
         /// while in use so it stays uniquely referenced.
         var spareActions: [DeliveryQueue.Action] = []
+
+        init(queue: DeliveryQueue) { self.queue = queue }
     }
 
     struct Owner: Sendable, Equatable {

@@ -21,12 +21,11 @@ struct FateLog: ~Copyable {
     /// Fates kept.
     var count: Int { arena.count }
 
-    /// Bytes before the strings: length (UInt32), time (Int64), kind (its place in `kinds`) and flags (UInt8 each).
+    /// Bytes before the strings: length (UInt32), time (Int64), kind (its `ordinal`) and flags (UInt8 each).
     private static let fixedSize = 4 + 8 + 1 + 1
     /// Flag: the notification id is the apns-id (as for every push shown without a collapse id), so it is not
     /// written a second time.
     private static let notificationIdIsApnsId: UInt8 = 1
-    private static let kinds = PushFate.Kind.allCases
 
     /// Appends a fate from its fields, as the OS model has them (no `PushFate` is built to be encoded).
     mutating func append(apnsId: String, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
@@ -39,7 +38,7 @@ struct FateLog: ~Copyable {
             + (sameId ? 0 : EntryByteWriter.size(notificationId))
         var (w, _) = arena.begin(maxBytes: maxBytes)
         w.int64(at)
-        w.uint8(UInt8(Self.kinds.firstIndex(of: kind)!))
+        w.uint8(UInt8(kind.ordinal))
         w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
         w.string(apnsId)
         w.string(deviceId)
@@ -81,7 +80,7 @@ struct FateLog: ~Copyable {
     private static func decode(_ bytes: UnsafeRawBufferPointer) -> PushFate {
         var r = EntryByteReader(bytes, at: 4)
         let at = r.int64()
-        let kind = Int(r.uint8())
+        let kinds = PushFate.Kind.allCases, kind = Int(r.uint8())
         precondition(kind < kinds.count, "fate log entry with an unknown kind")
         let sameId = r.uint8() & notificationIdIsApnsId != 0
         let apnsId = r.string() ?? ""

@@ -144,8 +144,8 @@ struct NotificationCentre: Sendable {
 ///
 /// Every delivery writes one and evicts the oldest, whose references are then released long out of cache. So
 /// it holds fewer than the public record: the identifier is the notification's own (the record carries a
-/// second copy), how it was presented is two flags (the record an array), and what a service extension added
-/// sits in a box that only exists when one ran. That is two references fewer per delivery, and half the bytes.
+/// second copy), and how it was presented is two flags (the record an array). What a service extension left is
+/// kept as the delivery had it (nil, and no reference to release, when none ran).
 struct StoredNotification: Sendable {
     var apnsId: String?
     var notification: ApnsNotification
@@ -154,26 +154,18 @@ struct StoredNotification: Sendable {
     var banner: Bool
     var list: Bool
     var contentExtension: Bool
-    var extensionResult: ExtensionOutcome?
-
-    /// What a service extension left on the notification.
-    final class ExtensionOutcome: Sendable {
-        let attachments: [AttachmentRecord]
-        let serviceExtension: String?
-
-        init(attachments: [AttachmentRecord], serviceExtension: String?) {
-            self.attachments = attachments
-            self.serviceExtension = serviceExtension
-        }
-    }
+    var extensionResult: VirtualApp.ExtensionResult?
 
     var identifier: String { notification.identifier }
+
+    /// How it was presented, as the JSON shows it.
+    var presentation: [String] { (banner ? ["banner"] : []) + (list ? ["list"] : []) }
 
     var delivered: DeliveredNotification {
         DeliveredNotification(
             identifier: notification.identifier, apnsId: apnsId, notification: notification, deliveredAt: deliveredAt,
-            presentation: VirtualApp.presentation(banner: banner, list: list) ?? [], soundPlayed: soundPlayed,
-            attachments: extensionResult?.attachments ?? [], serviceExtension: extensionResult?.serviceExtension,
+            presentation: presentation, soundPlayed: soundPlayed,
+            attachments: extensionResult?.attachments ?? [], serviceExtension: extensionResult?.outcome,
             contentExtension: contentExtension)
     }
 }

@@ -103,9 +103,7 @@ extension VirtualApp {
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
             banner: banner, list: list,
             contentExtension: configuration.contentExtensionCategories.contains(content.category),
-            extensionResult: extensionResult.map {
-                StoredNotification.ExtensionOutcome(attachments: $0.attachments, serviceExtension: $0.outcome)
-            })
+            extensionResult: extensionResult)
         // Reasons are literals unless an extension ran: a plain delivery builds no string.
         func withLog(_ reason: String) -> String {
             guard let log = extensionResult?.log else { return reason }
@@ -129,20 +127,6 @@ extension VirtualApp {
         }
         fate(.shown, withLog(shown), identifier)
     }
-
-    /// How a notification is presented, as the JSON shows it; nil when neither. Shared constant arrays: a
-    /// delivery allocates none.
-    static func presentation(banner: Bool, list: Bool) -> [String]? {
-        switch (banner, list) {
-        case (true, true): return bannerAndList
-        case (true, false): return bannerOnly
-        case (false, true): return listOnly
-        case (false, false): return nil
-        }
-    }
-    private static let bannerAndList = ["banner", "list"]
-    private static let bannerOnly = ["banner"]
-    private static let listOnly = ["list"]
 
     /// Presentation options as bits: the set `willPresent` answered, tested on every push without a `Set`.
     struct PresentationSet {
