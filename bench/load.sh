@@ -61,12 +61,12 @@ bench_register_device "$control"
 REQUEST_PATH=/3/device/$TOKEN
 # More devices (DEVICES > 1): the timed rounds go to all of them in turn.
 paths=("$REQUEST_PATH")
+first_token=$TOKEN
 for ((d = 2; d <= DEVICES; d++)); do
-    first_token=$TOKEN
     bench_register_device "$control" "bench-phone-$d"
     paths+=("/3/device/$TOKEN")
-    TOKEN=$first_token
 done
+TOKEN=$first_token
 bench_start_nghttpd "${paths[@]}"
 bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (allocations counted on pid $counted_pid); $DEVICES device(s), first token ${TOKEN:0:8}…"
 
