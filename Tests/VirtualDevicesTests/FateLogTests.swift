@@ -1,3 +1,4 @@
+import APNsProtocol
 import Testing
 
 @testable import VirtualDevices
@@ -48,7 +49,7 @@ struct FateLogTests {
 extension FateLog {
     /// Appends a whole fate (the tests build `PushFate` values; the farm records from fields).
     mutating func append(_ fate: PushFate) {
-        append(apnsId: fate.apnsId, deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token,
-               kind: fate.fate, reason: fate.reason, at: fate.at, notificationId: fate.notificationId)
+        append(apnsId: CompactID(fate.apnsId), deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token,
+               kind: fate.fate, reason: fate.reason, at: fate.at, notificationId: fate.notificationId.map(CompactID.init))
     }
 }

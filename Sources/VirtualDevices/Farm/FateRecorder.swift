@@ -1,4 +1,5 @@
 import APNsEmulator
+import APNsProtocol
 
 /// Where each step of a push's fate goes as it happens: the farm's fate log, and the counts `/metrics` shows.
 ///
@@ -19,8 +20,8 @@ final class FateRecorder: @unchecked Sendable {
         log = FateLog(capacity: capacity)
     }
 
-    func record(apnsId: String, deviceId: String, bundleId: String, token: String, _ kind: PushFate.Kind,
-                _ reason: String, at: Millis, notificationId: String? = nil) {
+    func record(apnsId: CompactID, deviceId: String, bundleId: String, token: String, _ kind: PushFate.Kind,
+                _ reason: String, at: Millis, notificationId: CompactID? = nil) {
         counts.add(kind)
         log.append(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind: kind, reason: reason,
                    at: at, notificationId: notificationId)
