@@ -25,7 +25,7 @@ struct JournalTests {
         return Recorded(
             record: JournalRecord(
                 receivedAt: 1_700_000_000_000, connectionId: 7, environment: .production, authMode: .token,
-                authRejection: nil, status: status, reason: reason, timestamp: nil, apnsId: CompactID(apnsId), apnsUniqueId: nil,
+                authRejection: nil, status: status, reason: reason, timestamp: nil, apnsId: apnsId, apnsUniqueId: nil,
                 durationMicros: 12, faultId: nil),
             request: H2Request(headers: headers, body: body), summary: summary)
     }
@@ -44,7 +44,7 @@ struct JournalTests {
         r.record.authMode = .certificate
         r.record.authRejection = .badCertificate
         r.record.timestamp = 1_699_999_999_000
-        r.record.apnsUniqueId = CompactID("unique")
+        r.record.apnsUniqueId = "unique"
         r.record.faultId = "f1"
         r.summary.pushType = .voip
         r.summary.priority = 5

@@ -57,10 +57,8 @@ import Testing
     @Test func successReusingAListLeavesEarlierResponsesIntact() {
         let extra = [H2Header("x-version", "1")]
         var fields = H2HeaderList()
-        let first = APNsResponseBuilder.success(apnsId: CompactID("id-1"), uniqueId: CompactID("u-1"),
-                                                extra: H2HeaderList(extra), reusing: &fields)
-        let second = APNsResponseBuilder.success(apnsId: CompactID("id-2"), uniqueId: nil, extra: H2HeaderList(extra),
-                                                 reusing: &fields)
+        let first = APNsResponseBuilder.success(apnsId: "id-1", uniqueId: "u-1", extra: H2HeaderList(extra), reusing: &fields)
+        let second = APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: H2HeaderList(extra), reusing: &fields)
         #expect(first.headers.map(\.name) == ["x-version", "apns-id", "apns-unique-id"])
         #expect(first["apns-id"] == "id-1" && first["apns-unique-id"] == "u-1")
         #expect(second.headers.map(\.name) == ["x-version", "apns-id"] && second["apns-id"] == "id-2")

@@ -1,4 +1,3 @@
-import APNsProtocol
 import Testing
 
 @testable import VirtualDevices
@@ -49,7 +48,7 @@ struct FateLogTests {
 extension FateLog {
     /// Appends a whole fate (the tests build `PushFate` values; the farm records from fields).
     mutating func append(_ fate: PushFate) {
-        append(apnsId: CompactID(fate.apnsId), deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token,
-               kind: fate.fate, reason: fate.reason, at: fate.at, notificationId: fate.notificationId.map(CompactID.init))
+        append(apnsId: fate.apnsId, deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token,
+               kind: fate.fate, reason: fate.reason, at: fate.at, notificationId: fate.notificationId)
     }
 }

@@ -1,4 +1,3 @@
-import APNsProtocol
 import Foundation
 import Testing
 
@@ -9,8 +8,8 @@ struct NotificationCentreTests {
     static func item(_ id: String, thread: String = "") -> StoredNotification {
         let content = PushContent(payload: Array(#"{"aps":{"alert":"x","thread-id":"\#(thread)"}}"#.utf8))
         let n = ApnsNotification(identifier: id, content: content, platform: .iOS, level: .active, source: .delegate)
-        return StoredNotification(apnsId: CompactID(id), notification: n, deliveredAt: 0, soundPlayed: "", banner: false,
-                                  list: true, contentExtension: false, extensionResult: nil)
+        return StoredNotification(apnsId: id, notification: n, deliveredAt: 0, soundPlayed: "", banner: false, list: true,
+                                  contentExtension: false, extensionResult: nil)
     }
 
     /// The centre keeps a compact record and reads it back as the public one, field for field: the identifier
@@ -53,7 +52,7 @@ struct NotificationCentreTests {
         _ = c.add(Self.item("a"))
         _ = c.add(Self.item("b"))
         let replaced = c.add(Self.item("a", thread: "t"))
-        #expect(replaced?.identifier.string == "a")
+        #expect(replaced?.identifier == "a")
         #expect(c.items.map(\.identifier) == ["a", "b"])
         #expect(c.items.first?.notification.threadIdentifier == "t")
         #expect(c.remove("b")?.identifier == "b")
@@ -95,26 +94,12 @@ struct NotificationCentreTests {
         return (c, model)
     }
 
-    /// Identifiers are kept inline up to an apns-id's 36 bytes and as text beyond (a collapse id may have 64):
-    /// either kind replaces, is found and is removed by its text.
-    @Test func identifiersLongerThanAnApnsIdReplaceAndAreFoundToo() {
-        let long = String(repeating: "c", count: 64), uuid = "f2a0c1d2-0000-4000-8000-000000000001"
-        var c = NotificationCentre()
-        _ = c.add(Self.item(long))
-        _ = c.add(Self.item(uuid))
-        #expect(c.add(Self.item(long, thread: "t"))?.identifier.string == long)
-        #expect(c.add(Self.item(uuid, thread: "t"))?.identifier.string == uuid)
-        #expect(c.items.map(\.identifier) == [uuid, long])
-        #expect(c.find(long)?.notification.threadIdentifier == "t" && c.find(String(long.dropLast())) == nil)
-        #expect(c.remove(uuid)?.apnsId == uuid && c.find(uuid) == nil && c.items.count == 1)
-    }
-
     /// Deliveries only, over identifiers that repeat often enough to replace the oldest, a middle one and the
     /// newest.
     @Test func matchesTheLastHundredDeliveriesModel() {
         let (c, model) = Self.walk(steps: 5_000) { c, model, step, rng in
             let id = "n\(Int.random(in: 0..<(step % 2 == 0 ? 130 : 400), using: &rng))"
-            #expect(c.add(Self.item(id))?.identifier.string == (model.contains(id) ? id : nil))
+            #expect(c.add(Self.item(id))?.identifier == (model.contains(id) ? id : nil))
             model.deliver(id)
             return "adding \(id)"
         }
@@ -145,7 +130,7 @@ struct NotificationCentreTests {
         let ids = ["", "a", "ab", "1234567", "12345678", "123456789", UUID().uuidString.lowercased(),
                    "f2a0c1d2-0000-4000-8000-000000000001", "f2a0c1d2-0000-4000-8000-000000000002",
                    String(repeating: "x", count: 200), "é", "collapse-1", "collapse-2"]
-        let prints = ids.map { NotificationCentre.fingerprint(CompactID($0)) }
+        let prints = ids.map(NotificationCentre.fingerprint)
         #expect(!prints.contains(0))
         #expect(Set(prints).count == ids.count)
     }

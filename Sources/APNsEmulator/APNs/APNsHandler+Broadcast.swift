@@ -54,17 +54,16 @@ extension APNsHandler {
                 self.accepted(connection: connection, state: state)
             }
             journal(request, connection: connection, environment: env, summary: broadcast.summary, status: status,
-                    reason: reason, timestamp: nil, apnsId: CompactID(broadcast.requestId),
-                    uniqueId: response["apns-unique-id"].map(CompactID.init),
+                    reason: reason, timestamp: nil, apnsId: broadcast.requestId, uniqueId: response["apns-unique-id"],
                     started: started, fault: fault, now: context.now, auth: state.auth, authRejection: nil)
         case .failure(let r):
             reasonAnswered = r.reason
             response = rejection(r.reason, requestId: r.apnsId, timestamp: r.timestamp)
             status = r.reason.status
             journal(request, connection: connection, environment: context.environment, summary: r.summary,
-                    status: status, reason: policy.wireString(for: r.reason), timestamp: r.timestamp,
-                    apnsId: CompactID(r.apnsId), uniqueId: nil, started: started, fault: fault, now: context.now,
-                    auth: state.auth, authRejection: Self.isAuthReason(r.reason) ? r.reason : nil)
+                    status: status, reason: policy.wireString(for: r.reason), timestamp: r.timestamp, apnsId: r.apnsId,
+                    uniqueId: nil, started: started, fault: fault, now: context.now, auth: state.auth,
+                    authRejection: Self.isAuthReason(r.reason) ? r.reason : nil)
             rejected(r.reason, connection: connection, state: state)
         }
         send(response, fault: fault, connection: connection, responder: responder,

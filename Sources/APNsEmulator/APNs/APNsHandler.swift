@@ -108,7 +108,7 @@ final class APNsHandler: H2ServerHandler {
             now: now).map(FaultHit.init)
         if let fault, case .resetStream = fault.action {
             journal(request, connection: connection, environment: environment, summary: RequestSummary(), status: 0,
-                    reason: nil, timestamp: nil, apnsId: CompactID(), uniqueId: nil, started: started, fault: fault, now: now,
+                    reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
                     auth: state.auth, authRejection: nil)
             services.metrics.streamClosed(loop: loop.index)
             responder.reset(.internalError)
@@ -144,11 +144,11 @@ final class APNsHandler: H2ServerHandler {
         case .success(let push):
             pushType = push.pushType
             answeredReason = nil
-            let uniqueId = environment == .sandbox ? state.authState.ids.nextID() : nil
-            response = APNsResponseBuilder.success(apnsId: push.id, uniqueId: uniqueId, extra: extraFields,
+            let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
+            response = APNsResponseBuilder.success(apnsId: push.apnsId, uniqueId: uniqueId, extra: extraFields,
                                                    reusing: &state.successFields)
             journaledAt = journal(request, connection: connection, environment: environment, summary: push.summary, status: 200,
-                    reason: nil, timestamp: nil, apnsId: push.id, uniqueId: uniqueId, started: started,
+                    reason: nil, timestamp: nil, apnsId: push.apnsId, uniqueId: uniqueId, started: started,
                     fault: fault, now: now, auth: state.auth, authRejection: nil)
             accepted(connection: connection, state: state)
             for observe in pushObservers { observe(push, now) }
@@ -159,7 +159,7 @@ final class APNsHandler: H2ServerHandler {
                                                      apnsId: rejection.apnsId, policy: policy, extra: extraFields)
             journaledAt = journal(request, connection: connection, environment: environment, summary: rejection.summary,
                     status: rejection.reason.status, reason: policy.wireString(for: rejection.reason),
-                    timestamp: rejection.timestamp, apnsId: CompactID(rejection.apnsId), uniqueId: nil, started: started,
+                    timestamp: rejection.timestamp, apnsId: rejection.apnsId, uniqueId: nil, started: started,
                     fault: fault, now: now, auth: state.auth,
                     authRejection: Self.isAuthReason(rejection.reason) ? rejection.reason : nil)
             rejected(rejection.reason, connection: connection, state: state)
@@ -318,8 +318,8 @@ final class APNsHandler: H2ServerHandler {
     /// Records the request when the journal is on; returns the time it read for the entry's duration.
     @discardableResult
     func journal(_ request: H2Request, connection: H2ServerConnection, environment: APNsEnvironment,
-                 summary: RequestSummary, status: Int, reason: String?, timestamp: Int64?, apnsId: CompactID,
-                 uniqueId: CompactID?, started: UInt64, fault: FaultHit?, now: Millis, auth: ConnectionAuth,
+                 summary: RequestSummary, status: Int, reason: String?, timestamp: Int64?, apnsId: String,
+                 uniqueId: String?, started: UInt64, fault: FaultHit?, now: Millis, auth: ConnectionAuth,
                  authRejection: APNsReason?) -> UInt64? {
         guard services.journal.isEnabled else { return nil }
         let authMode: JournalRecord.AuthMode

@@ -31,15 +31,14 @@ public struct JournalRecord: ~Copyable, Sendable {
     /// The reason as sent on the wire (policy spelling).
     public var reason: String?
     public var timestamp: Millis?
-    /// Kept inline (`CompactID`): the push path never makes a String of it (empty: none was answered).
-    public var apnsId: CompactID
-    public var apnsUniqueId: CompactID?
+    public var apnsId: String
+    public var apnsUniqueId: String?
     public var durationMicros: Int64
     public var faultId: String?
 
     public init(receivedAt: Millis, connectionId: UInt64, environment: APNsEnvironment, authMode: AuthMode,
                 authRejection: APNsReason?, status: Int,
-                reason: String?, timestamp: Millis?, apnsId: CompactID, apnsUniqueId: CompactID?, durationMicros: Int64,
+                reason: String?, timestamp: Millis?, apnsId: String, apnsUniqueId: String?, durationMicros: Int64,
                 faultId: String?) {
         self.receivedAt = receivedAt
         self.connectionId = connectionId

@@ -1,4 +1,3 @@
-import APNsProtocol
 import H2Transport
 
 /// Appends fixed-width integers and length-prefixed byte strings to the entry an `EntryArena` has open.
@@ -17,9 +16,6 @@ package struct EntryByteWriter {
 
     /// Bytes `string(_:)` writes for `s`, for sizing the reservation.
     package static func size(_ s: String?) -> Int { 4 + (s?.utf8.count ?? 0) }
-
-    /// Bytes `id(_:)` writes for `v`.
-    package static func size(_ v: CompactID?) -> Int { 4 + (v?.count ?? 0) }
 
     package mutating func uint8(_ v: UInt8) {
         base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self)
@@ -68,14 +64,5 @@ package struct EntryByteWriter {
             var copy = s
             copy.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
         }
-    }
-
-    /// An id as `string(_:)` writes its text (read back as a string).
-    package mutating func id(_ v: CompactID?) {
-        guard let v else {
-            uint32(Self.nilLength)
-            return
-        }
-        v.withUTF8 { bytes($0) }
     }
 }

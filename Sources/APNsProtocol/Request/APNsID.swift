@@ -27,18 +27,13 @@ public enum APNsID {
 
     /// The same, drawing from `rng` (see `APNsIDGenerator` for the hot path).
     public static func generate(using rng: inout some RandomNumberGenerator) -> String {
-        random(using: &rng).string
-    }
-
-    /// A random lowercase version-4 UUID kept inline (no String: see `CompactID`).
-    public static func random(using rng: inout some RandomNumberGenerator) -> CompactID {
         var a = rng.next() as UInt64
         var b = rng.next() as UInt64
         a = (a & ~0xF000) | 0x4000              // version 4 in bits 12–15 of the third group
         b = (b & ~(0xC << 60)) | (0x8 << 60)    // variant 10xx
         // 8-4-4-4-12: a's 16 hex digits then b's, hyphens after digits 8, 12, 16 and 20.
-        return CompactID(fillingInline: { buffer in
-            let out = buffer.baseAddress!
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            let out = UnsafeMutableRawPointer(buffer.baseAddress!)
             let high = hex8(UInt32(truncatingIfNeeded: a >> 32)), mid = hex8(UInt32(truncatingIfNeeded: a))
             let next = hex8(UInt32(truncatingIfNeeded: b >> 32)), low = hex8(UInt32(truncatingIfNeeded: b))
             out.storeBytes(of: high, toByteOffset: 0, as: UInt64.self)
@@ -53,7 +48,7 @@ public enum APNsID {
             out.storeBytes(of: hyphen, toByteOffset: 18, as: UInt8.self)
             out.storeBytes(of: hyphen, toByteOffset: 23, as: UInt8.self)
             return 36
-        })
+        }
     }
 
     /// The eight lowercase hex digits of `v`, most significant first, as a word whose bytes in memory are

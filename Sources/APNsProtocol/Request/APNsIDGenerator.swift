@@ -30,9 +30,4 @@ public struct APNsIDGenerator: RandomNumberGenerator, Sendable {
     public mutating func generate() -> String {
         APNsID.generate(using: &self)
     }
-
-    /// The same, kept inline (the push path's form: no String allocated).
-    public mutating func nextID() -> CompactID {
-        APNsID.random(using: &self)
-    }
 }

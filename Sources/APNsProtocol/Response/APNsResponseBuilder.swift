@@ -8,27 +8,19 @@ public enum APNsResponseBuilder {
     ///   - extra: headers every response carries (e.g. the emulator version).
     public static func success(apnsId: String, uniqueId: String?, extra: [H2Header]) -> H2Response {
         var fields = H2HeaderList()
-        return success(apnsId: CompactID(apnsId), uniqueId: uniqueId.map(CompactID.init), extra: H2HeaderList(extra),
-                       reusing: &fields)
+        return success(apnsId: apnsId, uniqueId: uniqueId, extra: H2HeaderList(extra), reusing: &fields)
     }
 
     /// The same answer with its fields written into `fields`, whose storage is reused when nothing else holds
     /// it (a connection keeps one list for all its 200s: no allocation per push). `extra` comes as bytes too, so
-    /// no String is read at all (the ids are kept inline).
-    public static func success(apnsId: CompactID, uniqueId: CompactID?, extra: H2HeaderList,
+    /// no String but the ids is read.
+    public static func success(apnsId: String, uniqueId: String?, extra: H2HeaderList,
                                reusing fields: inout H2HeaderList) -> H2Response {
         fields.copyFields(of: extra)
         // Ids are unique per response: never worth a slot in the client's HPACK table.
-        append("apns-id", apnsId, to: &fields)
-        if let uniqueId { append("apns-unique-id", uniqueId, to: &fields) }
+        fields.append(name: "apns-id", value: apnsId, neverIndexed: true)
+        if let uniqueId { fields.append(name: "apns-unique-id", value: uniqueId, neverIndexed: true) }
         return H2Response(status: 200, fields: fields)
-    }
-
-    private static func append(_ name: StaticString, _ id: CompactID, to fields: inout H2HeaderList) {
-        id.withUTF8 { value in
-            fields.append(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), value: value,
-                          neverIndexed: true)
-        }
     }
 
     /// The status of `reason`, `content-type: application/json`, `apns-id`, and `{"reason": ...}` plus

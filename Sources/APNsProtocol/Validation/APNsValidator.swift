@@ -76,20 +76,20 @@ public struct APNsValidator: Sendable {
         }
 
         // The apns-id is echoed on every answer, so read it first (if it is well-formed).
-        var apnsId: CompactID?
+        var apnsId: String?
         if let idIndex {
-            summary.apnsId = headers.value(at: idIndex)
-            apnsId = headers.withValue(at: idIndex) { value in
-                APNsID.isCanonical(value)
-                    && (context.policy.acceptUppercaseApnsId || !value.contains(where: { $0 >= 0x41 && $0 <= 0x46 }))
-                    ? CompactID(bytes: value) : nil
+            let value = headers.value(at: idIndex)
+            summary.apnsId = value
+            if APNsID.isCanonical(value.utf8)
+                && (context.policy.acceptUppercaseApnsId || !value.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x46 })) {
+                apnsId = value
             }
         }
-        let responseId = apnsId ?? state.ids.nextID()
+        let responseId = apnsId ?? state.ids.generate()
         // Takes the summary rather than capturing it, so the accepted push below can consume it: a captured
         // `var` would be copied into the push and destroyed here (two dozen retains and releases per push).
         func reject(_ reason: APNsReason, _ summary: RequestSummary, timestamp: Int64? = nil) -> Result<AcceptedPush, Rejection> {
-            .failure(Rejection(reason: reason, timestamp: timestamp, apnsId: responseId.string, summary: summary))
+            .failure(Rejection(reason: reason, timestamp: timestamp, apnsId: responseId, summary: summary))
         }
 
         // 1. Method.
@@ -225,7 +225,7 @@ public struct APNsValidator: Sendable {
         if let at = info.expiredAt, at <= context.now { return reject(.expiredToken, summary, timestamp: at) }
 
         return .success(AcceptedPush(
-            summary: Self.take(&summary), bundleId: bundleId, pushType: pushType, priority: priority, id: responseId,
+            summary: Self.take(&summary), bundleId: bundleId, pushType: pushType, priority: priority, apnsId: responseId,
             payload: request.body, payloadSummary: scanned, environment: context.environment))
     }
 

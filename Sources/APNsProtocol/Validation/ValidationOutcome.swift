@@ -38,22 +38,21 @@ public struct AcceptedPush: ValidatedRequest {
     public var pushType: PushType
     /// The effective priority (an omitted header on a background push reads as 5).
     public var priority: Int
-    /// The apns-id to send back: as received, or generated (lowercase). Kept inline (`CompactID`): the push
-    /// path reads its bytes; `apnsId` makes a String of it for everyone else.
-    public var id: CompactID
+    /// The apns-id to send back: as received, or generated (lowercase).
+    public var apnsId: String
     public var payload: [UInt8]
     public var payloadSummary: PayloadScanner.Summary
     public var environment: APNsEnvironment
 
     /// `summary` must carry a token and a topic (the validator sets both before it accepts).
-    init(summary: RequestSummary, bundleId: String, pushType: PushType, priority: Int, id: CompactID,
+    init(summary: RequestSummary, bundleId: String, pushType: PushType, priority: Int, apnsId: String,
          payload: [UInt8], payloadSummary: PayloadScanner.Summary, environment: APNsEnvironment) {
         precondition(summary.token != nil && summary.topic != nil, "an accepted push has a token and a topic")
         self.summary = summary
         self.bundleId = bundleId
         self.pushType = pushType
         self.priority = priority
-        self.id = id
+        self.apnsId = apnsId
         self.payload = payload
         self.payloadSummary = payloadSummary
         self.environment = environment
@@ -65,9 +64,6 @@ public struct AcceptedPush: ValidatedRequest {
     /// UNIX seconds; nil when absent (store per policy), 0 = deliver once, never store.
     public var expiration: Int64? { summary.expiration }
     public var collapseId: String? { summary.collapseId }
-
-    /// The apns-id as text (a new String: the push path reads `id`).
-    public var apnsId: String { id.string }
 
     public var responseId: String { apnsId }
 }

@@ -1,5 +1,4 @@
 import APNsEmulator
-import APNsProtocol
 
 /// The newest push fates, oldest first; once `capacity` is reached each new fate drops the oldest (a load
 /// test records one or more per push).
@@ -29,9 +28,10 @@ struct FateLog: ~Copyable {
     private static let notificationIdIsApnsId: UInt8 = 1
 
     /// Appends a fate from its fields, as the OS model has them (no `PushFate` is built to be encoded).
-    mutating func append(apnsId: CompactID, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
-                         reason: String, at: Millis, notificationId: CompactID?) {
+    mutating func append(apnsId: String, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
+                         reason: String, at: Millis, notificationId: String?) {
         if arena.count >= capacity { arena.removeFirst() }
+        // Equal strings sharing storage compare by pointer: the usual case costs no byte comparison.
         let sameId = notificationId == apnsId
         let maxBytes = Self.fixedSize + EntryByteWriter.size(apnsId) + EntryByteWriter.size(deviceId)
             + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token) + EntryByteWriter.size(reason)
@@ -40,12 +40,12 @@ struct FateLog: ~Copyable {
         w.int64(at)
         w.uint8(UInt8(kind.ordinal))
         w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
-        w.id(apnsId)
+        w.string(apnsId)
         w.string(deviceId)
         w.string(bundleId)
         w.string(token)
         w.string(reason)
-        if !sameId { w.id(notificationId) }
+        if !sameId { w.string(notificationId) }
         arena.commit(w)
     }
 

@@ -1,5 +1,4 @@
 import APNsEmulator
-import APNsProtocol
 
 /// Where each step of a push's fate goes as it happens: the farm's fate log, and the counts `/metrics` shows.
 ///
@@ -20,8 +19,8 @@ final class FateRecorder: @unchecked Sendable {
         log = FateLog(capacity: capacity)
     }
 
-    func record(apnsId: CompactID, deviceId: String, bundleId: String, token: String, _ kind: PushFate.Kind,
-                _ reason: String, at: Millis, notificationId: CompactID? = nil) {
+    func record(apnsId: String, deviceId: String, bundleId: String, token: String, _ kind: PushFate.Kind,
+                _ reason: String, at: Millis, notificationId: String? = nil) {
         counts.add(kind)
         log.append(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind: kind, reason: reason,
                    at: at, notificationId: notificationId)

@@ -1,17 +1,9 @@
-import APNsProtocol
-
 /// The plugin's notification record (`ApnsNotification`): what the app sees of a notification in events
 /// and from GetColdStartNotification (`device-model.md` §1, "mapping from the payload").
 public struct ApnsNotification: Sendable, Codable, Equatable {
     /// The OS request identifier (`apns-collapse-id` when given, else the `apns-id`); empty in the empty
     /// notification. Not a plugin field: it lets a caller tap the notification it saw.
-    public var identifier: String {
-        get { id.string }
-        set { id = CompactID(newValue) }
-    }
-    /// The identifier as kept: inline, so a push's record holds no String of its apns-id (`CompactID`). The
-    /// notification centre files and finds records by its bytes.
-    var id: CompactID
+    public var identifier: String
     public var interruptionLevel: InterruptionLevel
     /// Whether the notification came from a push (false for a local notification the app scheduled).
     public var isRemote: Bool
@@ -121,7 +113,7 @@ public struct ApnsNotification: Sendable, Codable, Equatable {
         f.targetContentId = r.targetContentIdentifier
         f.relevanceScore = r.relevanceScore
         f.userInfoJson = r.userInfoJson
-        id = CompactID(r.identifier)
+        identifier = r.identifier
         interruptionLevel = r.interruptionLevel
         isRemote = r.isRemote
         content = PushContent(f)
@@ -150,14 +142,7 @@ public struct ApnsNotification: Sendable, Codable, Equatable {
     ///   - level: The interruption level after the entitlement downgrade (`OSNotification.effectiveLevel`).
     public init(identifier: String, content: PushContent, platform: Platform, level: InterruptionLevel,
                 source: Source, isRemote: Bool = true) {
-        self.init(id: CompactID(identifier), content: content, platform: platform, level: level, source: source,
-                  isRemote: isRemote)
-    }
-
-    /// The same with the identifier as kept (a push's apns-id or collapse id, as delivery has it).
-    init(id: CompactID, content: PushContent, platform: Platform, level: InterruptionLevel, source: Source,
-         isRemote: Bool = true) {
-        self.id = id
+        self.identifier = identifier
         self.content = content
         self.isRemote = isRemote
         switch source {

@@ -6,8 +6,7 @@ import APNsProtocol
 /// it). Every push of a load test is the second kind, and building a `QueuedPush` for it copied six fields
 /// through value witnesses only to destroy them again (2% of the CPU of a push to a device).
 protocol DeliverablePush {
-    /// The apns-id, inline (`CompactID`): an accepted push's as the validator made it, no String.
-    var id: CompactID { get }
+    var apnsId: String { get }
     /// Lowercase hex device token.
     var token: String { get }
     /// The app the push is for (the topic without the push type's suffix).
@@ -22,7 +21,6 @@ protocol DeliverablePush {
 }
 
 extension QueuedPush: DeliverablePush {
-    var id: CompactID { CompactID(apnsId) }
     func queued(acceptedAt: Millis) -> QueuedPush { self }
 }
 

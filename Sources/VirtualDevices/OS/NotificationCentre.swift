@@ -1,6 +1,4 @@
 import APNsEmulator
-import APNsProtocol
-import H2Transport
 
 /// The notifications an app has on display, newest first, grouped by thread identifier.
 ///
@@ -65,15 +63,13 @@ struct NotificationCentre: Sendable {
 
     /// Removes and returns the notification with `identifier` (tap, dismiss).
     mutating func remove(_ identifier: String) -> DeliveredNotification? {
-        let id = CompactID(identifier)
-        guard let slot = slot(of: id, fingerprint: Self.fingerprint(id)) else { return nil }
+        guard let slot = slot(of: identifier, fingerprint: Self.fingerprint(identifier)) else { return nil }
         unlink(slot)
         return ring[slot].take()?.delivered
     }
 
     func find(_ identifier: String) -> DeliveredNotification? {
-        let id = CompactID(identifier)
-        return slot(of: id, fingerprint: Self.fingerprint(id)).flatMap { ring[$0]?.delivered }
+        slot(of: identifier, fingerprint: Self.fingerprint(identifier)).flatMap { ring[$0]?.delivered }
     }
 
     mutating func removeAll() {
@@ -85,7 +81,7 @@ struct NotificationCentre: Sendable {
     }
 
     /// The ring slot holding `identifier`, if any.
-    private func slot(of identifier: CompactID, fingerprint: UInt64) -> Int? {
+    private func slot(of identifier: String, fingerprint: UInt64) -> Int? {
         guard !bucketHeads.isEmpty else { return nil }
         var q = Int(bucketHeads[Self.bucket(fingerprint)])
         while q >= 0 {
@@ -126,11 +122,9 @@ struct NotificationCentre: Sendable {
         Int(truncatingIfNeeded: fingerprint >> UInt64(64 - bucketBits))
     }
 
-    /// A 64-bit fingerprint of an identifier's bytes (`Fingerprint`), never 0 (the empty slot's mark). A
-    /// collision costs one comparison, and a chain is bounded by the centre's capacity whatever the identifiers.
-    static func fingerprint(_ identifier: CompactID) -> UInt64 {
-        identifier.withUTF8 { Fingerprint.of(bytes: $0.assumingMemoryBound(to: UInt8.self)) } | 1
-    }
+    /// A 64-bit fingerprint of an identifier (`Fingerprint`), never 0 (the empty slot's mark). A collision
+    /// costs one string comparison, and a chain is bounded by the centre's capacity whatever the identifiers.
+    static func fingerprint(_ identifier: String) -> UInt64 { Fingerprint.of(identifier) | 1 }
 
     /// Groups as the notification centre stacks them (iOS 12+): one per thread identifier, the empty
     /// thread being the app's default group; groups ordered by their newest notification.
@@ -153,7 +147,7 @@ struct NotificationCentre: Sendable {
 /// second copy), and how it was presented is two flags (the record an array). What a service extension left is
 /// kept as the delivery had it (nil, and no reference to release, when none ran).
 struct StoredNotification: Sendable {
-    var apnsId: CompactID?
+    var apnsId: String?
     var notification: ApnsNotification
     var deliveredAt: Millis
     var soundPlayed: String
@@ -162,14 +156,14 @@ struct StoredNotification: Sendable {
     var contentExtension: Bool
     var extensionResult: VirtualApp.ExtensionResult?
 
-    var identifier: CompactID { notification.id }
+    var identifier: String { notification.identifier }
 
     /// How it was presented, as the JSON shows it.
     var presentation: [String] { (banner ? ["banner"] : []) + (list ? ["list"] : []) }
 
     var delivered: DeliveredNotification {
         DeliveredNotification(
-            identifier: notification.identifier, apnsId: apnsId?.string, notification: notification, deliveredAt: deliveredAt,
+            identifier: notification.identifier, apnsId: apnsId, notification: notification, deliveredAt: deliveredAt,
             presentation: presentation, soundPlayed: soundPlayed,
             attachments: extensionResult?.attachments ?? [], serviceExtension: extensionResult?.outcome,
             contentExtension: contentExtension)

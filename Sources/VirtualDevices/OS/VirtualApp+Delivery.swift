@@ -16,14 +16,14 @@ extension VirtualApp {
         }
         if push.pushType == .alert {
             present(Self.remoteNotification(push, content, platform: plugin.platform, entitlements: configuration.entitlements),
-                    content: content, apnsId: push.id, token: push.token, ctx)
+                    content: content, apnsId: push.apnsId, token: push.token, ctx)
         }
     }
 
     /// The record the delegate would see for a remote push.
     static func remoteNotification(_ push: some DeliverablePush, _ content: PushContent, platform: Platform,
                                    entitlements: Entitlements) -> ApnsNotification {
-        ApnsNotification(id: push.collapseId.map(CompactID.init) ?? push.id, content: content, platform: platform,
+        ApnsNotification(identifier: push.collapseId ?? push.apnsId, content: content, platform: platform,
                          level: effectiveLevel(content.interruptionLevel, entitlements), source: .delegate)
     }
 
@@ -42,16 +42,12 @@ extension VirtualApp {
 
     /// Shows (or not) a notification: foreground → the delegate's willPresent decides; otherwise the
     /// notification centre, if alerts are authorized. Badge and sound follow the same permissions.
-    mutating func present(_ n: consuming ApnsNotification, content: PushContent, apnsId: CompactID?, token: String,
+    mutating func present(_ n: consuming ApnsNotification, content: PushContent, apnsId: String?, token: String,
                           _ ctx: OSContext, extensionResult: ExtensionResult? = nil) {
-        // A local notification (no apns-id) has no fate to record. Records through `ctx` with the app's bundle
-        // id read once: a nested function calling a method of `self` captured a copy of the whole app (a retain
-        // and a release of its two dozen references per push).
-        let bundleId = bundleId
-        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: CompactID? = nil, apnsId override: CompactID? = nil) {
+        // A local notification (no apns-id) has no fate to record.
+        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, apnsId override: String? = nil) {
             guard let id0 = override ?? apnsId else { return }
-            ctx.fates.record(apnsId: id0, deviceId: ctx.deviceId, bundleId: bundleId, token: token, kind, reason,
-                             at: ctx.now, notificationId: id)
+            recordFate(kind, reason, apnsId: id0, token: token, notificationId: id, ctx)
         }
         guard authorization.isAllowed else {
             fate(.suppressed, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
@@ -101,7 +97,7 @@ extension VirtualApp {
         }
         // The notification moves into the record the centre keeps (a copy would retain its ten strings). Built
         // whole as a `let`: a `var` filled in afterwards was copied into the centre and destroyed here.
-        let identifier = n.id
+        let identifier = n.identifier
         let item = StoredNotification(
             apnsId: apnsId, notification: consume n, deliveredAt: ctx.now,
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
@@ -153,7 +149,7 @@ extension VirtualApp {
     }
 
     private mutating func startExtension(_ script: ServiceExtensionScript, n: ApnsNotification, content: PushContent,
-                                         apnsId: CompactID, token: String, _ ctx: OSContext) {
+                                         apnsId: String, token: String, _ ctx: OSContext) {
         var cache = attachmentCache
         var hits = 0, misses = 0
         let machine = ServiceExtensionMachine(
@@ -167,7 +163,7 @@ extension VirtualApp {
         attachmentCache = cache
         attachmentCacheHits += hits
         attachmentCacheMisses += misses
-        extensionRuns.append(ExtensionRun(apnsId: apnsId, token: token, identifier: n.id, machine: machine))
+        extensionRuns.append(ExtensionRun(apnsId: apnsId, token: token, identifier: n.identifier, machine: machine))
     }
 
     /// Time passed: extensions whose moment came deliver their content (or the original), which is then
@@ -179,7 +175,7 @@ extension VirtualApp {
             let run = extensionRuns[i]
             if run.machine.isFinished { extensionRuns.remove(at: i) } else { i += 1 }
             for case .deliver(let content, let attachments, let outcome, let log) in actions {
-                let n = ApnsNotification(id: run.identifier, content: content, platform: plugin.platform,
+                let n = ApnsNotification(identifier: run.identifier, content: content, platform: plugin.platform,
                                          level: Self.effectiveLevel(content.interruptionLevel, configuration.entitlements),
                                          source: .delegate)
                 present(n, content: content, apnsId: run.apnsId, token: run.token, ctx,
@@ -205,7 +201,7 @@ extension VirtualApp {
         let budget = ctx.backgroundBudgetPerHour
         if budget > 0 && backgroundDeliveries.count(at: ctx.now) >= budget {
             if let older = heldBackgroundPush {
-                recordFate(.coalesced, "a newer background push (\(push.id)) replaced it while the budget was used up",
+                recordFate(.coalesced, "a newer background push (\(push.apnsId)) replaced it while the budget was used up",
                            of: older, ctx)
             }
             heldBackgroundPush = push.queued(acceptedAt: ctx.now)

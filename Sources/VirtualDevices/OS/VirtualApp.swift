@@ -53,9 +53,9 @@ public struct VirtualApp: Sendable {
 
     /// A push held by the service extension until it delivers.
     struct ExtensionRun: Sendable {
-        var apnsId: CompactID
+        var apnsId: String
         var token: String
-        var identifier: CompactID
+        var identifier: String
         var machine: ServiceExtensionMachine
     }
 
@@ -81,15 +81,15 @@ public struct VirtualApp: Sendable {
     // MARK: Recording what happens to pushes
 
     /// Records a step of a push's fate on this app (device and time from `ctx`), as it happens.
-    func recordFate(_ kind: PushFate.Kind, _ reason: String, apnsId: CompactID, token: String,
-                    notificationId: CompactID? = nil, _ ctx: OSContext) {
+    func recordFate(_ kind: PushFate.Kind, _ reason: String, apnsId: String, token: String,
+                    notificationId: String? = nil, _ ctx: OSContext) {
         ctx.fates.record(apnsId: apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: token, kind, reason,
                          at: ctx.now, notificationId: notificationId)
     }
 
     /// The same for `push`.
     func recordFate(_ kind: PushFate.Kind, _ reason: String, of push: some DeliverablePush, _ ctx: OSContext) {
-        recordFate(kind, reason, apnsId: push.id, token: push.token, ctx)
+        recordFate(kind, reason, apnsId: push.apnsId, token: push.token, ctx)
     }
 
     // MARK: Journaling the plugin's actions
