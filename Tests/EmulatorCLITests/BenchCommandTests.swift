@@ -83,6 +83,50 @@ struct BenchCommandTests {
         #expect((report["requests"] as? Int ?? 0) < 1000, "dead connections stopped issuing")
     }
 
+    /// As fast as possible for a while: requests stop being sent at the deadline and every one sent is answered.
+    @Test func asFastAsPossibleForADurationStopsAndCountsWhatItSent() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let report = try await Self.bench(emu, ["--connections", "1", "--streams", "4", "--duration", "0.3"])
+        let requests = report["requests"] as? Int ?? 0
+        #expect(requests > 0 && report["succeeded"] as? Int == requests)
+        #expect(emu.services.journal.count() == requests, "every push sent reached the server and was answered")
+    }
+
+    /// Open loop, a duration bounds when requests are due, not when a free stream reaches them: exactly
+    /// `rate × duration` requests (each stream schedules its next one ahead, which once sent a few more).
+    @Test func atATargetRateTheDurationBoundsTheScheduleExactly() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let report = try await Self.bench(emu, ["--connections", "2", "--streams", "5", "--rate", "400", "--duration", "0.5"])
+        #expect(report["requests"] as? Int == 200)
+        #expect(report["succeeded"] as? Int == 200)
+    }
+
+    /// Latency counts from when each request was due: one stream whose answers take 20 ms carries 50 a second,
+    /// so at 200 a second request i goes out ~15·i ms late, and that wait is latency (a stall is not hidden).
+    @Test func atATargetRateLatencyCountsFromWhenEachRequestWasDue() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs,
+                                   configure: { $0.shaping.latency = .fixed(ms: 20) })
+        defer { emu.shutdown() }
+        let report = try await Self.bench(emu, ["--connections", "1", "--streams", "1", "--rate", "200", "--count", "20"])
+        #expect(report["succeeded"] as? Int == 20)
+        let latency = try #require(report["latencyMs"] as? [String: Double])
+        // Lower bounds only (a slow machine adds latency, never removes it): measured from the send, every
+        // request would take ~20 ms; from when it was due, the median is ~170 ms and the last ~300 ms.
+        #expect(latency["p50"]! >= 100 && latency["max"]! >= 200, "\(latency)")
+    }
+
+    /// Runs `bench` against `emu` with one token and returns its JSON report.
+    static func bench(_ emu: TestEmulator, _ arguments: [String]) async throws -> [String: Any] {
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
+                              "--tokens", "1", "--json", json] + arguments)
+        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+    }
+
     @Test func countOrDurationIsRequired() async {
         let r = await runCLI(["bench", "--connections", "1"])
         #expect(r.code == .usage)

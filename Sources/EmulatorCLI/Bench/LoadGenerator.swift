@@ -12,6 +12,12 @@ import Synchronization
 /// omission). Measuring from when they were due counts the wait as latency, as a real sender's users
 /// would experience it.
 ///
+/// ### What a duration bounds
+/// Closed loop, the time a request is sent. Open loop, the time it is due: the run sends exactly the requests
+/// the schedule has before the deadline (`rate × duration`), late or not, and none after it. Judging a request
+/// by when a free stream reached it instead sent up to one extra request per stream (each stream schedules its
+/// next request ahead), and would drop requests a stall delayed past the deadline, hiding the stall.
+///
 /// ### Threading
 /// Every connection's completions run on its event loop, which also issues that connection's next
 /// request; its statistics (`ConnectionStats`) are touched only there. Across connections only the
@@ -95,10 +101,13 @@ final class LoadGenerator: Sendable {
     private func issue(_ i: Int, t0: UInt64, deadline: UInt64?) {
         guard !stats[i].dead else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        if let deadline, now >= deadline { return }
+        // Closed loop, a request is due when a stream is free (now), so the deadline is checked before a number is
+        // taken; open loop, on the number's place in the schedule.
+        if plan.rate == nil, let deadline, now >= deadline { return }
         let n = issued.wrappingAdd(1, ordering: .relaxed).oldValue
         if let count = plan.count, n >= count { return }
         let due = plan.rate.map { t0 + UInt64(Double(n) / $0 * 1e9) } ?? now
+        if let deadline, due >= deadline { return }
         let s = stats[i]
         s.inFlight += 1
         let connection = connections[i]

@@ -22,7 +22,8 @@ public struct BenchCommand: Command {
         static let streams = OptionDeclaration.value("streams", valueName: "n",
             help: "Requests in flight per connection.", default: "100")
         static let count = OptionDeclaration.value("count", valueName: "n", help: "Stop after this many requests.")
-        static let duration = OptionDeclaration.value("duration", valueName: "seconds", help: "Stop after this long.")
+        static let duration = OptionDeclaration.value("duration", valueName: "seconds",
+            help: "Stop after this long (with --rate: send the requests due within it, rate × seconds of them).")
         static let rate = OptionDeclaration.value("rate", valueName: "per-second",
             help: "Open loop at this many requests per second (latency counted from each request's intended time); "
                 + "default: as fast as the streams allow.")
