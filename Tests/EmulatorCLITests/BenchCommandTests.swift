@@ -117,6 +117,42 @@ struct BenchCommandTests {
         #expect(latency["p50"]! >= 100 && latency["max"]! >= 200, "\(latency)")
     }
 
+    /// The payload comes from a file with `@`, and certificate auth replaces the provider token: the emulator
+    /// journals that payload under certificate auth, and no signing key is registered for the run.
+    @Test func aPayloadFileAndCertificateAuthAreWhatTheServerSees() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let payload = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString).json").path
+        try Data(#"{"aps":{"alert":"from a file"},"n":7}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        defer { try? FileManager.default.removeItem(atPath: payload) }
+        let certs = TestCommandTests.certs + "/"
+        let report = try await Self.bench(emu, ["--connections", "1", "--streams", "2", "--count", "6", "--payload", "@" + payload,
+                                                "--cert", certs + DevCertificates.FileName.productionClientCertificate,
+                                                "--key", certs + DevCertificates.FileName.productionClientKey])
+        #expect(report["succeeded"] as? Int == 6 && report["auth"] as? String == "certificate")
+        let entries = emu.services.journal.query()
+        #expect(entries.count == 6)
+        #expect(entries.allSatisfy { $0.payload == #"{"aps":{"alert":"from a file"},"n":7}"# && $0.authMode == "certificate" })
+        #expect(!emu.services.keys.all().contains { $0.teamId == "BENCHTEAM1" })
+    }
+
+    /// A file that cannot be read ends the run with its name, before anything is registered on the emulator.
+    @Test func anUnreadableFileIsNamedAndNothingIsRegistered() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let base = ["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control, "--count", "5"]
+        let missingPayload = await runCLI(base + ["--payload", "@/nonexistent/payload.json"])
+        #expect(missingPayload.code == .failure)
+        #expect(missingPayload.errorOutput.contains("cannot read the payload file '/nonexistent/payload.json'"),
+                "\(missingPayload.errorOutput)")
+        let missingCert = await runCLI(base + ["--cert", "/nonexistent/c.pem", "--key", "/nonexistent/k.pem"])
+        #expect(missingCert.code == .failure)
+        #expect(missingCert.errorOutput.contains("cannot read the client certificate '/nonexistent/c.pem'"),
+                "\(missingCert.errorOutput)")
+        #expect(!emu.services.keys.all().contains { $0.teamId == "BENCHTEAM1" })
+        #expect(emu.services.tokens.all(bundleId: "com.example.app", environment: .production).isEmpty)
+    }
+
     /// Runs `bench` against `emu` with one token and returns its JSON report.
     static func bench(_ emu: TestEmulator, _ arguments: [String]) async throws -> [String: Any] {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path

@@ -143,6 +143,22 @@ public struct BenchCommand: Command {
     }
 
     private func prepare() async throws -> Setup {
+        // Files first: a wrong path ends the run with its name before anything is registered on the emulator.
+        let body: [UInt8]
+        if payload.hasPrefix("@") {
+            let path = String(payload.dropFirst())
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure("cannot read the payload file '\(path)'")
+            }
+            body = Array(data)
+        } else {
+            body = Array(payload.utf8)
+        }
+        for (path, role) in [(certificate, "client certificate"), (key, "client key"), (ca, "CA file")] {
+            if let path, !FileManager.default.isReadableFile(atPath: path) {
+                throw CommandFailure("cannot read the \(role) '\(path)'")
+            }
+        }
         let endpoints = try await controlJSON("GET", "/_emulator/endpoints")
         let production = endpoints["production"] as? String ?? ""
         let sandbox = endpoints["sandbox"] as? String ?? ""
@@ -161,12 +177,6 @@ public struct BenchCommand: Command {
             let now = (clock["now"] as? NSNumber)?.int64Value ?? Int64(Date().timeIntervalSince1970 * 1000)
             authorization = "bearer " + (try ProviderTokenSigner.makeToken(
                 privateKey: try PrivateKey(pem: pem), keyId: keyId, teamId: "BENCHTEAM1", issuedAt: now / 1000))
-        }
-        let body: [UInt8]
-        if payload.hasPrefix("@") {
-            body = Array(try Data(contentsOf: URL(fileURLWithPath: String(payload.dropFirst()))))
-        } else {
-            body = Array(payload.utf8)
         }
         let serverName = environment == .production ? "api.push.apple.com" : "api.sandbox.push.apple.com"
         var requests: [H2Request] = []
