@@ -163,6 +163,19 @@ struct BenchCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
     }
 
+    /// The terminal's progress bar follows --count, or --duration when no count is given, whichever ends the
+    /// run first when both are; without either bound there is only the count and rate.
+    @Test func theProgressBarFollowsWhicheverBoundEndsTheRun() {
+        #expect(BenchCommand.progressLine(done: 500, elapsed: 1, count: 1000, duration: nil)
+                == "[" + String(repeating: "#", count: 15) + String(repeating: " ", count: 15) + "] 50%  500 requests  500/s")
+        #expect(BenchCommand.progressLine(done: 300, elapsed: 2.5, count: nil, duration: 10)
+                .hasPrefix("[" + String(repeating: "#", count: 7) + String(repeating: " ", count: 23) + "] 25%  300 requests"))
+        #expect(BenchCommand.progressLine(done: 100, elapsed: 9, count: 1000, duration: 10).contains("] 90%"))
+        #expect(BenchCommand.progressLine(done: 1000, elapsed: 11, count: nil, duration: 10)
+                .hasPrefix("[" + String(repeating: "#", count: 30) + "] 100%"))
+        #expect(BenchCommand.progressLine(done: 42, elapsed: 0.5, count: nil, duration: nil) == "42 requests  84/s")
+    }
+
     @Test func countOrDurationIsRequired() async {
         let r = await runCLI(["bench", "--connections", "1"])
         #expect(r.code == .usage)

@@ -115,7 +115,8 @@ public struct BenchCommand: Command {
         let plan = LoadGenerator.Plan(streamsPerConnection: streams, count: count,
                                       duration: duration.map { .milliseconds(Int64($0 * 1000)) }, rate: rate)
         let generator = LoadGenerator(connections: setup.connections, requests: setup.requests, plan: plan)
-        let progress = isatty(STDERR_FILENO) == 1 ? Self.startProgress(generator, count: count, context: context) : nil
+        let progress = isatty(STDERR_FILENO) == 1
+            ? Self.startProgress(generator, count: count, duration: duration, context: context) : nil
         let outcome = await generator.run()
         progress?.cancel()
         if progress != nil { context.errorOutput.write("\r\u{1B}[K") }
@@ -234,21 +235,31 @@ public struct BenchCommand: Command {
     }
 
     /// Redraws `[####    ] 45%  123456 requests  98765/s` every quarter second on stderr.
-    private static func startProgress(_ g: LoadGenerator, count: Int?, context: CommandContext) -> Task<Void, Never> {
+    private static func startProgress(_ g: LoadGenerator, count: Int?, duration: Double?,
+                                      context: CommandContext) -> Task<Void, Never> {
         Task {
             let start = Date()
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
-                let done = g.completedCount.load(ordering: .relaxed)
-                let rate = Double(done) / max(0.001, Date().timeIntervalSince(start))
-                var line = "\r\(done) requests  \(Int(rate))/s"
-                if let count {
-                    let filled = min(30, done * 30 / max(1, count))
-                    line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-                        + "] \(done * 100 / max(1, count))%  " + line.dropFirst()
-                }
-                context.errorOutput.write(line)
+                let line = progressLine(done: g.completedCount.load(ordering: .relaxed),
+                                        elapsed: Date().timeIntervalSince(start), count: count, duration: duration)
+                context.errorOutput.write("\r" + line)
             }
         }
+    }
+
+    /// The progress line: requests answered and their rate, behind a bar of how far the run is — through its
+    /// --count, else through its --duration (whichever ends it first, when both are given).
+    static func progressLine(done: Int, elapsed: Double, count: Int?, duration: Double?) -> String {
+        let rate = Double(done) / max(0.001, elapsed)
+        let line = "\(done) requests  \(Int(rate))/s"
+        var fraction: Double?
+        if let count { fraction = Double(done) / Double(max(1, count)) }
+        if let duration, duration > 0 { fraction = max(fraction ?? 0, elapsed / duration) }
+        guard let fraction else { return line }
+        let shown = min(1, max(0, fraction))
+        let filled = Int(shown * 30)
+        return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
+            + "\(Int(shown * 100))%  " + line
     }
 }
