@@ -153,11 +153,22 @@ struct BenchCommandTests {
         #expect(emu.services.tokens.all(bundleId: "com.example.app", environment: .production).isEmpty)
     }
 
+    /// The sandbox listener is recognised by its port however its URL is spelled, so the tokens the run
+    /// registers are sandbox tokens and the pushes are accepted.
+    @Test func theSandboxListenerIsToldByItsPort() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let report = try await Self.bench(emu, ["--connections", "1", "--streams", "2", "--count", "4"],
+                                          target: emu.endpoints.sandbox + "/")
+        #expect(report["succeeded"] as? Int == 4 && report["environment"] as? String == "sandbox")
+        #expect(emu.services.tokens.all(bundleId: "com.example.app", environment: .sandbox).count == 1)
+    }
+
     /// Runs `bench` against `emu` with one token and returns its JSON report.
-    static func bench(_ emu: TestEmulator, _ arguments: [String]) async throws -> [String: Any] {
+    static func bench(_ emu: TestEmulator, _ arguments: [String], target: String? = nil) async throws -> [String: Any] {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: json) }
-        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
+        let r = await runCLI(["bench", "--target", target ?? emu.endpoints.production, "--control", emu.endpoints.control,
                               "--tokens", "1", "--json", json] + arguments)
         #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
         return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])

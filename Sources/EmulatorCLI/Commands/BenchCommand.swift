@@ -164,10 +164,12 @@ public struct BenchCommand: Command {
         let production = endpoints["production"] as? String ?? ""
         let sandbox = endpoints["sandbox"] as? String ?? ""
         let targetURL = target ?? production
-        let environment: APNsEnvironment = targetURL == sandbox ? .sandbox : .production
         guard let components = URLComponents(string: targetURL), let host = components.host, let port = components.port else {
             throw CommandFailure("--target \(targetURL) is not https://HOST:PORT")
         }
+        // The listener is told by its port, however the host is spelled (127.0.0.1, localhost, a trailing slash):
+        // the tokens registered for the run must be of the environment the pushes go to.
+        let environment: APNsEnvironment = URLComponents(string: sandbox)?.port == port ? .sandbox : .production
         var authorization: String?
         if certificate == nil {
             let keyId = String((0..<10).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".randomElement()! })
