@@ -68,14 +68,8 @@ struct H2ClientTests {
             let client = try makeClient()
             defer { client.shutdown() }
             let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
-            // Until the server's SETTINGS arrive the client keeps to 100 streams.
-            var limit = 0
-            for _ in 0..<250 {
-                limit = await connection.remoteMaxConcurrentStreams()
-                if limit == 500 { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(limit == 500)
+            // `connect` returned after the server's SETTINGS: the client knows the limit (before them it keeps to 100).
+            #expect(await connection.remoteMaxConcurrentStreams() == 500)
             let statuses = await fire(400, on: connection, port: port)
             #expect(statuses == Array(repeating: 200, count: 400))
             #expect(highest.load(ordering: .relaxed) > 100)

@@ -12,13 +12,16 @@ public final class H2Client: Sendable {
     private let group: EventLoopGroup
     private let ownsGroup: Bool
     private let settings: H2Settings
+    private let serverSettingsTimeout: Duration
 
     /// - Parameters:
     ///   - tls: trust roots, client certificate, ALPN offer.
     ///   - eventLoops: loops to create when `group` is nil (default 1).
     ///   - group: share an existing group instead (the caller shuts it down).
+    ///   - serverSettingsTimeout: how long `connect` waits, after the TLS handshake, for the server's SETTINGS.
     public init(tls: TLSClientConfiguration, eventLoops: Int = 1, group: EventLoopGroup? = nil,
-                settings: H2Settings = H2Settings(maxConcurrentStreams: 100)) throws {
+                settings: H2Settings = H2Settings(maxConcurrentStreams: 100),
+                serverSettingsTimeout: Duration = .seconds(10)) throws {
         self.context = try TLSContext(client: tls)
         if let group {
             self.group = group
@@ -28,9 +31,12 @@ public final class H2Client: Sendable {
             self.ownsGroup = true
         }
         self.settings = settings
+        self.serverSettingsTimeout = serverSettingsTimeout
     }
 
-    /// Connects and completes the TLS handshake.
+    /// Connects, completes the TLS handshake and waits for the server's SETTINGS (its connection preface), so the
+    /// first requests already respect its stream limit: sent before it, requests beyond the limit were refused
+    /// (REFUSED_STREAM), which a load generator counted as errors.
     /// - Parameters:
     ///   - host: numeric address to dial.
     ///   - serverName: SNI and the name verified in the certificate (e.g. "api.push.apple.com"); nil sends
@@ -39,7 +45,7 @@ public final class H2Client: Sendable {
         let address = try SocketAddress(host: host, port: port)
         let loop = group.nextLoop()
         let context = self.context
-        let settings = self.settings
+        let settings = self.settings, serverSettingsTimeout = self.serverSettingsTimeout
         return try await withCheckedThrowingContinuation { (cont: CheckedContinuation<H2ClientConnection, Error>) in
             loop.execute {
                 let fd: Int32
@@ -60,7 +66,8 @@ public final class H2Client: Sendable {
                     return
                 }
                 var handle: H2ClientConnection? = nil
-                let core = H2ClientConnectionCore(fd: fd, loop: loop, tls: tls, settings: settings) { result in
+                let core = H2ClientConnectionCore(fd: fd, loop: loop, tls: tls, settings: settings,
+                                                  serverSettingsTimeout: serverSettingsTimeout) { result in
                     switch result {
                     case .success: cont.resume(returning: handle!)
                     case .failure(let e): cont.resume(throwing: e)

@@ -17,18 +17,22 @@ final class H2ClientConnectionCore: H2Connection {
     }
 
     private var streams: [Int32: ClientStream] = [:]
-    /// Requests submitted before the handshake finished.
+    /// Requests submitted before the server's SETTINGS arrived.
     private var waiting: [(H2Request, Completion)] = []
     private var onConnect: ((Result<Void, H2ClientError>) -> Void)?
     private let settings: H2Settings
+    private let serverSettingsTimeout: Duration
+    /// The server's first SETTINGS frame has been received (nghttp2 applied its limits): the connection is ready.
+    private var serverSettingsReceived = false
     /// Set by a received GOAWAY (no new requests) or by `close`.
     private(set) var goAwayReceived = false
     var onClosed: (@Sendable (String) -> Void)?
 
-    init(fd: Int32, loop: EventLoop, tls: TLSSession, settings: H2Settings,
+    init(fd: Int32, loop: EventLoop, tls: TLSSession, settings: H2Settings, serverSettingsTimeout: Duration,
          onConnect: @escaping (Result<Void, H2ClientError>) -> Void) {
         self.onConnect = onConnect
         self.settings = settings
+        self.serverSettingsTimeout = serverSettingsTimeout
         super.init(fd: fd, loop: loop, tls: tls, state: .connecting)
     }
 
@@ -62,6 +66,16 @@ final class H2ClientConnectionCore: H2Connection {
         session = s
         submitSettings(settings)
         _ = nghttp2_session_set_local_window_size(s, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: settings.initialWindowSize * 4))
+        // Ready once the server's SETTINGS arrive (`serverSettingsArrived`), which an HTTP/2 server sends first.
+        _ = loop.scheduleTimer(after: serverSettingsTimeout) { [weak self] in
+            guard let self, !self.serverSettingsReceived, self.state != .closed else { return }
+            self.close(reason: "the server sent no HTTP/2 SETTINGS within \(self.serverSettingsTimeout)", abortive: true)
+        }
+    }
+
+    /// The server's connection preface arrived: report the connection ready and send what was waiting.
+    private func serverSettingsArrived() {
+        serverSettingsReceived = true
         onConnect?(.success(()))
         onConnect = nil
         let queued = waiting
@@ -72,6 +86,9 @@ final class H2ClientConnectionCore: H2Connection {
     func submit(_ request: H2Request, completion: @escaping Completion) {
         switch state {
         case .connecting, .handshaking:
+            waiting.append((request, completion))
+            return
+        case .open where !serverSettingsReceived:
             waiting.append((request, completion))
             return
         case .closed:
@@ -161,6 +178,10 @@ final class H2ClientConnectionCore: H2Connection {
     }
 
     override func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        if !serverSettingsReceived, frame.pointee.hd.type == UInt8(NGHTTP2_SETTINGS.rawValue),
+           frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 {
+            serverSettingsArrived()
+        }
         if frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
             goAwayReceived = true
             let data = frame.pointee.goaway.opaque_data
