@@ -81,6 +81,10 @@ struct BenchCommandTests {
         let succeeded = report["succeeded"] as? Int ?? 0
         #expect(succeeded >= 100 && succeeded < 200, "each connection carried about its quota: \(r.output)")
         #expect((report["requests"] as? Int ?? 0) < 1000, "dead connections stopped issuing")
+        // The report says why the run ended before its count.
+        #expect(report["connectionsLost"] as? Int == 2)
+        #expect(r.output.contains("closed:     2 of 2 connection(s) closed by the server (GOAWAY or reset) and not reopened: "
+                                  + "the run ended with the last of them"), "\(r.output)")
     }
 
     /// As fast as possible for a while: requests stop being sent at the deadline and every one sent is answered.
@@ -90,6 +94,7 @@ struct BenchCommandTests {
         let report = try await Self.bench(emu, ["--connections", "1", "--streams", "4", "--duration", "0.3"])
         let requests = report["requests"] as? Int ?? 0
         #expect(requests > 0 && report["succeeded"] as? Int == requests)
+        #expect(report["connectionsLost"] as? Int == 0)
         #expect(emu.services.journal.count() == requests, "every push sent reached the server and was answered")
     }
 

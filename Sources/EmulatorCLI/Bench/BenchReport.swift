@@ -25,6 +25,8 @@ struct BenchReport: Encodable {
     var target: String
     var environment: String
     var auth: String
+    /// Connections the server closed before the run ended (none are reopened).
+    var connectionsLost: Int
 
     init(_ o: LoadGenerator.Outcome, connections: Int, streams: Int, rate: Double?, target: String, environment: String,
          auth: String) {
@@ -43,6 +45,7 @@ struct BenchReport: Encodable {
         self.target = target
         self.environment = environment
         self.auth = auth
+        connectionsLost = o.connectionsLost
     }
 
     /// The human summary printed at the end.
@@ -56,6 +59,10 @@ struct BenchReport: Encodable {
         ]
         if !errors.isEmpty {
             lines.append("errors:     " + errors.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        if connectionsLost > 0 {
+            lines.append("closed:     \(connectionsLost) of \(connections) connection(s) closed by the server (GOAWAY or reset)"
+                         + " and not reopened" + (connectionsLost == connections ? ": the run ended with the last of them" : ""))
         }
         return lines.joined(separator: "\n")
     }

@@ -36,6 +36,9 @@ final class LoadGenerator: Sendable {
         var errors: [String: Int]
         var histogram: LatencyHistogram
         var seconds: Double
+        /// Connections the server closed (GOAWAY, a reset) before the run's end: they sent nothing more, and
+        /// the run ends early when none is left.
+        var connectionsLost = 0
     }
 
     /// Loop-confined statistics of one connection.
@@ -93,6 +96,7 @@ final class LoadGenerator: Sendable {
             outcome.succeeded += s.succeeded
             outcome.histogram.merge(s.histogram)
             outcome.errors.merge(s.errors, uniquingKeysWith: +)
+            if s.dead { outcome.connectionsLost += 1 }
         }
         return outcome
     }
