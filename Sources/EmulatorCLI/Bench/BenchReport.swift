@@ -61,8 +61,9 @@ struct BenchReport: Encodable {
             lines.append("errors:     " + errors.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if connectionsLost > 0 {
-            lines.append("closed:     \(connectionsLost) of \(connections) connection(s) closed by the server (GOAWAY or reset)"
-                         + " and not reopened" + (connectionsLost == connections ? ": the run ended with the last of them" : ""))
+            lines.append("closed:     \(connectionsLost) of \(connections) connection(s) closed by the server"
+                         + " (GOAWAY or a closed socket) and not reopened"
+                         + (connectionsLost == connections ? ": the run ended with the last of them" : ""))
         }
         return lines.joined(separator: "\n")
     }

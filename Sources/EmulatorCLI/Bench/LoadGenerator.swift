@@ -110,7 +110,8 @@ final class LoadGenerator: Sendable {
         if plan.rate == nil, let deadline, now >= deadline { return }
         let n = issued.wrappingAdd(1, ordering: .relaxed).oldValue
         if let count = plan.count, n >= count { return }
-        let due = plan.rate.map { t0 + UInt64(Double(n) / $0 * 1e9) } ?? now
+        // Rounded, not truncated: request n of a 100/s run for 4.18 s is due at 4,180,000,000 ns, not one short.
+        let due = plan.rate.map { t0 + UInt64((Double(n) * 1e9 / $0).rounded()) } ?? now
         if let deadline, due >= deadline { return }
         let s = stats[i]
         s.inFlight += 1

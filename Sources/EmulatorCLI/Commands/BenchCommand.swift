@@ -113,7 +113,7 @@ public struct BenchCommand: Command {
     public func run(context: CommandContext) async throws -> ExitCode {
         let setup = try await prepare()
         let plan = LoadGenerator.Plan(streamsPerConnection: streams, count: count,
-                                      duration: duration.map { .milliseconds(Int64($0 * 1000)) }, rate: rate)
+                                      duration: duration.map { .nanoseconds(Int64(($0 * 1e9).rounded())) }, rate: rate)
         let generator = LoadGenerator(connections: setup.connections, requests: setup.requests, plan: plan)
         let progress = isatty(STDERR_FILENO) == 1
             ? Self.startProgress(generator, count: count, duration: duration, context: context) : nil
@@ -144,14 +144,16 @@ public struct BenchCommand: Command {
     }
 
     private func prepare() async throws -> Setup {
-        // Files first: a wrong path ends the run with its name before anything is registered on the emulator.
+        // Files first, then the TLS client built from them: a wrong path or a bad certificate ends the run with
+        // its name before anything is registered on the emulator.
         let body: [UInt8]
         if payload.hasPrefix("@") {
             let path = String(payload.dropFirst())
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("cannot read the payload file '\(path)'")
+            do {
+                body = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw CommandFailure("cannot read the payload file '\(path)': \(FileErrorReason.text(error))")
             }
-            body = Array(data)
         } else {
             body = Array(payload.utf8)
         }
@@ -161,6 +163,9 @@ public struct BenchCommand: Command {
             }
         }
         let endpoints = try await controlJSON("GET", "/_emulator/endpoints")
+        let client = try makeClient(reportedCA: endpoints["ca"] as? String)
+        var ready = false
+        defer { if !ready { client.shutdown() } }
         let production = endpoints["production"] as? String ?? ""
         let sandbox = endpoints["sandbox"] as? String ?? ""
         let targetURL = target ?? production
@@ -197,10 +202,6 @@ public struct BenchCommand: Command {
             requests.append(H2Request(method: "POST", authority: "\(serverName):\(port)", path: "/3/device/\(token)",
                                       headers: headers, body: body))
         }
-        let client = try H2Client(
-            tls: TLSClientConfiguration(trustRootsFile: ca ?? endpoints["ca"] as? String, certificateChainFile: certificate,
-                                        privateKeyFile: key),
-            eventLoops: min(connections, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         var opened: [H2ClientConnection] = []
         do {
             for _ in 0..<connections {
@@ -208,10 +209,26 @@ public struct BenchCommand: Command {
             }
         } catch {
             for c in opened { c.close() }
-            client.shutdown()
             throw CommandFailure("could not connect to \(targetURL): \(error)")
         }
+        ready = true
         return Setup(client: client, connections: opened, requests: requests, target: targetURL, environment: environment)
+    }
+
+    /// The TLS client, trusting --ca or else the CA file the control API names. That path is the emulator's:
+    /// from a container it may not exist here, which the message says.
+    private func makeClient(reportedCA: String?) throws -> H2Client {
+        let trust = ca ?? reportedCA
+        if ca == nil, let trust, !FileManager.default.isReadableFile(atPath: trust) {
+            throw CommandFailure("cannot read the CA file '\(trust)' (the path the control API reported; pass --ca)")
+        }
+        do {
+            let tls = TLSClientConfiguration(trustRootsFile: trust, certificateChainFile: certificate, privateKeyFile: key)
+            return try H2Client(tls: tls, eventLoops: min(connections, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+        } catch {
+            let files = [trust, certificate, key].compactMap { $0 }.joined(separator: ", ")
+            throw CommandFailure("cannot set up TLS with \(files): \(error)")
+        }
     }
 
     private func controlJSON(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
@@ -240,11 +257,14 @@ public struct BenchCommand: Command {
     private static func startProgress(_ g: LoadGenerator, count: Int?, duration: Double?,
                                       context: CommandContext) -> Task<Void, Never> {
         Task {
-            let start = Date()
+            let clock = ContinuousClock()
+            let start = clock.now
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
-                let line = progressLine(done: g.completedCount.load(ordering: .relaxed),
-                                        elapsed: Date().timeIntervalSince(start), count: count, duration: duration)
+                let elapsed = start.duration(to: clock.now)
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let line = progressLine(done: g.completedCount.load(ordering: .relaxed), elapsed: seconds, count: count,
+                                        duration: duration)
                 context.errorOutput.write("\r" + line)
             }
         }
@@ -260,8 +280,9 @@ public struct BenchCommand: Command {
         if let duration, duration > 0 { fraction = max(fraction ?? 0, elapsed / duration) }
         guard let fraction else { return line }
         let shown = min(1, max(0, fraction))
-        let filled = Int(shown * 30)
+        // The epsilon keeps 29/100 at 29% (0.29 * 100 is 28.999…).
+        let filled = Int(shown * 30 + 1e-9), percent = Int(shown * 100 + 1e-9)
         return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
-            + "\(Int(shown * 100))%  " + line
+            + "\(percent)%  " + line
     }
 }

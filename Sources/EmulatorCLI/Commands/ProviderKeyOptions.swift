@@ -83,7 +83,7 @@ struct ProviderKeyOptions: Sendable, Equatable {
         do {
             pem = try String(contentsOfFile: keyFile, encoding: .utf8)
         } catch {
-            var message = "cannot read the key file '\(keyFile)': \(Self.reason(error))"
+            var message = "cannot read the key file '\(keyFile)': \(FileErrorReason.text(error))"
             if keyFile == Self.defaultKeyFile {
                 message += "; run 'apns-emulator certs' to create the sample key, or pass --key-file"
             }
@@ -105,19 +105,5 @@ struct ProviderKeyOptions: Sendable, Equatable {
     /// The current time as a JWT `iat`.
     static func now() -> Int64 {
         Int64(Date().timeIntervalSince1970)
-    }
-
-    /// Foundation's file errors carry the POSIX reason underneath a long description; the short reason reads better.
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
-            return "no such file"
-        }
-        return nsError.localizedDescription
     }
 }

@@ -24,6 +24,8 @@ final class H2ClientConnectionCore: H2Connection {
     private let serverSettingsTimeout: Duration
     /// The server's first SETTINGS frame has been received (nghttp2 applied its limits): the connection is ready.
     private var serverSettingsReceived = false
+    /// The timer that fails the connection if those SETTINGS never come (cancelled when they do, or on close).
+    private var settingsTimer: UInt64?
     /// Set by a received GOAWAY (no new requests) or by `close`.
     private(set) var goAwayReceived = false
     var onClosed: (@Sendable (String) -> Void)?
@@ -67,15 +69,18 @@ final class H2ClientConnectionCore: H2Connection {
         submitSettings(settings)
         _ = nghttp2_session_set_local_window_size(s, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: settings.initialWindowSize * 4))
         // Ready once the server's SETTINGS arrive (`serverSettingsArrived`), which an HTTP/2 server sends first.
-        _ = loop.scheduleTimer(after: serverSettingsTimeout) { [weak self] in
-            guard let self, !self.serverSettingsReceived, self.state != .closed else { return }
-            self.close(reason: "the server sent no HTTP/2 SETTINGS within \(self.serverSettingsTimeout)", abortive: true)
+        // The timer holds the connection strongly and is cancelled either way (see `TimerQueue`).
+        settingsTimer = loop.scheduleTimer(after: serverSettingsTimeout) { [self] in
+            settingsTimer = nil
+            guard !serverSettingsReceived, state != .closed else { return }
+            close(reason: "the server sent no HTTP/2 SETTINGS within \(serverSettingsTimeout)", abortive: true)
         }
     }
 
     /// The server's connection preface arrived: report the connection ready and send what was waiting.
     private func serverSettingsArrived() {
         serverSettingsReceived = true
+        cancelSettingsTimer()
         onConnect?(.success(()))
         onConnect = nil
         let queued = waiting
@@ -212,7 +217,13 @@ final class H2ClientConnectionCore: H2Connection {
         return 0
     }
 
+    private func cancelSettingsTimer() {
+        if let settingsTimer { loop.cancelTimer(settingsTimer) }
+        settingsTimer = nil
+    }
+
     override func didClose() {
+        cancelSettingsTimer()
         let reason = closeReason ?? "closed"
         onConnect?(.failure(.connectFailed(reason)))
         onConnect = nil

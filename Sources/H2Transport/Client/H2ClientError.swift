@@ -1,6 +1,6 @@
 /// Why a client request or connection failed.
 public enum H2ClientError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// TCP connect or TLS handshake failed.
+    /// TCP connect or TLS handshake failed, or the server sent no HTTP/2 SETTINGS in time.
     case connectFailed(String)
     /// The connection closed before the response completed.
     case connectionClosed(String)
