@@ -25,9 +25,8 @@ struct BenchReport: Encodable {
     var target: String
     var environment: String
     var auth: String
-    /// Connections the server closed before the run ended, and how many were opened in their place.
+    /// Connections the server closed before the run ended (none are reopened).
     var connectionsLost: Int
-    var connectionsReopened: Int
 
     init(_ o: LoadGenerator.Outcome, connections: Int, streams: Int, rate: Double?, target: String, environment: String,
          auth: String) {
@@ -47,7 +46,6 @@ struct BenchReport: Encodable {
         self.environment = environment
         self.auth = auth
         connectionsLost = o.connectionsLost
-        connectionsReopened = o.connectionsReopened
     }
 
     /// The human summary printed at the end.
@@ -63,13 +61,9 @@ struct BenchReport: Encodable {
             lines.append("errors:     " + errors.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if connectionsLost > 0 {
-            var line = "closed:     \(connectionsLost) connection(s) closed by the server (GOAWAY or a closed socket)"
-            if connectionsReopened > 0 {
-                line += ", \(connectionsReopened) opened in their place"
-            } else {
-                line += " and not reopened" + (connectionsLost == connections ? ": the run ended with the last of them" : "")
-            }
-            lines.append(line)
+            lines.append("closed:     \(connectionsLost) of \(connections) connection(s) closed by the server"
+                         + " (GOAWAY or a closed socket) and not reopened"
+                         + (connectionsLost == connections ? ": the run ended with the last of them" : ""))
         }
         return lines.joined(separator: "\n")
     }

@@ -36,12 +36,9 @@ final class LoadGenerator: Sendable {
         var errors: [String: Int]
         var histogram: LatencyHistogram
         var seconds: Double
-        /// Connections the server closed (GOAWAY, a closed socket) before the run's end.
+        /// Connections the server closed (GOAWAY, a reset) before the run's end: they sent nothing more, and
+        /// the run ends early when none is left.
         var connectionsLost = 0
-        /// Connections opened in place of lost ones (0 when reconnecting is off).
-        var connectionsReopened = 0
-        /// Every connection the run used, to close at the end.
-        var connections: [H2ClientConnection] = []
     }
 
     /// Loop-confined statistics of one connection.
@@ -58,38 +55,24 @@ final class LoadGenerator: Sendable {
         var dead = false
     }
 
-    /// One connection and its statistics. A connection the server closes is replaced by a new slot (its own
-    /// statistics on its own loop), never reused: statistics stay confined to one loop.
-    final class Slot: Sendable {
-        let connection: H2ClientConnection
-        let stats = ConnectionStats()
-        init(_ connection: H2ClientConnection) { self.connection = connection }
-    }
-
+    private let connections: [H2ClientConnection]
     private let requests: [H2Request]
     private let plan: Plan
-    /// Opens a connection in place of one the server closed (nil: lost connections are not replaced).
-    private let reconnect: (@Sendable () async throws -> H2ClientConnection)?
     private let issued = Atomic<Int>(0)
-    /// Slots issuing or finishing, plus replacements being opened: the run ends when it reaches 0.
-    private let active = Atomic<Int>(0)
-    private let slots: Mutex<[Slot]>
-    /// Replacements that could not be opened, by error (reported with the requests' errors).
-    private let reconnectErrors = Mutex<[String: Int]>([:])
+    private let finishedConnections = Atomic<Int>(0)
     /// Requests completed so far, for the progress line.
     let completedCount = Atomic<Int>(0)
+    private let stats: [ConnectionStats]
     private let done = Mutex<CheckedContinuation<Void, Never>?>(nil)
     private let start = Mutex<UInt64>(0)
 
     /// - Parameters:
     ///   - requests: Sent round-robin (one per device token).
-    ///   - reconnect: opens a connection in place of one the server closes, as a sender would (nil: none).
-    init(connections: [H2ClientConnection], requests: [H2Request], plan: Plan,
-         reconnect: (@Sendable () async throws -> H2ClientConnection)? = nil) {
+    init(connections: [H2ClientConnection], requests: [H2Request], plan: Plan) {
+        self.connections = connections
         self.requests = requests
         self.plan = plan
-        self.reconnect = reconnect
-        self.slots = Mutex(connections.map(Slot.init))
+        self.stats = connections.map { _ in ConnectionStats() }
     }
 
     func run() async -> Outcome {
@@ -97,48 +80,30 @@ final class LoadGenerator: Sendable {
         start.withLock { $0 = t0 }
         let deadline = plan.duration.map { t0 + UInt64($0.components.seconds) * 1_000_000_000
             + UInt64($0.components.attoseconds / 1_000_000_000) }
-        let initial = slots.withLock { $0 }
         await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
             done.withLock { $0 = cont }
-            active.store(initial.count, ordering: .sequentiallyConsistent)
-            for slot in initial { begin(slot, t0: t0, deadline: deadline) }
+            for (i, connection) in connections.enumerated() {
+                connection.eventLoop.execute { [self] in
+                    for _ in 0..<plan.streamsPerConnection { issue(i, t0: t0, deadline: deadline) }
+                    finishIfIdle(i)
+                }
+            }
         }
-        let all = slots.withLock { $0 }
-        var outcome = Outcome(requests: 0, succeeded: 0, errors: reconnectErrors.withLock { $0 },
-                              histogram: LatencyHistogram(),
+        var outcome = Outcome(requests: 0, succeeded: 0, errors: [:], histogram: LatencyHistogram(),
                               seconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-        for slot in all {
-            let s = slot.stats
+        for s in stats {
             outcome.requests += s.completed
             outcome.succeeded += s.succeeded
             outcome.histogram.merge(s.histogram)
             outcome.errors.merge(s.errors, uniquingKeysWith: +)
             if s.dead { outcome.connectionsLost += 1 }
         }
-        outcome.connectionsReopened = all.count - initial.count
-        outcome.connections = all.map(\.connection)
         return outcome
     }
 
-    /// Fills `slot`'s streams, on its connection's loop.
-    private func begin(_ slot: Slot, t0: UInt64, deadline: UInt64?) {
-        slot.connection.eventLoop.execute { [self] in
-            for _ in 0..<plan.streamsPerConnection { issue(slot, t0: t0, deadline: deadline) }
-            finishIfIdle(slot, t0: t0, deadline: deadline)
-        }
-    }
-
-    /// Whether the run has nothing left to send: its count taken, or (closed loop) its time up.
-    private func isOver(now: UInt64, deadline: UInt64?) -> Bool {
-        if let count = plan.count, issued.load(ordering: .relaxed) >= count { return true }
-        if let deadline, now >= deadline { return true }
-        return false
-    }
-
-    /// On `slot`'s loop: takes the next request number, if any is left, and sends it when due.
-    private func issue(_ slot: Slot, t0: UInt64, deadline: UInt64?) {
-        let s = slot.stats
-        guard !s.dead else { return }
+    /// On connection `i`'s loop: takes the next request number, if any is left, and sends it when due.
+    private func issue(_ i: Int, t0: UInt64, deadline: UInt64?) {
+        guard !stats[i].dead else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         // Closed loop, a request is due when a stream is free (now), so the deadline is checked before a number is
         // taken; open loop, on the number's place in the schedule.
@@ -148,8 +113,9 @@ final class LoadGenerator: Sendable {
         // Rounded, not truncated: request n of a 100/s run for 4.18 s is due at 4,180,000,000 ns, not one short.
         let due = plan.rate.map { t0 + UInt64((Double(n) * 1e9 / $0).rounded()) } ?? now
         if let deadline, due >= deadline { return }
+        let s = stats[i]
         s.inFlight += 1
-        let connection = slot.connection
+        let connection = connections[i]
         let request = requests[n % requests.count]
         let send: @Sendable () -> Void = { [self] in
             connection.send(request) { [self] result in
@@ -166,19 +132,19 @@ final class LoadGenerator: Sendable {
                 case .failure(let error):
                     s.errors[Self.errorKey(error), default: 0] += 1
                     switch error {
-                    // The connection is gone: it sends nothing more (a replacement, if any, carries on).
+                    // The connection is gone: it sends nothing more (the others carry the rest of the count).
                     case .connectionClosed, .submitFailed, .connectFailed: s.dead = true
                     case .streamReset: break
                     }
                     // A failure can complete inside send(); issuing from here would recurse without bound.
                     connection.eventLoop.execute { [self] in
-                        issue(slot, t0: t0, deadline: deadline)
-                        finishIfIdle(slot, t0: t0, deadline: deadline)
+                        issue(i, t0: t0, deadline: deadline)
+                        finishIfIdle(i)
                     }
                     return
                 }
-                issue(slot, t0: t0, deadline: deadline)
-                finishIfIdle(slot, t0: t0, deadline: deadline)
+                issue(i, t0: t0, deadline: deadline)
+                finishIfIdle(i)
             }
         }
         if due > now {
@@ -188,31 +154,12 @@ final class LoadGenerator: Sendable {
         }
     }
 
-    /// On `slot`'s loop: with nothing in flight the slot is done. One the server closed is replaced while the run
-    /// has requests left (the replacement counts as active before this slot stops counting, so the run cannot end
-    /// in between); the last active slot ends the run.
-    private func finishIfIdle(_ slot: Slot, t0: UInt64, deadline: UInt64?) {
-        let s = slot.stats
+    /// On connection `i`'s loop: with nothing in flight the connection is done; the last one ends the run.
+    private func finishIfIdle(_ i: Int) {
+        let s = stats[i]
         guard s.inFlight == 0, !s.finished else { return }
         s.finished = true
-        if s.dead, let reconnect, !isOver(now: DispatchTime.now().uptimeNanoseconds, deadline: deadline) {
-            active.add(1, ordering: .sequentiallyConsistent)
-            Task { [self] in
-                do {
-                    let replacement = Slot(try await reconnect())
-                    slots.withLock { $0.append(replacement) }
-                    begin(replacement, t0: t0, deadline: deadline)
-                } catch {
-                    reconnectErrors.withLock { $0["ReconnectFailed", default: 0] += 1 }
-                    slotEnded()
-                }
-            }
-        }
-        slotEnded()
-    }
-
-    private func slotEnded() {
-        if active.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+        if finishedConnections.add(1, ordering: .acquiringAndReleasing).newValue == connections.count {
             done.withLock { cont in
                 cont?.resume()
                 cont = nil

@@ -44,10 +44,8 @@ public struct BenchCommand: Command {
         static let controlToken = OptionDeclaration.value("control-token", valueName: "token",
             help: "Bearer token for the control API.")
         static let json = OptionDeclaration.value("json", valueName: "file", help: "Write the report as JSON there.")
-        static let noReconnect = OptionDeclaration.flag("no-reconnect",
-            help: "Do not replace a connection the server closes (GOAWAY): the run then ends when none is left.")
         static let all = [target, control, connections, streams, count, duration, rate, tokens, token, topic, payload,
-                          certificate, key, ca, controlToken, json, noReconnect]
+                          certificate, key, ca, controlToken, json]
     }
 
     public static let configuration = CommandConfiguration(
@@ -83,8 +81,6 @@ public struct BenchCommand: Command {
     var ca: String?
     var controlToken: String?
     var json: String?
-    /// Replace connections the server closes, as a sender would (off with --no-reconnect).
-    var reconnects: Bool
 
     public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
         let o = try arguments.parseOptions(Self.configuration.options)
@@ -105,7 +101,6 @@ public struct BenchCommand: Command {
         ca = try o.string(Option.ca)
         controlToken = try o.string(Option.controlToken)
         json = try o.string(Option.json)
-        reconnects = !o.flag(Option.noReconnect)
         guard count != nil || duration != nil else {
             throw .missingOption(Option.count)
         }
@@ -119,14 +114,13 @@ public struct BenchCommand: Command {
         let setup = try await prepare()
         let plan = LoadGenerator.Plan(streamsPerConnection: streams, count: count,
                                       duration: duration.map { .nanoseconds(Int64(($0 * 1e9).rounded())) }, rate: rate)
-        let generator = LoadGenerator(connections: setup.connections, requests: setup.requests, plan: plan,
-                                      reconnect: reconnects ? setup.connect : nil)
+        let generator = LoadGenerator(connections: setup.connections, requests: setup.requests, plan: plan)
         let progress = isatty(STDERR_FILENO) == 1
             ? Self.startProgress(generator, count: count, duration: duration, context: context) : nil
         let outcome = await generator.run()
         progress?.cancel()
         if progress != nil { context.errorOutput.write("\r\u{1B}[K") }
-        for c in outcome.connections { c.close() }
+        for c in setup.connections { c.close() }
         setup.client.shutdown()
         let report = BenchReport(outcome, connections: connections, streams: streams, rate: rate, target: setup.target,
                                  environment: setup.environment.rawValue, auth: certificate == nil ? "token" : "certificate")
@@ -144,8 +138,6 @@ public struct BenchCommand: Command {
     struct Setup {
         var client: H2Client
         var connections: [H2ClientConnection]
-        /// Opens one more connection like the first ones (in place of one the server closed).
-        var connect: @Sendable () async throws -> H2ClientConnection
         var requests: [H2Request]
         var target: String
         var environment: APNsEnvironment
@@ -220,11 +212,7 @@ public struct BenchCommand: Command {
             throw CommandFailure("could not connect to \(targetURL): \(error)")
         }
         ready = true
-        let connect: @Sendable () async throws -> H2ClientConnection = {
-            try await client.connect(host: host, port: port, serverName: serverName)
-        }
-        return Setup(client: client, connections: opened, connect: connect, requests: requests, target: targetURL,
-                     environment: environment)
+        return Setup(client: client, connections: opened, requests: requests, target: targetURL, environment: environment)
     }
 
     /// The TLS client, trusting --ca or else the CA file the control API names. That path is the emulator's:
