@@ -179,6 +179,41 @@ struct BenchCommandTests {
         #expect(emu.services.tokens.all(bundleId: "com.example.app", environment: .sandbox).count == 1)
     }
 
+    /// --registered-tokens pushes to the app tokens the emulator already holds for the topic that take pushes
+    /// (not one ended, not another app's), and registers none of its own.
+    @Test func registeredTokensAreThePushesTargets() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let now = emu.clock.now()
+        let live = try emu.services.tokens.issue(bundleId: "com.example.app", environment: .production, now: now)
+        let ended = try emu.services.tokens.issue(bundleId: "com.example.app", environment: .production, now: now)
+        _ = try emu.services.tokens.unregister(ended.token, at: now)
+        _ = try emu.services.tokens.issue(bundleId: "com.example.other", environment: .production, now: now)
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
+                              "--registered-tokens", "--connections", "1", "--streams", "4", "--count", "20", "--json", json])
+        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
+        let entries = emu.services.journal.query()
+        #expect(entries.count == 20 && entries.allSatisfy { $0.token == live.token && $0.status == 200 })
+        #expect(emu.services.tokens.all().count == 3, "no token registered for the run")
+    }
+
+    /// With nothing to push to, the run ends before registering anything; --token and --registered-tokens
+    /// together are refused as usage.
+    @Test func registeredTokensNeedSomeAndExcludeToken() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let base = ["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control, "--count", "5"]
+        let none = await runCLI(base + ["--registered-tokens"])
+        #expect(none.code == .failure)
+        #expect(none.errorOutput.contains("the emulator holds no app tokens for com.example.app in production"),
+                "\(none.errorOutput)")
+        #expect(!emu.services.keys.all().contains { $0.teamId == "BENCHTEAM1" })
+        let both = await runCLI(base + ["--registered-tokens", "--token", String(repeating: "ab", count: 32)])
+        #expect(both.code == .usage)
+    }
+
     /// Runs `bench` against `emu` with one token and returns its JSON report.
     static func bench(_ emu: TestEmulator, _ arguments: [String], target: String? = nil) async throws -> [String: Any] {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path

@@ -44,8 +44,11 @@ public struct BenchCommand: Command {
         static let controlToken = OptionDeclaration.value("control-token", valueName: "token",
             help: "Bearer token for the control API.")
         static let json = OptionDeclaration.value("json", valueName: "file", help: "Write the report as JSON there.")
-        static let all = [target, control, connections, streams, count, duration, rate, tokens, token, topic, payload,
-                          certificate, key, ca, controlToken, json]
+        static let registeredTokens = OptionDeclaration.flag("registered-tokens",
+            help: "Push to the app tokens the emulator already holds for --topic in the target's environment (those "
+                + "of virtual devices, say: every push is then delivered) instead of registering new ones.")
+        static let all = [target, control, connections, streams, count, duration, rate, tokens, token, registeredTokens,
+                          topic, payload, certificate, key, ca, controlToken, json]
     }
 
     public static let configuration = CommandConfiguration(
@@ -81,6 +84,8 @@ public struct BenchCommand: Command {
     var ca: String?
     var controlToken: String?
     var json: String?
+    /// Push to the registry's tokens for the topic rather than registering --tokens new ones.
+    var useRegisteredTokens: Bool
 
     public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
         let o = try arguments.parseOptions(Self.configuration.options)
@@ -101,6 +106,11 @@ public struct BenchCommand: Command {
         ca = try o.string(Option.ca)
         controlToken = try o.string(Option.controlToken)
         json = try o.string(Option.json)
+        useRegisteredTokens = o.flag(Option.registeredTokens)
+        if useRegisteredTokens, !givenTokens.isEmpty {
+            throw .invalidCombination("--registered-tokens and --token choose the tokens two ways: keep one",
+                                      argument: o.argument(for: Option.token))
+        }
         guard count != nil || duration != nil else {
             throw .missingOption(Option.count)
         }
@@ -175,6 +185,8 @@ public struct BenchCommand: Command {
         // The listener is told by its port, however the host is spelled (127.0.0.1, localhost, a trailing slash):
         // the tokens registered for the run must be of the environment the pushes go to.
         let environment: APNsEnvironment = URLComponents(string: sandbox)?.port == port ? .sandbox : .production
+        // Looked up before anything is registered: none to push to ends the run with nothing changed.
+        var deviceTokens = useRegisteredTokens ? try await registeredTokens(environment: environment) : givenTokens
         var authorization: String?
         if certificate == nil {
             let keyId = String((0..<10).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".randomElement()! })
@@ -188,7 +200,6 @@ public struct BenchCommand: Command {
         }
         let serverName = environment == .production ? "api.push.apple.com" : "api.sandbox.push.apple.com"
         var requests: [H2Request] = []
-        var deviceTokens = givenTokens
         if deviceTokens.isEmpty {
             for _ in 0..<tokens {
                 let record = try await controlJSON("POST", "/_emulator/tokens", ["bundleId": topic, "environment": environment.rawValue])
@@ -213,6 +224,25 @@ public struct BenchCommand: Command {
         }
         ready = true
         return Setup(client: client, connections: opened, requests: requests, target: targetURL, environment: environment)
+    }
+
+    /// The app tokens the registry holds for --topic in `environment` that still take pushes (not unregistered
+    /// or expired): none is an error, since the run would push nothing or push only to refusals.
+    private func registeredTokens(environment: APNsEnvironment) async throws -> [String] {
+        let query = "bundleId=\(topic.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? topic)"
+            + "&environment=\(environment.rawValue)"
+        let listed = try await controlJSON("GET", "/_emulator/tokens?" + query)
+        let records = listed["tokens"] as? [[String: Any]] ?? []
+        func absent(_ value: Any?) -> Bool { value == nil || value is NSNull }
+        let usable = records.filter {
+            ($0["kind"] as? String ?? "app") == "app" && absent($0["unregisteredAt"]) && absent($0["expiredAt"])
+        }.compactMap { $0["token"] as? String }
+        guard !usable.isEmpty else {
+            throw CommandFailure("the emulator holds no app tokens for \(topic) in \(environment.rawValue) that take pushes "
+                                 + "(\(records.count) listed); register some (a virtual device, POST /_emulator/tokens) or "
+                                 + "drop --registered-tokens")
+        }
+        return usable
     }
 
     /// The TLS client, trusting --ca or else the CA file the control API names. That path is the emulator's:
