@@ -156,7 +156,7 @@ struct SendCommandRunTests {
             received,
             _ in
             #expect(result.code == .failure)
-            #expect(result.errorOutput == "error: cannot read the payload file '/nonexistent/push.json'\n")
+            #expect(result.errorOutput == "error: cannot read the payload file '/nonexistent/push.json': no such file\n")
             #expect(received.isEmpty)
         }
     }

@@ -190,9 +190,9 @@ struct SendCommandTests {
         try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("push.json")
             try Data(#"{"aps":{"badge":1}}"#.utf8).write(to: file)
-            #expect(try send(["--payload", "@\(file.path)"]).payloadBytes() == Array(#"{"aps":{"badge":1}}"#.utf8))
+            #expect(try send(["--payload", "@\(file.path)"]).payload.bytes() == Array(#"{"aps":{"badge":1}}"#.utf8))
             #expect(throws: CommandFailure.self) {
-                try send(["--payload", "@\(directory.appendingPathComponent("missing.json").path)"]).payloadBytes()
+                try send(["--payload", "@\(directory.appendingPathComponent("missing.json").path)"]).payload.bytes()
             }
         }
     }

@@ -35,7 +35,7 @@ public struct BenchCommand: Command {
         static let topic = OptionDeclaration.value("topic", valueName: "bundle-id", help: "The app.",
                                                    default: "com.example.app")
         static let payload = OptionDeclaration.value("payload", valueName: "json|@file",
-            help: "Push payload template.", default: #"{"aps":{"alert":"bench"}}"#)
+            help: "Push payload: JSON text, @FILE, or @- for standard input.", default: #"{"aps":{"alert":"bench"}}"#)
         static let certificate = OptionDeclaration.value("cert", valueName: "pem",
             help: "Use certificate auth with this client certificate (with --key) instead of a provider token.")
         static let key = OptionDeclaration.value("key", valueName: "pem", help: "The client certificate's key.")
@@ -78,7 +78,7 @@ public struct BenchCommand: Command {
     var tokens: Int
     var givenTokens: [String]
     var topic: String
-    var payload: String
+    var payload: PayloadArgument
     var certificate: String?
     var key: String?
     var ca: String?
@@ -100,7 +100,7 @@ public struct BenchCommand: Command {
         tokens = try o.integer(Option.tokens, in: 1...100_000) ?? 100
         givenTokens = o.all(Option.token).compactMap(\.value)
         topic = try o.string(Option.topic) ?? "com.example.app"
-        payload = try o.string(Option.payload) ?? #"{"aps":{"alert":"bench"}}"#
+        payload = try PayloadArgument.parse(o, Option.payload) ?? .text(#"{"aps":{"alert":"bench"}}"#)
         certificate = try o.string(Option.certificate)
         key = try o.string(Option.key)
         ca = try o.string(Option.ca)
@@ -156,21 +156,9 @@ public struct BenchCommand: Command {
     private func prepare() async throws -> Setup {
         // Files first, then the TLS client built from them: a wrong path or a bad certificate ends the run with
         // its name before anything is registered on the emulator.
-        let body: [UInt8]
-        if payload.hasPrefix("@") {
-            let path = String(payload.dropFirst())
-            do {
-                body = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            } catch {
-                throw CommandFailure("cannot read the payload file '\(path)': \(FileErrorReason.text(error))")
-            }
-        } else {
-            body = Array(payload.utf8)
-        }
+        let body = try payload.bytes()
         for (path, role) in [(certificate, "client certificate"), (key, "client key"), (ca, "CA file")] {
-            if let path, !FileManager.default.isReadableFile(atPath: path) {
-                throw CommandFailure("cannot read the \(role) '\(path)'")
-            }
+            if let path { try CommandFailure.requireReadable(path, as: role) }
         }
         let endpoints = try await controlJSON("GET", "/_emulator/endpoints")
         let client = try makeClient(reportedCA: endpoints["ca"] as? String)
@@ -249,8 +237,9 @@ public struct BenchCommand: Command {
     /// from a container it may not exist here, which the message says.
     private func makeClient(reportedCA: String?) throws -> H2Client {
         let trust = ca ?? reportedCA
-        if ca == nil, let trust, !FileManager.default.isReadableFile(atPath: trust) {
-            throw CommandFailure("cannot read the CA file '\(trust)' (the path the control API reported; pass --ca)")
+        if ca == nil, let trust {
+            try CommandFailure.requireReadable(trust, as: "CA file",
+                                               hint: " (the path the control API reported; pass --ca)")
         }
         do {
             let tls = TLSClientConfiguration(trustRootsFile: trust, certificateChainFile: certificate, privateKeyFile: key)
@@ -291,9 +280,8 @@ public struct BenchCommand: Command {
             let start = clock.now
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
-                let elapsed = start.duration(to: clock.now)
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                let line = progressLine(done: g.completedCount.load(ordering: .relaxed), elapsed: seconds, count: count,
+                let elapsed = start.duration(to: clock.now) / .seconds(1)
+                let line = progressLine(done: g.completedCount.load(ordering: .relaxed), elapsed: elapsed, count: count,
                                         duration: duration)
                 context.errorOutput.write("\r" + line)
             }

@@ -19,7 +19,7 @@ extension SendCommand {
             case .token(let token): token
             case .mint(let key): try key.mintToken(issuedAt: ProviderKeyOptions.now())
             }
-        let request = makeRequest(bearerToken: bearerToken, body: try payloadBytes())
+        let request = makeRequest(bearerToken: bearerToken, body: try payload.bytes())
         let client = try makeClient()
         defer { client.shutdown() }
 
@@ -45,31 +45,13 @@ extension SendCommand {
         }
     }
 
-    /// The body; `@PATH` is read now rather than at parse time so a missing file is a failure (1), not a usage
-    /// error (64), like every other file this command reads.
-    func payloadBytes() throws -> [UInt8] {
-        switch payload {
-        case .text(let text):
-            return Array(text.utf8)
-        case .file("-"):
-            return Array(FileHandle.standardInput.readDataToEndOfFile())
-        case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("cannot read the payload file '\(path)'")
-            }
-            return Array(data)
-        }
-    }
-
     /// The TLS side: our CA (checked first, for a message that says how to get one) and the client identity.
     private func makeClient() throws -> H2Client {
-        var files = [(caFile, "CA file", caFile == Option.defaultCA ? "; run 'apns-emulator certs' or pass --ca" : "")]
+        let caHint = caFile == Option.defaultCA ? "; run 'apns-emulator certs' or pass --ca" : ""
+        try CommandFailure.requireReadable(caFile, as: "CA file", hint: caHint)
         if let clientIdentity {
-            files.append((clientIdentity.certificateFile, "client certificate", ""))
-            files.append((clientIdentity.keyFile, "client key", ""))
-        }
-        for (path, role, hint) in files where !FileManager.default.isReadableFile(atPath: path) {
-            throw CommandFailure("cannot read the \(role) '\(path)'\(hint)")
+            try CommandFailure.requireReadable(clientIdentity.certificateFile, as: "client certificate")
+            try CommandFailure.requireReadable(clientIdentity.keyFile, as: "client key")
         }
         let tls = TLSClientConfiguration(
             trustRootsFile: caFile,

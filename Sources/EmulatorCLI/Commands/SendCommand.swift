@@ -62,13 +62,6 @@ public struct SendCommand: Command {
         var keyFile: String
     }
 
-    /// Where the body comes from; files are read when the command runs, so a missing one exits 1, not 64.
-    enum Payload: Sendable, Equatable {
-        /// `--payload TEXT`, sent as is (empty is allowed, to provoke PayloadEmpty).
-        case text(String)
-        /// `--payload @PATH`; `@-` reads standard input.
-        case file(String)
-    }
 
     /// The body sent when `--payload` is absent: the smallest alert a device would show.
     static let defaultPayload = #"{"aps":{"alert":"Hello from apns-emulator"}}"#
@@ -81,7 +74,7 @@ public struct SendCommand: Command {
     var deviceToken: String
     /// `apns-*` headers from their flags, then every `-H`, in command-line order; duplicates kept.
     var headers: [H2Header]
-    var payload: Payload
+    var payload: PayloadArgument
     /// Print one JSON object instead of `key: value` lines.
     var json: Bool
     /// The arguments of every option given, for blaming the right one in `validate()`.
@@ -122,12 +115,7 @@ public struct SendCommand: Command {
         // Presence is checked in validate(), so a missing token is reported after any malformed value.
         self.deviceToken = try options.string(Option.deviceToken) ?? ""
         self.headers = try Self.headers(from: options)
-        self.payload = try options.value(Option.payload, expected: "JSON text or @FILE") { text in
-            text.hasPrefix("@") ? Payload.file(String(text.dropFirst())) : Payload.text(text)
-        } ?? .text(Self.defaultPayload)
-        if case .file("") = payload {
-            throw .invalidValue(options.argument(for: Option.payload)!, expected: "a file name after '@'")
-        }
+        self.payload = try PayloadArgument.parse(options, Option.payload) ?? .text(Self.defaultPayload)
         self.json = options.flag(Option.json)
     }
 

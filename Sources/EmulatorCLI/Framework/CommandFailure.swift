@@ -1,3 +1,5 @@
+import Foundation
+
 /// A command ran but could not do its work: the runner prints `error: <description>` and exits 1.
 ///
 /// For failures found while running (an unreadable key file, a refused connection), as opposed to `UsageError`,
@@ -13,4 +15,14 @@ public struct CommandFailure: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     public var description: String { message }
+}
+
+extension CommandFailure {
+    /// Fails naming `path` as `role` (plus `hint`, e.g. how to get one) unless the file can be read: checked before
+    /// the file is used, so the message names it instead of a TLS library's error, and before anything is started.
+    static func requireReadable(_ path: String, as role: String, hint: String = "") throws {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CommandFailure("cannot read the \(role) '\(path)'\(hint)")
+        }
+    }
 }

@@ -110,9 +110,7 @@ final class H2ClientConnectionCore: H2Connection {
         // Pseudo-headers first (RFC 9113 §8.3), then the rest in the caller's order.
         let encoder = loop.headerEncoder
         let headers = request.headers
-        var bytes = 0
-        for i in 0..<headers.count { bytes += headers.withBytes(at: i) { $0.count + $1.count } }
-        encoder.begin(fields: headers.count, byteCount: bytes)
+        encoder.begin(fields: headers.count, byteCount: headers.byteCount)
         // Straight from the list's bytes: `headers[i]` built two Strings per field, ~10% of a load generator's
         // CPU (`apns-emulator bench`).
         for pass in 0..<2 {
