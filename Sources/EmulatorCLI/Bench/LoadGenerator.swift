@@ -36,7 +36,7 @@ final class LoadGenerator: Sendable {
         var errors: [String: Int]
         var histogram: LatencyHistogram
         var seconds: Double
-        /// Connections the server closed (GOAWAY, a reset) before the run's end: they sent nothing more, and
+        /// Connections the server closed (GOAWAY, a closed socket) before the run's end: they sent nothing more, and
         /// the run ends early when none is left.
         var connectionsLost = 0
     }
