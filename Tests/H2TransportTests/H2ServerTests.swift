@@ -157,6 +157,39 @@ struct H2ServerTests {
         }
     }
 
+    /// Requests that arrive with the one that prompted a GOAWAY, above the last stream id it names, are refused
+    /// (REFUSED_STREAM), not handled: the client is entitled to send them again elsewhere, so handling them as
+    /// well processed the same request twice.
+    @Test func requestsAboveAGoAwaysLastStreamAreRefusedNotHandled() async throws {
+        // The answer comes a little later, so the connection stays open until the client has read the GOAWAY and the
+        // refusals (a server closing while the client still writes would have the client's kernel drop them).
+        let handler = RecordingHandler { _, connection, responder in
+            connection.sendGoAway()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { responder.respond(H2Response(status: 200)) }
+        }
+        try await withTestServer(handler: handler) { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            let results = Mutex<[Result<H2Response, H2ClientError>]>([])
+            // Submitted in one turn of the connection's loop, so they leave in one write and arrive in one read.
+            connection.eventLoop.execute {
+                for i in 0..<20 {
+                    connection.send(H2Request(authority: "api.push.apple.com", path: "/r\(i)")) { r in
+                        results.withLock { $0.append(r) }
+                    }
+                }
+            }
+            #expect(await eventually { results.withLock { $0.count } == 20 })
+            let all = results.withLock { $0 }
+            let answered = all.filter { if case .success(let r) = $0 { r.status == 200 } else { false } }.count
+            let refused = all.filter { $0 == .failure(.streamReset(H2ErrorCode.refusedStream.rawValue)) }.count
+            #expect(answered + refused == 20, "\(all)")
+            #expect(refused > 0)
+            #expect(handler.requests.count == answered, "only the answered requests were handled")
+        }
+    }
+
     @Test func settingsCanChangeOnALiveConnection() async throws {
         let handler = RecordingHandler { request, connection, responder in
             if request.path == "/throttle" {

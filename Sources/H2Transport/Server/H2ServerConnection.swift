@@ -32,6 +32,8 @@ public final class H2ServerConnection: H2Connection {
     public var closeDescription: String? { closeReason }
     /// Whether GOAWAY was sent (no new streams will be accepted).
     public private(set) var goAwaySent = false
+    /// The last stream id that GOAWAY named: requests on streams above it are refused, never handled.
+    private var goAwayLastStreamID: Int32 = .max
 
     private let config: H2ServerConfiguration
     private let handler: any H2ServerHandler
@@ -78,6 +80,7 @@ public final class H2ServerConnection: H2Connection {
         guard let session, !goAwaySent else { return }
         goAwaySent = true
         let last = nghttp2_session_get_last_proc_stream_id(session)
+        goAwayLastStreamID = last
         _ = debugData.withUnsafeBufferPointer {
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode.rawValue,
                                   $0.baseAddress, $0.count)
@@ -253,6 +256,14 @@ public final class H2ServerConnection: H2Connection {
               hd.type == UInt8(NGHTTP2_HEADERS.rawValue) || hd.type == UInt8(NGHTTP2_DATA.rawValue),
               let stream = stream(hd.stream_id) else { return 0 }
         lastActivity = loop.readAt
+        // GOAWAY told the client that streams above its last stream id were not processed (RFC 9113 §6.8), so the
+        // client may send them again elsewhere. nghttp2 only stops opening streams once the GOAWAY is on the wire,
+        // and requests that arrive in the same read as the one that prompted it would otherwise be answered too:
+        // the same push processed twice by a sender that retries, as it is entitled to.
+        if hd.stream_id > goAwayLastStreamID {
+            resetStream(hd.stream_id, code: .refusedStream)
+            return 0
+        }
         // The stream's header list and body move into the request and back after the handler: copying them cost
         // a retain and a release of each of their three arrays per request. A handler that kept an array shares
         // it with the stream, whose next request then writes into a copy of its own (copy on write). This relies on
