@@ -76,6 +76,7 @@ public final class H2Client: Sendable {
                 handle = H2ClientConnection(core: core, loop: loop)
                 let flagBox = UncheckedBox(handle!)
                 core.onClosed = { _ in flagBox.value.markClosed() }
+                core.onGoAway = { flagBox.value.markGoingAway() }
                 do {
                     try loop.register(fd: fd, core)
                 } catch {

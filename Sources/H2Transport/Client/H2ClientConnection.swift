@@ -9,6 +9,7 @@ public final class H2ClientConnection: @unchecked Sendable {
     private let core: H2ClientConnectionCore
     public let eventLoop: EventLoop
     private let closedFlag = Atomic<Bool>(false)
+    private let goingAwayFlag = Atomic<Bool>(false)
 
     init(core: H2ClientConnectionCore, loop: EventLoop) {
         self.core = core
@@ -16,9 +17,17 @@ public final class H2ClientConnection: @unchecked Sendable {
     }
 
     func markClosed() { closedFlag.store(true, ordering: .releasing) }
+    func markGoingAway() { goingAwayFlag.store(true, ordering: .releasing) }
 
     /// Whether the connection has closed (for whatever reason).
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+    /// Whether a request sent now can start a stream: false once the server sent GOAWAY (requests already in
+    /// flight may still be answered) or the connection closed. A sender checks it to move new requests to another
+    /// connection instead of having them refused; on the connection's loop it is exact, since GOAWAY is read there.
+    public var acceptsRequests: Bool {
+        !goingAwayFlag.load(ordering: .acquiring) && !closedFlag.load(ordering: .acquiring)
+    }
 
     /// Sends `request`; `completion` runs on the connection's loop with the full response or the failure.
     public func send(_ request: H2Request, completion: @escaping @Sendable (Result<H2Response, H2ClientError>) -> Void) {

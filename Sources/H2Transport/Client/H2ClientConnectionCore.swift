@@ -29,6 +29,8 @@ final class H2ClientConnectionCore: H2Connection {
     /// Set by a received GOAWAY (no new requests) or by `close`.
     private(set) var goAwayReceived = false
     var onClosed: (@Sendable (String) -> Void)?
+    /// Called on the loop when the server's GOAWAY arrives (the connection takes no new requests from then on).
+    var onGoAway: (@Sendable () -> Void)?
 
     init(fd: Int32, loop: EventLoop, tls: TLSSession, settings: H2Settings, serverSettingsTimeout: Duration,
          onConnect: @escaping (Result<Void, H2ClientError>) -> Void) {
@@ -187,12 +189,24 @@ final class H2ClientConnectionCore: H2Connection {
         }
         if frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
             goAwayReceived = true
+            onGoAway?()
             let data = frame.pointee.goaway.opaque_data
             let len = frame.pointee.goaway.opaque_data_len
             lastGoAway = (frame.pointee.goaway.error_code,
                           data.map { Array(UnsafeBufferPointer(start: $0, count: len)) } ?? [])
+            refuseStreams(above: frame.pointee.goaway.last_stream_id)
         }
         return 0
+    }
+
+    /// Fails the requests a GOAWAY says the server did not process (RFC 9113 §6.8: those above its last stream id)
+    /// as refused, REFUSED_STREAM, which a sender may retry. nghttp2 does the same for streams it already sent, but
+    /// one still queued is only dropped when the session next writes, and a server that closes right after its
+    /// GOAWAY (as it may with nothing left to answer) got those reported as lost with the connection instead.
+    private func refuseStreams(above last: Int32) {
+        for id in streams.keys.filter({ $0 > last }).sorted() {
+            streams.removeValue(forKey: id)?.completion(.failure(.streamReset(H2ErrorCode.refusedStream.rawValue)))
+        }
     }
 
     /// The error code and debug data of the last GOAWAY received.
@@ -232,5 +246,8 @@ final class H2ClientConnectionCore: H2Connection {
         waiting.removeAll()
         for (_, c) in queued { c(.failure(.connectionClosed(reason))) }
         onClosed?(reason)
+        // Both hold the connection's handle, which holds this core: dropped once closed, so neither outlives it.
+        onClosed = nil
+        onGoAway = nil
     }
 }
