@@ -76,7 +76,8 @@ struct BenchCommandTests {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: json) }
         let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
-                              "--connections", "2", "--streams", "10", "--count", "200000", "--tokens", "1", "--json", json])
+                              "--connections", "2", "--streams", "10", "--count", "200000", "--tokens", "1", "--json", json,
+                              "--no-reconnect"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         let succeeded = report["succeeded"] as? Int ?? 0
         #expect(succeeded >= 100 && succeeded < 200, "each connection carried about its quota: \(r.output)")
@@ -85,6 +86,75 @@ struct BenchCommandTests {
         #expect(report["connectionsLost"] as? Int == 2)
         #expect(r.output.contains("closed:     2 of 2 connection(s) closed by the server (GOAWAY or a closed socket) and "
                                   + "not reopened: the run ended with the last of them"), "\(r.output)")
+    }
+
+    /// A connection the server closes is replaced, as a sender would: what it still had to do (chains, and the
+    /// requests the server refused unprocessed as it went away) goes on the next one. The count is reached, every
+    /// push is answered, and none reaches the server twice.
+    @Test func connectionsTheServerClosesAreReplacedAndTheCountIsReached() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs, configure: { $0.shaping.goAwayAfterRequests = 50 })
+        defer { emu.shutdown() }
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
+                              "--connections", "2", "--streams", "10", "--count", "400", "--tokens", "1", "--json", json])
+        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(report["requests"] as? Int == 400)
+        #expect(report["succeeded"] as? Int == 400, "\(r.output)")
+        #expect((report["errors"] as? [String: Int])?.isEmpty == true, "\(r.output)")
+        // 400 pushes at 50 a connection: 8 connections, 6 of them replacements (the last ones may close as the run ends).
+        let lost = report["connectionsLost"] as? Int ?? 0, reopened = report["connectionsReopened"] as? Int ?? 0
+        #expect(reopened >= 6 && lost >= reopened && lost <= reopened + 2, "lost \(lost), reopened \(reopened)")
+        #expect(report["reconnectsFailed"] as? Int == 0)
+        #expect(emu.services.journal.count() == 400, "each push reached the server once")
+        #expect(r.output.contains("closed:     \(lost) connection(s) closed by the server (GOAWAY or a closed socket), "
+                                  + "\(reopened) opened in their place"), "\(r.output)")
+    }
+
+    /// Open loop: requests booked on a connection that goes away are sent on its replacement when due, so the
+    /// schedule is kept exactly (rate × duration, all answered) through the server's recycling.
+    @Test func atATargetRateTheScheduleIsKeptThroughRecycledConnections() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs,
+                                   configure: { $0.shaping.goAwayAfterRequests = 100 })
+        defer { emu.shutdown() }
+        let report = try await Self.bench(emu, ["--connections", "2", "--streams", "5", "--rate", "400", "--duration", "1.2"])
+        #expect(report["requests"] as? Int == 480)
+        #expect(report["succeeded"] as? Int == 480, "\(report)")
+        #expect((report["connectionsReopened"] as? Int ?? 0) >= 2, "\(report)")
+        #expect(emu.services.journal.count() == 480)
+    }
+
+    /// A slot whose connection cannot be replaced gives up after `maxFailures` attempts in a row, backing off
+    /// between them; the requests that waited for it count as NotSent, and the run ends.
+    @Test func aConnectionThatCannotBeReplacedEndsItsShareAsNotSent() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs, configure: { $0.shaping.goAwayAfterRequests = 20 })
+        defer { emu.shutdown() }
+        let jwt = try emu.sampleJWT()
+        let request = emu.push(to: try emu.issueToken(), jwt: jwt)
+        let first = try await emu.connect()
+        struct Refused: Error, CustomStringConvertible { var description: String { "refused by the test" } }
+        var plan = LoadGenerator.Plan(streamsPerConnection: 5, count: 100, duration: nil, rate: nil)
+        plan.reconnect = LoadGenerator.Reconnect(connect: { throw Refused() }, timeout: .seconds(5), maxFailures: 2)
+        let generator = LoadGenerator(connections: [first], requests: [request], plan: plan)
+        let outcome = await generator.run()
+        generator.closeConnections()
+        // The server answers what it took before its GOAWAY (the 20th and any others it had begun): those, and
+        // only those, reached it.
+        #expect(outcome.succeeded >= 20 && outcome.succeeded == emu.services.journal.count())
+        #expect(outcome.connectionsLost == 1 && outcome.connectionsReopened == 0)
+        #expect(outcome.reconnectsFailed == 2)
+        #expect(outcome.lastReconnectError == "refused by the test")
+        #expect(outcome.errors.keys.allSatisfy { $0 == "NotSent" }, "\(outcome.errors)")
+        #expect((outcome.errors["NotSent"] ?? 0) > 0, "the refused requests waited for a connection")
+        #expect(outcome.requests == outcome.succeeded + (outcome.errors["NotSent"] ?? 0))
+    }
+
+    /// The wait between attempts: none after a connection that worked, then 50 ms doubling up to 2 s.
+    @Test func reconnectsBackOffAfterFailures() {
+        let waits = (0...8).map { LoadGenerator.Reconnect.backoff(afterFailures: $0) }
+        #expect(waits == [.zero, .milliseconds(50), .milliseconds(100), .milliseconds(200), .milliseconds(400),
+                          .milliseconds(800), .milliseconds(1600), .milliseconds(2000), .milliseconds(2000)])
     }
 
     /// As fast as possible for a while: requests stop being sent at the deadline and every one sent is answered.

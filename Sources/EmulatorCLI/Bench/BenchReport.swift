@@ -25,11 +25,17 @@ struct BenchReport: Encodable {
     var target: String
     var environment: String
     var auth: String
-    /// Connections the server closed before the run ended (none are reopened).
+    /// Connections the server closed before the run ended, and how many were opened in their place.
     var connectionsLost: Int
+    var connectionsReopened: Int
+    /// Attempts to open a replacement that failed, and why the last one did.
+    var reconnectsFailed: Int
+    var lastReconnectError: String?
+    /// Whether lost connections were replaced (false with --no-reconnect).
+    var reconnect: Bool
 
     init(_ o: LoadGenerator.Outcome, connections: Int, streams: Int, rate: Double?, target: String, environment: String,
-         auth: String) {
+         auth: String, reconnect: Bool = true) {
         func ms(_ q: Double) -> Double { Double(o.histogram.value(at: q)) / 1000 }
         requests = o.requests
         succeeded = o.succeeded
@@ -46,6 +52,10 @@ struct BenchReport: Encodable {
         self.environment = environment
         self.auth = auth
         connectionsLost = o.connectionsLost
+        connectionsReopened = o.connectionsReopened
+        reconnectsFailed = o.reconnectsFailed
+        lastReconnectError = o.lastReconnectError
+        self.reconnect = reconnect
     }
 
     /// The human summary printed at the end.
@@ -60,10 +70,16 @@ struct BenchReport: Encodable {
         if !errors.isEmpty {
             lines.append("errors:     " + errors.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
-        if connectionsLost > 0 {
+        if connectionsLost > 0 && !reconnect {
             lines.append("closed:     \(connectionsLost) of \(connections) connection(s) closed by the server"
                          + " (GOAWAY or a closed socket) and not reopened"
                          + (connectionsLost == connections ? ": the run ended with the last of them" : ""))
+        } else if connectionsLost > 0 || reconnectsFailed > 0 {
+            lines.append("closed:     \(connectionsLost) connection(s) closed by the server (GOAWAY or a closed socket),"
+                         + " \(connectionsReopened) opened in their place"
+                         + (reconnectsFailed > 0
+                            ? "; \(reconnectsFailed) attempt(s) to reopen failed, the last: \(lastReconnectError ?? "?")"
+                            : ""))
         }
         return lines.joined(separator: "\n")
     }

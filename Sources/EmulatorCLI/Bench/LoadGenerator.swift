@@ -3,8 +3,8 @@ import Foundation
 import H2Transport
 import Synchronization
 
-/// Drives pushes over already-open HTTP/2 connections, each with a fixed number of requests in flight,
-/// as fast as possible (closed loop) or at a target rate (open loop).
+/// Drives pushes over HTTP/2 connections, each with a fixed number of requests in flight, as fast as possible
+/// (closed loop) or at a target rate (open loop), and replaces connections the server closes, as a sender does.
 ///
 /// ### Why latency is measured from the intended send time
 /// At a target rate, request *i* is due at `start + i / rate`. If the server (or the generator) stalls,
@@ -18,16 +18,48 @@ import Synchronization
 /// by when a free stream reached it instead sent up to one extra request per stream (each stream schedules its
 /// next request ahead), and would drop requests a stall delayed past the deadline, hiding the stall.
 ///
-/// ### Threading
-/// Every connection's completions run on its event loop, which also issues that connection's next
-/// request; its statistics (`ConnectionStats`) are touched only there. Across connections only the
-/// request counter (an atomic) and the count of finished connections are shared.
+/// ### Connections the server closes
+/// Each of the `--connections` is a *slot*. A stream's requests form a chain (each answer issues the next), and a
+/// slot carries `streams` chains. When its connection stops taking requests (GOAWAY, a closed socket), what
+/// it still had to do moves to the slot's next connection: chains whose answer came back, requests booked for
+/// later (open loop) when their time comes, and requests the server refused unprocessed as it went away
+/// (REFUSED_STREAM after GOAWAY, which RFC 9113 §8.7 says are safe to retry; their latency still counts from
+/// when they were first due). The next connection is opened when the first of these arrives, so a run that
+/// has nothing left to send opens none. Attempts are bounded in time (never past the run's deadline) and back
+/// off after failures; after `Reconnect.maxFailures` in a row (a replacement closed before it answered
+/// anything counts as one) the slot gives up, and requests left waiting for it count as `NotSent`.
+///
+/// ### Threading and the end of the run
+/// A connection's requests complete on its event loop, which also issues its next requests; its statistics
+/// (`Run`) are touched only there. A slot's hand-overs (rare: only when a connection goes) take the slot's lock.
+/// The run ends when `outstanding` reaches zero: it counts everything that may still issue or answer a request
+/// (requests taken and not yet answered, chains being handed over, reconnects under way, each slot's start), and
+/// only a holder of one of those adds another, so zero is final.
 final class LoadGenerator: Sendable {
     struct Plan: Sendable {
         var streamsPerConnection: Int
         var count: Int?
         var duration: Duration?
         var rate: Double?
+        /// How to replace a connection the server closes; nil: not replaced (its slot sends nothing more, and the
+        /// run ends early when no connection is left).
+        var reconnect: Reconnect? = nil
+    }
+
+    /// Opening a connection in place of one the server closed.
+    struct Reconnect: Sendable {
+        var connect: @Sendable () async throws -> H2ClientConnection
+        /// How long one attempt may take (TCP, TLS and the server's SETTINGS); never past the run's deadline.
+        var timeout: Duration = .seconds(10)
+        /// Failures in a row after which a slot gives up: attempts that failed, and replacements that closed
+        /// before answering anything (a server that accepts and closes at once).
+        var maxFailures = 6
+
+        /// The wait before the next attempt after `failures` in a row: none after a connection that worked, then
+        /// 50 ms doubling up to 2 s, so a server that refuses is not hammered.
+        static func backoff(afterFailures failures: Int) -> Duration {
+            failures <= 0 ? .zero : .milliseconds(min(2_000, 50 << min(failures - 1, 6)))
+        }
     }
 
     struct Outcome: Sendable {
@@ -36,135 +68,406 @@ final class LoadGenerator: Sendable {
         var errors: [String: Int]
         var histogram: LatencyHistogram
         var seconds: Double
-        /// Connections the server closed (GOAWAY, a closed socket) before the run's end: they sent nothing more, and
-        /// the run ends early when none is left.
+        /// Connections the server closed (GOAWAY, a closed socket) before the run's end.
         var connectionsLost = 0
+        /// Connections opened in place of lost ones.
+        var connectionsReopened = 0
+        /// Attempts to open a replacement that failed (not requests: those left unsent count as `NotSent`).
+        var reconnectsFailed = 0
+        /// Why the last failed attempt failed.
+        var lastReconnectError: String? = nil
     }
 
-    /// Loop-confined statistics of one connection.
-    /// `@unchecked Sendable`: mutated only on its connection's event loop (every access below is inside a
-    /// completion or an `execute` on that loop), read by `run` only after the loop reported it finished.
-    final class ConnectionStats: @unchecked Sendable {
+    /// One connection's life in a slot, with its statistics.
+    /// `@unchecked Sendable`: the statistics are mutated only on the connection's event loop (inside its
+    /// completions and `execute` blocks) and read by `run` after `outstanding` reached zero, which every loop
+    /// reaches through an acquiring-and-releasing decrement after its last write.
+    final class Run: @unchecked Sendable {
+        let slot: Int
+        let connection: H2ClientConnection
         var histogram = LatencyHistogram()
         var succeeded = 0
         var completed = 0
         var errors: [String: Int] = [:]
-        var inFlight = 0
-        var finished = false
-        /// The connection failed (closed, GOAWAY): it issues nothing more.
-        var dead = false
+        /// The server closed it or sent GOAWAY: it starts nothing more.
+        var lost = false
+        /// An answer (any status) came back on it.
+        var answered = false
+
+        init(slot: Int, connection: H2ClientConnection) {
+            self.slot = slot
+            self.connection = connection
+        }
     }
 
-    private let connections: [H2ClientConnection]
+    /// What a lost connection leaves for the slot's next one.
+    enum Handover: Sendable {
+        /// Request number `n`, due at `due` (ns), not yet answered.
+        case request(n: Int, due: UInt64)
+        /// A stream's chain: its next request is to be issued.
+        case chain
+    }
+
+    struct SlotState: Sendable {
+        /// The connection taking the slot's requests; nil while it is being replaced, or after giving up.
+        var current: Run?
+        /// Every connection the slot had, for the totals.
+        var runs: [Run]
+        var reconnecting = false
+        var gaveUp = false
+        var waiting: [Handover] = []
+        var failures = 0
+        var reopened = 0
+        var reconnectsFailed = 0
+        var lastReconnectError: String?
+        /// Requests that waited for a connection the slot never got.
+        var notSent = 0
+    }
+
+    /// A slot's state behind its lock (a class: a `Mutex` cannot sit in an array).
+    final class Slot: Sendable {
+        private let state: Mutex<SlotState>
+        init(_ state: SlotState) { self.state = Mutex(state) }
+        func withLock<R>(_ body: (inout SlotState) -> R) -> R { state.withLock { body(&$0) } }
+    }
+
+    /// The run's start and deadline (monotonic ns), passed along rather than stored: set when `run` starts.
+    struct Times: Sendable {
+        var start: UInt64
+        var deadline: UInt64?
+    }
+
     private let requests: [H2Request]
     private let plan: Plan
+    private let slots: [Slot]
     private let issued = Atomic<Int>(0)
-    private let finishedConnections = Atomic<Int>(0)
+    private let outstanding = Atomic<Int>(0)
     /// Requests completed so far, for the progress line.
     let completedCount = Atomic<Int>(0)
-    private let stats: [ConnectionStats]
     private let done = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    private let start = Mutex<UInt64>(0)
 
     /// - Parameters:
     ///   - requests: Sent round-robin (one per device token).
     init(connections: [H2ClientConnection], requests: [H2Request], plan: Plan) {
-        self.connections = connections
         self.requests = requests
         self.plan = plan
-        self.stats = connections.map { _ in ConnectionStats() }
+        self.slots = connections.enumerated().map { i, c in
+            let run = Run(slot: i, connection: c)
+            return Slot(SlotState(current: run, runs: [run]))
+        }
     }
 
     func run() async -> Outcome {
         let t0 = DispatchTime.now().uptimeNanoseconds
-        start.withLock { $0 = t0 }
-        let deadline = plan.duration.map { t0 + UInt64($0.components.seconds) * 1_000_000_000
-            + UInt64($0.components.attoseconds / 1_000_000_000) }
+        let times = Times(start: t0, deadline: plan.duration.map { t0 + Self.nanoseconds($0) })
+        outstanding.store(slots.count, ordering: .relaxed)
         await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
             done.withLock { $0 = cont }
-            for (i, connection) in connections.enumerated() {
-                connection.eventLoop.execute { [self] in
-                    for _ in 0..<plan.streamsPerConnection { issue(i, t0: t0, deadline: deadline) }
-                    finishIfIdle(i)
+            for slot in slots {
+                guard let run = slot.withLock({ $0.current }) else { continue }
+                run.connection.eventLoop.execute { [self] in
+                    for _ in 0..<plan.streamsPerConnection { issue(on: run, times) }
+                    release()
                 }
             }
         }
         var outcome = Outcome(requests: 0, succeeded: 0, errors: [:], histogram: LatencyHistogram(),
                               seconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-        for s in stats {
-            outcome.requests += s.completed
-            outcome.succeeded += s.succeeded
-            outcome.histogram.merge(s.histogram)
-            outcome.errors.merge(s.errors, uniquingKeysWith: +)
-            if s.dead { outcome.connectionsLost += 1 }
+        for slot in slots {
+            slot.withLock { s in
+                for r in s.runs {
+                    outcome.requests += r.completed
+                    outcome.succeeded += r.succeeded
+                    outcome.histogram.merge(r.histogram)
+                    outcome.errors.merge(r.errors, uniquingKeysWith: +)
+                    if r.lost { outcome.connectionsLost += 1 }
+                }
+                if s.notSent > 0 {
+                    outcome.requests += s.notSent
+                    outcome.errors["NotSent", default: 0] += s.notSent
+                }
+                outcome.connectionsReopened += s.reopened
+                outcome.reconnectsFailed += s.reconnectsFailed
+                if let e = s.lastReconnectError { outcome.lastReconnectError = e }
+            }
         }
         return outcome
     }
 
-    /// On connection `i`'s loop: takes the next request number, if any is left, and sends it when due.
-    private func issue(_ i: Int, t0: UInt64, deadline: UInt64?) {
-        guard !stats[i].dead else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        // Closed loop, a request is due when a stream is free (now), so the deadline is checked before a number is
-        // taken; open loop, on the number's place in the schedule.
-        if plan.rate == nil, let deadline, now >= deadline { return }
-        let n = issued.wrappingAdd(1, ordering: .relaxed).oldValue
-        if let count = plan.count, n >= count { return }
-        // Rounded, not truncated: request n of a 100/s run for 4.18 s is due at 4,180,000,000 ns, not one short.
-        let due = plan.rate.map { t0 + UInt64((Double(n) * 1e9 / $0).rounded()) } ?? now
-        if let deadline, due >= deadline { return }
-        let s = stats[i]
-        s.inFlight += 1
-        let connection = connections[i]
-        let request = requests[n % requests.count]
-        let send: @Sendable () -> Void = { [self] in
-            connection.send(request) { [self] result in
-                let end = DispatchTime.now().uptimeNanoseconds
-                s.histogram.record((end &- due) / 1000)
-                s.completed += 1
-                s.inFlight -= 1
-                completedCount.add(1, ordering: .relaxed)
-                switch result {
-                case .success(let response) where response.status == 200:
-                    s.succeeded += 1
-                case .success(let response):
-                    s.errors[Self.reason(response), default: 0] += 1
-                case .failure(let error):
-                    s.errors[Self.errorKey(error), default: 0] += 1
-                    switch error {
-                    // The connection is gone: it sends nothing more (the others carry the rest of the count).
-                    case .connectionClosed, .submitFailed, .connectFailed: s.dead = true
-                    case .streamReset: break
-                    }
-                    // A failure can complete inside send(); issuing from here would recurse without bound.
-                    connection.eventLoop.execute { [self] in
-                        issue(i, t0: t0, deadline: deadline)
-                        finishIfIdle(i)
-                    }
-                    return
-                }
-                issue(i, t0: t0, deadline: deadline)
-                finishIfIdle(i)
-            }
-        }
-        if due > now {
-            connection.eventLoop.schedule(after: .nanoseconds(Int64(due - now)), send)
-        } else {
-            send()
+    /// Closes every connection the run used (those it opened in place of lost ones included).
+    func closeConnections() {
+        for slot in slots {
+            for run in slot.withLock({ $0.runs }) { run.connection.close() }
         }
     }
 
-    /// On connection `i`'s loop: with nothing in flight the connection is done; the last one ends the run.
-    private func finishIfIdle(_ i: Int) {
-        let s = stats[i]
-        guard s.inFlight == 0, !s.finished else { return }
-        s.finished = true
-        if finishedConnections.add(1, ordering: .acquiringAndReleasing).newValue == connections.count {
+    // MARK: Requests
+
+    /// On `run`'s loop: takes the next request number, if any is left, and sends it when due; on a connection that
+    /// no longer takes requests, the chain moves to the slot's next connection.
+    private func issue(on run: Run, _ t: Times) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        // Closed loop, a request is due when a stream is free (now), so the deadline is checked before a number is
+        // taken; open loop, on the number's place in the schedule.
+        if plan.rate == nil, let deadline = t.deadline, now >= deadline { return }
+        if let count = plan.count, issued.load(ordering: .relaxed) >= count { return }
+        guard usable(run) else {
+            if plan.reconnect != nil { handOver(.chain, from: run, t) }
+            return
+        }
+        let n = issued.wrappingAdd(1, ordering: .relaxed).oldValue
+        if let count = plan.count, n >= count { return }
+        // Rounded, not truncated: request n of a 100/s run for 4.18 s is due at 4,180,000,000 ns, not one short.
+        let due = plan.rate.map { t.start + UInt64((Double(n) * 1e9 / $0).rounded()) } ?? now
+        if let deadline = t.deadline, due >= deadline { return }
+        outstanding.add(1, ordering: .relaxed)
+        if due > now {
+            run.connection.eventLoop.schedule(after: .nanoseconds(Int64(due - now))) { [self] in send(n, due: due, on: run, t) }
+        } else {
+            send(n, due: due, on: run, t)
+        }
+    }
+
+    /// On `run`'s loop: sends request `n` (taken, due at `due`) and counts its answer; if the connection no longer
+    /// takes requests, the request goes to the slot's next connection instead.
+    private func send(_ n: Int, due: UInt64, on run: Run, _ t: Times) {
+        if plan.reconnect != nil, !usable(run) {
+            handOver(.request(n: n, due: due), from: run, t)
+            return
+        }
+        run.connection.send(requests[n % requests.count]) { [self] result in
+            if plan.reconnect != nil, Self.neverProcessed(result), !usable(run) {
+                handOver(.request(n: n, due: due), from: run, t)
+                return
+            }
+            run.histogram.record((DispatchTime.now().uptimeNanoseconds &- due) / 1000)
+            run.completed += 1
+            completedCount.add(1, ordering: .relaxed)
+            switch result {
+            case .success(let response):
+                run.answered = true
+                if response.status == 200 {
+                    run.succeeded += 1
+                } else {
+                    run.errors[Self.reason(response), default: 0] += 1
+                }
+            case .failure(let error):
+                run.errors[Self.errorKey(error), default: 0] += 1
+                switch error {
+                case .connectionClosed, .submitFailed, .connectFailed: markLost(run)
+                case .streamReset: break
+                }
+                // A failure can complete inside send(); issuing from here would recurse without bound.
+                run.connection.eventLoop.execute { [self] in
+                    issue(on: run, t)
+                    release()
+                }
+                return
+            }
+            issue(on: run, t)
+            release()
+        }
+    }
+
+    /// Whether the server cannot have processed the request, so a sender may send it again: nghttp2 did not send
+    /// it (GOAWAY arrived first), or the server refused it (REFUSED_STREAM, as for streams above a GOAWAY's last
+    /// stream id). Only retried once the connection is going away: on a live one it is an answer like any other.
+    private static func neverProcessed(_ result: Result<H2Response, H2ClientError>) -> Bool {
+        switch result {
+        case .failure(.submitFailed): return true
+        case .failure(.streamReset(let code)): return code == H2ErrorCode.refusedStream.rawValue
+        default: return false
+        }
+    }
+
+    /// Whether `run` still takes requests (marking it lost the first time it does not). On its loop.
+    private func usable(_ run: Run) -> Bool {
+        if run.lost { return false }
+        if run.connection.acceptsRequests { return true }
+        markLost(run)
+        return false
+    }
+
+    /// On `run`'s loop: the server closed it; it stops being its slot's connection.
+    private func markLost(_ run: Run) {
+        guard !run.lost else { return }
+        run.lost = true
+        slots[run.slot].withLock { s in
+            guard s.current === run else { return }
+            s.current = nil
+            // A replacement that never answered counts as a failed attempt: a server closing every connection at
+            // once backs the slot off and finally makes it give up.
+            s.failures = run.answered ? 0 : s.failures + 1
+        }
+    }
+
+    // MARK: Replacing connections
+
+    /// Moves `item` from lost `run` to its slot's connection, or holds it there until one is open (opening one if
+    /// none is being opened); if the slot gave up, a request counts as not sent and a chain ends.
+    private func handOver(_ item: Handover, from run: Run, _ t: Times) {
+        markLost(run)
+        // A chain is no request: it holds a count of its own while it moves.
+        if case .chain = item { outstanding.add(1, ordering: .relaxed) }
+        enum Next { case run(Run), wait(startReconnect: Bool), drop }
+        let next: Next = slots[run.slot].withLock { s in
+            if let current = s.current { return .run(current) }
+            if s.gaveUp {
+                if case .request = item { s.notSent += 1 }
+                return .drop
+            }
+            s.waiting.append(item)
+            guard !s.reconnecting else { return .wait(startReconnect: false) }
+            s.reconnecting = true
+            return .wait(startReconnect: true)
+        }
+        switch next {
+        case .run(let target):
+            target.connection.eventLoop.execute { [self] in resume(item, on: target, t) }
+        case .wait(let start):
+            if start, let reconnect = plan.reconnect {
+                outstanding.add(1, ordering: .relaxed)
+                Task { await reopen(run.slot, reconnect, t) }
+            }
+        case .drop:
+            release()
+        }
+    }
+
+    /// On `target`'s loop: carries on with what a lost connection left.
+    private func resume(_ item: Handover, on target: Run, _ t: Times) {
+        switch item {
+        case .request(let n, let due): send(n, due: due, on: target, t)
+        case .chain:
+            issue(on: target, t)
+            release()
+        }
+    }
+
+    /// Opens slot `i`'s next connection and hands it what waited; gives up after `maxFailures` in a row, or when
+    /// the deadline passes. Holds a count of `outstanding` until it is done.
+    private func reopen(_ i: Int, _ reconnect: Reconnect, _ t: Times) async {
+        defer { release() }
+        while true {
+            let failures = slots[i].withLock { $0.failures }
+            var limit = reconnect.timeout
+            var wait = Reconnect.backoff(afterFailures: failures)
+            if let deadline = t.deadline {
+                let now = DispatchTime.now().uptimeNanoseconds
+                let left = deadline > now ? Duration.nanoseconds(Int64(deadline - now)) : .zero
+                if wait >= left {
+                    giveUp(i)
+                    return
+                }
+                limit = min(limit, left - wait)
+            }
+            if failures >= reconnect.maxFailures {
+                giveUp(i)
+                return
+            }
+            // Only chains waiting and every request number taken: there is nothing to send on a new connection.
+            if let count = plan.count, issued.load(ordering: .relaxed) >= count, standDown(i) { return }
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            do {
+                let connection = try await Self.connect(reconnect.connect, within: limit)
+                let run = Run(slot: i, connection: connection)
+                let waiting: [Handover] = slots[i].withLock { s in
+                    s.current = run
+                    s.runs.append(run)
+                    s.reopened += 1
+                    s.reconnecting = false
+                    defer { s.waiting = [] }
+                    return s.waiting
+                }
+                connection.eventLoop.execute { [self] in
+                    for item in waiting { resume(item, on: run, t) }
+                }
+                return
+            } catch {
+                slots[i].withLock { s in
+                    s.failures += 1
+                    s.reconnectsFailed += 1
+                    s.lastReconnectError = "\(error)"
+                }
+                wait = .zero
+            }
+        }
+    }
+
+    /// Stops replacing slot `i`'s connection if only chains wait (they end); false if a request waits. Not giving
+    /// up: a request booked earlier (open loop) that falls due later starts another attempt.
+    private func standDown(_ i: Int) -> Bool {
+        let chains: Int? = slots[i].withLock { s in
+            guard !s.waiting.contains(where: { if case .request = $0 { true } else { false } }) else { return nil }
+            s.reconnecting = false
+            defer { s.waiting = [] }
+            return s.waiting.count
+        }
+        guard let chains else { return false }
+        for _ in 0..<chains { release() }
+        return true
+    }
+
+    /// The slot gets no more connections: requests that waited for one are not sent, chains end.
+    private func giveUp(_ i: Int) {
+        let waiting: [Handover] = slots[i].withLock { s in
+            s.gaveUp = true
+            s.reconnecting = false
+            for case .request in s.waiting { s.notSent += 1 }
+            defer { s.waiting = [] }
+            return s.waiting
+        }
+        for _ in waiting { release() }
+    }
+
+    /// `connect()`, failed after `limit` if it has not finished (a server that accepts and then stalls); a
+    /// connection that arrives after that is closed.
+    private static func connect(_ connect: @escaping @Sendable () async throws -> H2ClientConnection,
+                                within limit: Duration) async throws -> H2ClientConnection {
+        let box = Settled()
+        return try await withCheckedThrowingContinuation { (cont: CheckedContinuation<H2ClientConnection, Error>) in
+            let timer = Task {
+                do { try await Task.sleep(for: limit) } catch { return }
+                if box.settle() { cont.resume(throwing: H2ClientError.connectFailed("no connection within \(limit)")) }
+            }
+            Task {
+                do {
+                    let c = try await connect()
+                    if box.settle() {
+                        timer.cancel()
+                        cont.resume(returning: c)
+                    } else {
+                        c.close()
+                    }
+                } catch {
+                    if box.settle() {
+                        timer.cancel()
+                        cont.resume(throwing: error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whichever of a connect and its timer finishes first settles the attempt; the other finds it settled.
+    private final class Settled: Sendable {
+        private let flag = Atomic<Bool>(false)
+        /// True for the first caller only.
+        func settle() -> Bool { !flag.exchange(true, ordering: .acquiringAndReleasing) }
+    }
+
+    /// Ends the run when nothing is left that could send or answer a request.
+    private func release() {
+        if outstanding.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
             done.withLock { cont in
                 cont?.resume()
                 cont = nil
             }
         }
+    }
+
+    private static func nanoseconds(_ d: Duration) -> UInt64 {
+        UInt64(d.components.seconds) * 1_000_000_000 + UInt64(d.components.attoseconds / 1_000_000_000)
     }
 
     /// The APNs `reason` of a refused push (or its status when the body has none).

@@ -47,8 +47,11 @@ public struct BenchCommand: Command {
         static let registeredTokens = OptionDeclaration.flag("registered-tokens",
             help: "Push to the app tokens the emulator already holds for --topic in the target's environment (those "
                 + "of virtual devices, say: every push is then delivered) instead of registering new ones.")
+        static let noReconnect = OptionDeclaration.flag("no-reconnect",
+            help: "Do not replace connections the server closes (GOAWAY, a closed socket): their share of the run "
+                + "stops, and the run ends early when none is left.")
         static let all = [target, control, connections, streams, count, duration, rate, tokens, token, registeredTokens,
-                          topic, payload, certificate, key, ca, controlToken, json]
+                          topic, payload, certificate, key, ca, controlToken, json, noReconnect]
     }
 
     public static let configuration = CommandConfiguration(
@@ -86,6 +89,8 @@ public struct BenchCommand: Command {
     var json: String?
     /// Push to the registry's tokens for the topic rather than registering --tokens new ones.
     var useRegisteredTokens: Bool
+    /// Replace connections the server closes (off with --no-reconnect).
+    var reconnects: Bool
 
     public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
         let o = try arguments.parseOptions(Self.configuration.options)
@@ -107,6 +112,7 @@ public struct BenchCommand: Command {
         controlToken = try o.string(Option.controlToken)
         json = try o.string(Option.json)
         useRegisteredTokens = o.flag(Option.registeredTokens)
+        reconnects = !o.flag(Option.noReconnect)
         if useRegisteredTokens, !givenTokens.isEmpty {
             throw .invalidCombination("--registered-tokens and --token choose the tokens two ways: keep one",
                                       argument: o.argument(for: Option.token))
@@ -122,18 +128,20 @@ public struct BenchCommand: Command {
 
     public func run(context: CommandContext) async throws -> ExitCode {
         let setup = try await prepare()
-        let plan = LoadGenerator.Plan(streamsPerConnection: streams, count: count,
+        var plan = LoadGenerator.Plan(streamsPerConnection: streams, count: count,
                                       duration: duration.map { .nanoseconds(Int64(($0 * 1e9).rounded())) }, rate: rate)
+        if reconnects { plan.reconnect = LoadGenerator.Reconnect(connect: setup.connect) }
         let generator = LoadGenerator(connections: setup.connections, requests: setup.requests, plan: plan)
         let progress = isatty(STDERR_FILENO) == 1
             ? Self.startProgress(generator, count: count, duration: duration, context: context) : nil
         let outcome = await generator.run()
         progress?.cancel()
         if progress != nil { context.errorOutput.write("\r\u{1B}[K") }
-        for c in setup.connections { c.close() }
+        generator.closeConnections()
         setup.client.shutdown()
         let report = BenchReport(outcome, connections: connections, streams: streams, rate: rate, target: setup.target,
-                                 environment: setup.environment.rawValue, auth: certificate == nil ? "token" : "certificate")
+                                 environment: setup.environment.rawValue, auth: certificate == nil ? "token" : "certificate",
+                                 reconnect: reconnects)
         context.output.writeLine(report.text)
         if let json {
             let encoder = JSONEncoder()
@@ -148,6 +156,8 @@ public struct BenchCommand: Command {
     struct Setup {
         var client: H2Client
         var connections: [H2ClientConnection]
+        /// Opens one more connection like them (in place of one the server closes).
+        var connect: @Sendable () async throws -> H2ClientConnection
         var requests: [H2Request]
         var target: String
         var environment: APNsEnvironment
@@ -201,17 +211,18 @@ public struct BenchCommand: Command {
             requests.append(H2Request(method: "POST", authority: "\(serverName):\(port)", path: "/3/device/\(token)",
                                       headers: headers, body: body))
         }
+        let connect: @Sendable () async throws -> H2ClientConnection = {
+            try await client.connect(host: host, port: port, serverName: serverName)
+        }
         var opened: [H2ClientConnection] = []
         do {
-            for _ in 0..<connections {
-                opened.append(try await client.connect(host: host, port: port, serverName: serverName))
-            }
+            for _ in 0..<connections { opened.append(try await connect()) }
         } catch {
             for c in opened { c.close() }
             throw CommandFailure("could not connect to \(targetURL): \(error)")
         }
         ready = true
-        return Setup(client: client, connections: opened, requests: requests, target: targetURL, environment: environment)
+        return Setup(client: client, connections: opened, connect: connect, requests: requests, target: targetURL, environment: environment)
     }
 
     /// The app tokens the registry holds for --topic in `environment` that still take pushes (not unregistered
