@@ -24,10 +24,12 @@ build_packages=(
     pkg-config
 )
 # Tests and benchmarks: h2load/nghttp (client), nghttpd (C reference server), curl, Python for helper
-# scripts, docker-compose for `docker-compose config`, openssl for throwaway certificates.
+# scripts, docker-compose for `docker-compose config`, openssl for throwaway certificates, HAProxy for the scale
+# profile's test (two replicas behind it on loopback).
 test_packages=(
     nghttp2-client
     nghttp2-server
+    haproxy
     curl
     python3
     python3-venv
