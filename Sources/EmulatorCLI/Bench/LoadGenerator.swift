@@ -139,6 +139,8 @@ final class LoadGenerator: Sendable {
 
     private let requests: [H2Request]
     private let plan: Plan
+    /// `plan.reconnect != nil`, read on every request without touching the closure it holds.
+    private let replacesConnections: Bool
     private let slots: [Slot]
     private let issued = Atomic<Int>(0)
     private let outstanding = Atomic<Int>(0)
@@ -151,6 +153,7 @@ final class LoadGenerator: Sendable {
     init(connections: [H2ClientConnection], requests: [H2Request], plan: Plan) {
         self.requests = requests
         self.plan = plan
+        self.replacesConnections = plan.reconnect != nil
         self.slots = connections.enumerated().map { i, c in
             let run = Run(slot: i, connection: c)
             return Slot(SlotState(current: run, runs: [run]))
@@ -212,7 +215,7 @@ final class LoadGenerator: Sendable {
         if plan.rate == nil, let deadline = t.deadline, now >= deadline { return }
         if let count = plan.count, issued.load(ordering: .relaxed) >= count { return }
         guard usable(run) else {
-            if plan.reconnect != nil { handOver(.chain, from: run, t) }
+            if replacesConnections { handOver(.chain, from: run, t) }
             return
         }
         let n = issued.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -231,12 +234,12 @@ final class LoadGenerator: Sendable {
     /// On `run`'s loop: sends request `n` (taken, due at `due`) and counts its answer; if the connection no longer
     /// takes requests, the request goes to the slot's next connection instead.
     private func send(_ n: Int, due: UInt64, on run: Run, _ t: Times) {
-        if plan.reconnect != nil, !usable(run) {
+        if replacesConnections, !usable(run) {
             handOver(.request(n: n, due: due), from: run, t)
             return
         }
         run.connection.send(requests[n % requests.count]) { [self] result in
-            if plan.reconnect != nil, Self.neverProcessed(result), !usable(run) {
+            if replacesConnections, Self.neverProcessed(result), !usable(run) {
                 handOver(.request(n: n, due: due), from: run, t)
                 return
             }
@@ -351,7 +354,7 @@ final class LoadGenerator: Sendable {
         while true {
             let failures = slots[i].withLock { $0.failures }
             var limit = reconnect.timeout
-            var wait = Reconnect.backoff(afterFailures: failures)
+            let wait = Reconnect.backoff(afterFailures: failures)
             if let deadline = t.deadline {
                 let now = DispatchTime.now().uptimeNanoseconds
                 let left = deadline > now ? Duration.nanoseconds(Int64(deadline - now)) : .zero
@@ -389,7 +392,6 @@ final class LoadGenerator: Sendable {
                     s.reconnectsFailed += 1
                     s.lastReconnectError = "\(error)"
                 }
-                wait = .zero
             }
         }
     }
