@@ -259,11 +259,13 @@ public class H2Connection: Selectable, ReadResumable {
     // MARK: Closing
 
     func closeForLoopShutdown() {
-        close(reason: "event loop shut down", abortive: false)
+        close(reason: "event loop shut down", abortive: false, linger: false)
     }
 
-    /// Closes now. `abortive` sends RST (hostile or broken peers); otherwise a TLS close_notify is attempted.
-    func close(reason: String, abortive: Bool) {
+    /// Closes now. `abortive` sends RST (hostile or broken peers); otherwise a TLS close_notify is attempted and,
+    /// unless the peer already closed or `linger` is false (the loop is stopping), the socket drains what the peer
+    /// still sends before it closes (`LingeringClose`), so what we sent last is not lost to a RST.
+    func close(reason: String, abortive: Bool, linger: Bool = true) {
         guard state != .closed else { return }
         let wasOpen = state == .open
         state = .closed
@@ -272,13 +274,19 @@ public class H2Connection: Selectable, ReadResumable {
             tls.sendCloseNotify()
             _ = try? tls.flush(to: fd)
         }
-        // A graceful close ends with FIN, not RST, only if nothing the peer sent is left unread.
-        if !abortive { Socket.discardReadable(fd) }
         // Anything left in the shared scratch belongs to this connection and must not leak to the next one.
         if !tls.hasPendingOutput { loop.scratchOut.removeAll(keepingCapacity: true) }
-        if abortive { Socket.setLingerZero(fd) }
         loop.deregister(fd: fd)
-        Glibc.close(fd)
+        if abortive {
+            Socket.setLingerZero(fd)
+            Glibc.close(fd)
+        } else if linger && !tls.peerClosed {
+            LingeringClose.start(fd: fd, loop: loop)
+        } else {
+            // A graceful close ends with FIN, not RST, only if nothing the peer sent is left unread.
+            Socket.discardReadable(fd)
+            Glibc.close(fd)
+        }
         if let session {
             nghttp2_session_del(session)
             self.session = nil
