@@ -214,6 +214,12 @@ public final class H2ServerConnection: H2Connection {
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
               frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
         let id = frame.pointee.hd.stream_id
+        if id > goAwayLastStreamID, let session {
+            // Refused as it starts (see `onFrameReceived`): no stream is set up, so its frames are ignored and
+            // nothing of it is buffered.
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, H2ErrorCode.refusedStream.rawValue)
+            return 0
+        }
         let stream = loop.streamPool.take()
         stream.reset(id: id)
         // nghttp2 opened the stream before this callback, so only a broken session refuses: the stream is reset.
@@ -259,7 +265,8 @@ public final class H2ServerConnection: H2Connection {
         // GOAWAY told the client that streams above its last stream id were not processed (RFC 9113 §6.8), so the
         // client may send them again elsewhere. nghttp2 only stops opening streams once the GOAWAY is on the wire,
         // and requests that arrive in the same read as the one that prompted it would otherwise be answered too:
-        // the same push processed twice by a sender that retries, as it is entitled to.
+        // the same push processed twice by a sender that retries, as it is entitled to. Most are refused as they
+        // begin (`onBeginHeaders`); this catches one whose header block had begun before the GOAWAY.
         if hd.stream_id > goAwayLastStreamID {
             resetStream(hd.stream_id, code: .refusedStream)
             return 0
