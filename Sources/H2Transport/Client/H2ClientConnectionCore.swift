@@ -189,6 +189,8 @@ final class H2ClientConnectionCore: H2Connection {
         }
         if frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
             goAwayReceived = true
+            // Before the refusals below: their completions must find the connection no longer taking requests (a
+            // sender then retries them elsewhere rather than counting them as failed).
             onGoAway?()
             let data = frame.pointee.goaway.opaque_data
             let len = frame.pointee.goaway.opaque_data_len
@@ -237,6 +239,8 @@ final class H2ClientConnectionCore: H2Connection {
     override func didClose() {
         cancelSettingsTimer()
         let reason = closeReason ?? "closed"
+        // First, so the completions below already see the connection closed (`acceptsRequests`).
+        onClosed?(reason)
         onConnect?(.failure(.connectFailed(reason)))
         onConnect = nil
         let pending = streams
@@ -245,7 +249,6 @@ final class H2ClientConnectionCore: H2Connection {
         let queued = waiting
         waiting.removeAll()
         for (_, c) in queued { c(.failure(.connectionClosed(reason))) }
-        onClosed?(reason)
         // Both hold the connection's handle, which holds this core: dropped once closed, so neither outlives it.
         onClosed = nil
         onGoAway = nil

@@ -176,6 +176,9 @@ public final class EventLoop: @unchecked Sendable {
         resumeList.append(connection)
     }
 
+    /// Whether `stop` was called: the loop is ending, and its last sweep closes what is registered.
+    var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
+
     /// Ends the loop after the tasks already queued; `join` waits for the thread.
     func stop() {
         stopRequested.store(true, ordering: .releasing)

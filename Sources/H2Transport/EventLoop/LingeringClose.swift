@@ -26,6 +26,12 @@ final class LingeringClose: Selectable {
     /// Takes over `fd` (already deregistered by its connection): shuts its write side and drains it until the
     /// peer closes, or closes it at once if it cannot be watched.
     static func start(fd: Int32, loop: EventLoop, timeout: Duration = timeout, limit: Int = limit) {
+        // A stopping loop's final sweep has already walked its registrations: one added now would never close.
+        guard !loop.isStopping else {
+            Socket.discardReadable(fd)
+            Glibc.close(fd)
+            return
+        }
         let closer = LingeringClose(fd: fd, loop: loop, limit: limit)
         Glibc.shutdown(fd, Int32(SHUT_WR))
         do throws(IOError) {
@@ -52,7 +58,9 @@ final class LingeringClose: Selectable {
                 if n > 0 {
                     discarded += n
                     if discarded >= limit { finish() }
-                } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                     return
                 } else {
                     finish()  // the peer's FIN (0), or the socket failed
