@@ -112,6 +112,19 @@ struct BenchCommandTests {
                                   + "\(reopened) opened in their place"), "\(r.output)")
     }
 
+    /// Connections recycled every 7 requests while 50 are in flight on each: the server closes each one while the
+    /// client may still be writing, so it lingers (drains until the client's FIN) rather than closing at once, whose
+    /// RST made the client's kernel drop answers the server had given; requests it refused are sent again. Every
+    /// push succeeds, and the server processed each exactly once.
+    @Test func busyConnectionsRecycledEverySevenRequestsLoseNoAnswer() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs, configure: { $0.shaping.goAwayAfterRequests = 7 })
+        defer { emu.shutdown() }
+        let report = try await Self.bench(emu, ["--connections", "4", "--streams", "50", "--count", "1000"])
+        #expect(report["succeeded"] as? Int == 1000, "\(report)")
+        #expect((report["errors"] as? [String: Int])?.isEmpty == true, "\(report)")
+        #expect(emu.services.journal.count() == 1000)
+    }
+
     /// Open loop: requests booked on a connection that goes away are sent on its replacement when due, so the
     /// schedule is kept exactly (rate × duration, all answered) through the server's recycling.
     @Test func atATargetRateTheScheduleIsKeptThroughRecycledConnections() async throws {

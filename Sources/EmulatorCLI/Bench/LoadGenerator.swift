@@ -167,7 +167,7 @@ final class LoadGenerator: Sendable {
         await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
             done.withLock { $0 = cont }
             for slot in slots {
-                guard let run = slot.withLock({ $0.current }) else { continue }
+                let run = slot.withLock { $0.current! }  // every slot starts with its connection
                 run.connection.eventLoop.execute { [self] in
                     for _ in 0..<plan.streamsPerConnection { issue(on: run, times) }
                     release()
@@ -210,10 +210,8 @@ final class LoadGenerator: Sendable {
     /// no longer takes requests, the chain moves to the slot's next connection.
     private func issue(on run: Run, _ t: Times) {
         let now = DispatchTime.now().uptimeNanoseconds
-        // Closed loop, a request is due when a stream is free (now), so the deadline is checked before a number is
-        // taken; open loop, on the number's place in the schedule.
-        if plan.rate == nil, let deadline = t.deadline, now >= deadline { return }
-        if let count = plan.count, issued.load(ordering: .relaxed) >= count { return }
+        // Checked before a chain moves too: one that has nothing left to send opens no connection.
+        if scheduleExhausted(now: now, t) { return }
         guard usable(run) else {
             if replacesConnections { handOver(.chain, from: run, t) }
             return
@@ -229,6 +227,17 @@ final class LoadGenerator: Sendable {
         } else {
             send(n, due: due, on: run, t)
         }
+    }
+
+    /// Whether no request number left could still be sent: the count is used up, or the deadline has passed (closed
+    /// loop, a request is due when a stream is free, now; open loop, the next number's place in the schedule is past
+    /// it). A number is taken only after this, and checked again once taken.
+    private func scheduleExhausted(now: UInt64, _ t: Times) -> Bool {
+        let next = issued.load(ordering: .relaxed)
+        if let count = plan.count, next >= count { return true }
+        guard let deadline = t.deadline else { return false }
+        guard let rate = plan.rate else { return now >= deadline }
+        return t.start + UInt64((Double(next) * 1e9 / rate).rounded()) >= deadline
     }
 
     /// On `run`'s loop: sends request `n` (taken, due at `due`) and counts its answer; if the connection no longer
@@ -328,7 +337,9 @@ final class LoadGenerator: Sendable {
         case .run(let target):
             target.connection.eventLoop.execute { [self] in resume(item, on: target, t) }
         case .wait(let start):
-            if start, let reconnect = plan.reconnect {
+            if start {
+                // Hand-overs happen only when connections are replaced.
+                let reconnect = plan.reconnect!
                 outstanding.add(1, ordering: .relaxed)
                 Task { await reopen(run.slot, reconnect, t) }
             }
@@ -352,24 +363,33 @@ final class LoadGenerator: Sendable {
     private func reopen(_ i: Int, _ reconnect: Reconnect, _ t: Times) async {
         defer { release() }
         while true {
-            let failures = slots[i].withLock { $0.failures }
-            var limit = reconnect.timeout
-            let wait = Reconnect.backoff(afterFailures: failures)
-            if let deadline = t.deadline {
-                let now = DispatchTime.now().uptimeNanoseconds
-                let left = deadline > now ? Duration.nanoseconds(Int64(deadline - now)) : .zero
-                if wait >= left {
-                    giveUp(i)
-                    return
-                }
-                limit = min(limit, left - wait)
+            let (failures, requestsWait) = slots[i].withLock { s in
+                (s.failures, s.waiting.contains { if case .request = $0 { true } else { false } })
             }
             if failures >= reconnect.maxFailures {
                 giveUp(i)
                 return
             }
-            // Only chains waiting and every request number taken: there is nothing to send on a new connection.
-            if let count = plan.count, issued.load(ordering: .relaxed) >= count, standDown(i) { return }
+            let wait = Reconnect.backoff(afterFailures: failures)
+            var limit = reconnect.timeout
+            // Requests already taken (booked before the deadline, or refused unprocessed) are sent however late, and
+            // so are the numbers an open-loop schedule still has before its deadline: only a closed loop's chains
+            // are bound by the clock, and chains end quietly once nothing is left for them.
+            if !requestsWait {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if scheduleExhausted(now: now, t) {
+                    if standDown(i) { return }
+                    continue  // a request arrived meanwhile
+                }
+                if plan.rate == nil, let deadline = t.deadline {
+                    let left = deadline > now ? Duration.nanoseconds(Int64(deadline - now)) : .zero
+                    if wait >= left {
+                        if standDown(i) { return }
+                        continue
+                    }
+                    limit = min(limit, left - wait)
+                }
+            }
             if wait > .zero { try? await Task.sleep(for: wait) }
             do {
                 let connection = try await Self.connect(reconnect.connect, within: limit)
@@ -387,6 +407,8 @@ final class LoadGenerator: Sendable {
                 }
                 return
             } catch {
+                // An attempt for chains alone that the deadline cut short is no failure: the run is over for them.
+                if !requestsWait, scheduleExhausted(now: DispatchTime.now().uptimeNanoseconds, t) { continue }
                 slots[i].withLock { s in
                     s.failures += 1
                     s.reconnectsFailed += 1
