@@ -18,6 +18,9 @@ final class APNsHandler: H2ServerHandler {
     private let environmentFromHostNames: Bool
     /// Headers on every response (the emulator version).
     let extraFields: H2HeaderList
+    /// `services.metrics`, called through an unretained reference on every push: each access to the field
+    /// retained and released it. Safe: `services` (held by this handler) holds its metrics for its whole life.
+    private let metricsRef: Unmanaged<EmulatorMetrics>
     /// What the higher layers (the virtual devices' delivery queue) do with every accepted push.
     ///
     /// Closures over the extensions rather than the extensions themselves: calling one retains its context,
@@ -28,6 +31,7 @@ final class APNsHandler: H2ServerHandler {
 
     init(services: EmulatorServices, extensions: [any EmulatorExtension] = []) {
         self.services = services
+        self.metricsRef = .passUnretained(services.metrics)
         self.policy = services.configuration.policy
         self.behavior = services.configuration.connectionBehavior
         self.environmentFromHostNames = services.configuration.environmentFromHostNames
@@ -83,16 +87,17 @@ final class APNsHandler: H2ServerHandler {
         // Times come from the socket read that brought this request (`EventLoop.readAt`): its latency counts
         // from when its bytes were read (time spent on requests ahead of it in the same read included, as a
         // sender sees it), and neither costs a clock read per request.
-        let loop = connection.eventLoop
-        let started = loop.readAt
+        // Read through the connection, not a local reference to its loop (a retain and a release per push).
+        let started = connection.readAt
+        let loopIndex = connection.loopIndex
         guard let state = connection.userInfo as? APNsConnectionState else {
             responder.reset(.internalError)
             return
         }
-        let now = services.now(readAtWallMillis: loop.readAtWallMillis)
+        let now = services.now(readAtWallMillis: connection.readAtWallMillis)
         let inFlight = connection.openStreamCount
-        assert(loop.inEventLoop, "a request handled off its connection's event loop")
-        services.metrics.streamOpened(concurrentOnConnection: inFlight, loop: loop.index)
+        assert(connection.isOnEventLoop, "a request handled off its connection's event loop")
+        metricsRef._withUnsafeGuaranteedRef { $0.streamOpened(concurrentOnConnection: inFlight, loop: loopIndex) }
         state.stats.bump(state.stats.requests)
         state.stats.sawConcurrency(inFlight)
         refreshShaping(state, connection: connection)
@@ -110,7 +115,7 @@ final class APNsHandler: H2ServerHandler {
             journal(request, connection: connection, environment: environment, summary: RequestSummary(), status: 0,
                     reason: nil, timestamp: nil, apnsId: "", uniqueId: nil, started: started, fault: fault, now: now,
                     auth: state.auth, authRejection: nil)
-            services.metrics.streamClosed(loop: loop.index)
+            services.metrics.streamClosed(loop: loopIndex)
             responder.reset(.internalError)
             return
         }
@@ -221,7 +226,6 @@ final class APNsHandler: H2ServerHandler {
     /// Answers, applying a fault's delay or connection-level effect and the shaping latency, and counts it.
     func send(_ response: H2Response, fault: FaultHit?, connection: H2ServerConnection, responder: H2Responder,
               record: Answer, state: APNsConnectionState, now: Millis) {
-        let metrics = services.metrics
         if record.reason == nil { state.stats.bump(state.stats.accepted) } else { state.stats.bump(state.stats.rejected) }
         var delayMillis: Double = 0
         if state.shaping.latency != .none {
@@ -230,11 +234,12 @@ final class APNsHandler: H2ServerHandler {
         }
         if fault == nil && delayMillis == 0 {
             // The common path: answered now, no closure to allocate.
-            Self.answer(response, record: record, metrics: metrics, responder: responder)
+            metricsRef._withUnsafeGuaranteedRef { Self.answer(response, record: record, metrics: $0, responder: responder) }
         } else {
             // Sent later: its latency is read when it goes out.
             var later = record
             later.finished = nil
+            let metrics = services.metrics
             let respond: @Sendable () -> Void = { [later] in Self.answer(response, record: later, metrics: metrics, responder: responder) }
             switch fault?.action {
             case .delay(let ms):
@@ -260,11 +265,11 @@ final class APNsHandler: H2ServerHandler {
     /// loop (a delayed answer is scheduled there), so it counts in that loop's metrics row.
     @inline(__always)
     static func answer(_ response: H2Response, record: Answer, metrics: EmulatorMetrics, responder: H2Responder) {
-        let loop = responder.eventLoop
-        assert(loop.inEventLoop, "an answer counted off its connection's event loop")
+        let loopIndex = responder.loopIndex
+        assert(responder.isOnEventLoop, "an answer counted off its connection's event loop")
         metrics.response(reason: record.reason, status: record.status, pushType: record.pushType, environment: record.environment,
-                         micros: ((record.finished ?? monotonicNanoseconds()) &- record.started) / 1000, loop: loop.index)
-        metrics.streamClosed(loop: loop.index)
+                         micros: ((record.finished ?? monotonicNanoseconds()) &- record.started) / 1000, loop: loopIndex)
+        metrics.streamClosed(loop: loopIndex)
         responder.respond(response)
     }
 

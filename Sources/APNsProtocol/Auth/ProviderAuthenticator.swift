@@ -19,16 +19,19 @@ enum ProviderAuthenticator {
         case .token:
             guard let index = authorizationIndex else { return .missingProviderToken }
             // Fast path: the connection's current token, compared as bytes (no String, no hashing).
-            if let known = state.currentVerdict, known.keysGeneration == context.keys.generation {
+            if let ref = state.currentVerdictRef,
+               ref._withUnsafeGuaranteedRef({ $0.keysGeneration }) == context.keys.generation {
                 let same = headers.withValue(at: index) { v -> Bool in
                     guard v.count > 7, hasBearerPrefix(v), v.count - 7 == state.currentTokenBytes.count else { return false }
                     return state.currentTokenBytes.withUnsafeBytes { memcmp($0.baseAddress!, v.baseAddress! + 7, v.count - 7) == 0 }
                 }
                 // Fields read in place: copying the token out of the verdict would retain and release each.
                 if same {
-                    return checkTimeAndEnvironment(teamId: known.token.teamId, keyId: known.token.keyId,
-                                                   issuedAt: known.token.issuedAt, key: known.key, context: context,
-                                                   summary: &summary)
+                    return ref._withUnsafeGuaranteedRef { known in
+                        checkTimeAndEnvironment(teamId: known.token.teamId, keyId: known.token.keyId,
+                                                issuedAt: known.token.issuedAt, key: known.key, context: context,
+                                                summary: &summary)
+                    }
                 }
             }
             let value = headers.value(at: index)

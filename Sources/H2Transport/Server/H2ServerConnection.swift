@@ -26,6 +26,13 @@ public final class H2ServerConnection: H2Connection {
     public private(set) var settings: H2Settings
 
     public var eventLoop: EventLoop { loop }
+    /// The loop's `readAt`, `readAtWallMillis` and `index`, and whether the caller is on it: read through the
+    /// connection, a handler gets them without a reference to the loop (`eventLoop` hands one out, retained and
+    /// released around every use).
+    public var readAt: UInt64 { loop.readAt }
+    public var readAtWallMillis: Int64 { loop.readAtWallMillis }
+    public var loopIndex: Int { loop.index }
+    public var isOnEventLoop: Bool { loop.inEventLoop }
     /// Streams currently open.
     public var openStreamCount: Int { open.count }
     /// Why the connection closed (or is closing), for logs and tests.
@@ -229,8 +236,8 @@ public final class H2ServerConnection: H2Connection {
             return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
         }
         stream.openIndex = open.count
-        open.append(stream)
         current = .passUnretained(stream)
+        open.append(consume stream)  // moved: the table takes the pool's reference (no retain and release)
         return 0
     }
 
@@ -260,7 +267,14 @@ public final class H2ServerConnection: H2Connection {
         let endStream = hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         guard endStream,
               hd.type == UInt8(NGHTTP2_HEADERS.rawValue) || hd.type == UInt8(NGHTTP2_DATA.rawValue),
-              let stream = stream(hd.stream_id) else { return 0 }
+              let found = lookUp(hd.stream_id) else { return 0 }
+        // Borrowed, not retained: the stream stays in `open` until this returns (see the swap below).
+        found._withUnsafeGuaranteedRef { dispatch($0, hd) }
+        return 0
+    }
+
+    /// Hands a complete request to the handler (`onFrameReceived`).
+    private func dispatch(_ stream: ServerStream, _ hd: nghttp2_frame_hd) {
         lastActivity = loop.readAt
         // GOAWAY told the client that streams above its last stream id were not processed (RFC 9113 §6.8), so the
         // client may send them again elsewhere. nghttp2 only stops opening streams once the GOAWAY is on the wire,
@@ -269,7 +283,7 @@ public final class H2ServerConnection: H2Connection {
         // begin (`onBeginHeaders`); this catches one whose header block had begun before the GOAWAY.
         if hd.stream_id > goAwayLastStreamID {
             resetStream(hd.stream_id, code: .refusedStream)
-            return 0
+            return
         }
         // The stream's header list and body move into the request and back after the handler: copying them cost
         // a retain and a release of each of their three arrays per request. A handler that kept an array shares
@@ -285,7 +299,6 @@ public final class H2ServerConnection: H2Connection {
         handler.handleRequest(request, connection: self, responder: H2Responder(connection: self, streamID: stream.id))
         swap(&request.headers, &stream.headers)
         swap(&request.body, &stream.body)
-        return 0
     }
 
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
@@ -294,7 +307,7 @@ public final class H2ServerConnection: H2Connection {
         let stream = removeOpen(found)
         lastActivity = loop.readAt
         stream.outgoing = nil
-        loop.streamPool.give(stream)
+        loop.streamPool.give(consume stream)  // the table's reference moves to the pool
         return 0
     }
 
@@ -306,7 +319,8 @@ public final class H2ServerConnection: H2Connection {
         precondition(i <= lastIndex && Unmanaged.passUnretained(open[i]).toOpaque() == stream.toOpaque(),
                      "a stream not in the open table")
         if i != lastIndex {
-            open.swapAt(i, lastIndex)
+            // Through the buffer: Array.swapAt retained and released the streams it moved.
+            open.withUnsafeMutableBufferPointer { $0.swapAt(i, lastIndex) }
             open[i].openIndex = i
         }
         return open.removeLast()
@@ -315,10 +329,20 @@ public final class H2ServerConnection: H2Connection {
     // MARK: Responses
 
     func submitResponse(streamID: Int32, _ response: H2Response) {
-        guard let session, let stream = stream(streamID), !stream.responded else { return }
+        guard let found = lookUp(streamID) else { return }
+        // Borrowed, not retained: nothing below closes the stream (nghttp2 closes streams only while sending).
+        guard found._withUnsafeGuaranteedRef({ submit(response, on: $0, encoder: loop.headerEncoder) }) else { return }
+        flushIfIdle()
+    }
+
+    /// Queues `response` on `stream` unless it was answered already; whether it was queued.
+    /// - Parameter encoder: The loop's, passed in: borrowed from the loop's field that way, where a local copy
+    ///   retained and released it.
+    private func submit(_ response: H2Response, on stream: ServerStream, encoder: HeaderEncoder) -> Bool {
+        guard let session, !stream.responded else { return false }
+        let streamID = stream.id
         stream.responded = true
         let status = H2StatusText.text(for: response.status)
-        let encoder = loop.headerEncoder
         // Straight from the fields' bytes: no String is read or copied on the way.
         let fields = response.fields
         encoder.begin(fields: fields.count + 1, byteCount: 7 + status.utf8.count + fields.byteCount)
@@ -342,7 +366,7 @@ public final class H2ServerConnection: H2Connection {
         if rv != 0 {
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, H2ErrorCode.internalError.rawValue)
         }
-        flushIfIdle()
+        return true
     }
 
     func resetStream(_ streamID: Int32, code: H2ErrorCode) {

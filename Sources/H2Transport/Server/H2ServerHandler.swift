@@ -29,13 +29,16 @@ public struct H2Responder: @unchecked Sendable {
     public let streamID: Int32
 
     public func respond(_ response: H2Response) {
-        let connection = self.connection
         let id = streamID
-        if connection.eventLoop.inEventLoop {
-            connection.submitResponse(streamID: id, response)
-        } else {
-            let box = UncheckedBox(connection)
-            connection.eventLoop.execute { box.value.submitResponse(streamID: id, response) }
+        // Borrowed, not retained (this responder holds the connection): a local copy cost a retain and a release
+        // per answer.
+        Unmanaged.passUnretained(connection)._withUnsafeGuaranteedRef { connection in
+            if connection.isOnEventLoop {
+                connection.submitResponse(streamID: id, response)
+            } else {
+                let box = UncheckedBox(connection)
+                connection.eventLoop.execute { box.value.submitResponse(streamID: id, response) }
+            }
         }
     }
 
@@ -52,6 +55,9 @@ public struct H2Responder: @unchecked Sendable {
 
     /// The event loop that owns the connection, for scheduling a delayed answer.
     public var eventLoop: EventLoop { connection.eventLoop }
+    /// The connection's loop index, and whether the caller is on that loop (without a reference to the loop).
+    public var loopIndex: Int { connection.loopIndex }
+    public var isOnEventLoop: Bool { connection.isOnEventLoop }
 }
 
 /// Carries a loop-confined object to its own loop through `execute`.

@@ -24,7 +24,8 @@ struct ServerStreamPool {
     }
 
     /// Returns a closed stream for reuse (dropped once the pool is full, or when its buffers grew large).
-    mutating func give(_ stream: ServerStream) {
+    /// Takes the caller's reference (consumed: appending a borrowed stream retained it and the caller released it).
+    mutating func give(_ stream: consuming ServerStream) {
         guard streams.count < Self.limit, stream.body.capacity <= Self.maxBodyCapacity,
               stream.headers.storageBytes <= Self.maxHeaderBytes else { return }
         streams.append(stream)

@@ -33,6 +33,21 @@ struct OSContext {
     /// Where what happens to pushes is recorded, as it happens (the farm's, under its lock).
     unowned(unsafe) let fates: FateRecorder
 
+    /// The parsed content of `payload` (the farm's cache). Called through an unretained reference: reading the
+    /// `unowned(unsafe)` field for a call retained and released the cache around it on every push.
+    func content(of payload: [UInt8]) -> PushContent {
+        Unmanaged.passUnretained(caches)._withUnsafeGuaranteedRef { $0.content(of: payload) }
+    }
+
+    /// Records a fate step (the farm's recorder), through an unretained reference as `content(of:)` reads.
+    func record(apnsId: String, bundleId: String, token: String, _ kind: PushFate.Kind, _ reason: String,
+                notificationId: String?) {
+        Unmanaged.passUnretained(fates)._withUnsafeGuaranteedRef {
+            $0.record(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind, reason, at: now,
+                      notificationId: notificationId)
+        }
+    }
+
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
     func fetchAttachment(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {
         caches.fetch(url)

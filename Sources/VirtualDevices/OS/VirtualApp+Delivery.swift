@@ -10,7 +10,7 @@ extension VirtualApp {
                        + " the notification centre", of: push, ctx)
             return
         }
-        let content = ctx.caches.content(of: push.payload)
+        let content = ctx.content(of: push.payload)
         if content.contentAvailable || push.pushType == .background {
             wake(for: push, ctx)
         }

@@ -83,8 +83,7 @@ public struct VirtualApp: Sendable {
     /// Records a step of a push's fate on this app (device and time from `ctx`), as it happens.
     func recordFate(_ kind: PushFate.Kind, _ reason: String, apnsId: String, token: String,
                     notificationId: String? = nil, _ ctx: OSContext) {
-        ctx.fates.record(apnsId: apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: token, kind, reason,
-                         at: ctx.now, notificationId: notificationId)
+        ctx.record(apnsId: apnsId, bundleId: bundleId, token: token, kind, reason, notificationId: notificationId)
     }
 
     /// The same for `push`.
