@@ -32,4 +32,15 @@ import Testing
         #expect(TokenKey("\u{E9}") != TokenKey("e\u{301}"))
         #expect(TokenKey("abc") != TokenKey("abd") && TokenKey("abc") != TokenKey("ab"))
     }
+
+    /// `matches` answers what `==` with a key made of the token would, without making one.
+    @Test func matchesAgreesWithEquality() {
+        let token = "ab" + String(repeating: "0", count: 62)
+        for other in [token, String(token.dropLast()), token + "0", String(token.dropLast()) + "1", "", "\u{E9}"] {
+            #expect(TokenKey(token).matches(other) == (TokenKey(token) == TokenKey(other)), "\(other)")
+        }
+        #expect(TokenKey("\u{E9}").matches("\u{E9}") && !TokenKey("\u{E9}").matches("e\u{301}"))
+        // Another String with the same bytes (not the same storage) matches too.
+        #expect(TokenKey(token).matches(String(decoding: Array(token.utf8), as: UTF8.self)))
+    }
 }

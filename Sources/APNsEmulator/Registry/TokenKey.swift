@@ -16,6 +16,15 @@ package struct TokenKey: Hashable, Sendable {
 
     package func hash(into hasher: inout Hasher) { hasher.combine(Fingerprint.of(token)) }
 
+    /// Whether this key is `token`, byte for byte (as `==` compares keys, without making one of `token`).
+    package func matches(_ token: String) -> Bool {
+        let contiguous = self.token.utf8.withContiguousStorageIfAvailable { x in
+            token.utf8.withContiguousStorageIfAvailable { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }
+        }
+        if let contiguous, let equal = contiguous { return equal }
+        return self.token.utf8.elementsEqual(token.utf8)
+    }
+
     package static func == (a: TokenKey, b: TokenKey) -> Bool {
         let contiguous = a.token.utf8.withContiguousStorageIfAvailable { x in
             b.token.utf8.withContiguousStorageIfAvailable { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }

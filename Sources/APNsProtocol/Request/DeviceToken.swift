@@ -46,22 +46,28 @@ public enum DeviceToken {
     /// Whether `text` is the canonical form of the well-formed token `bytes`, without building it. Eight
     /// bytes at a time: for hex digits the canonical byte is just `b | 0x20` (digits already have that bit).
     public static func isCanonical(_ text: String, ofWellFormed bytes: UnsafeRawBufferPointer) -> Bool {
-        var text = text
-        return text.withUTF8 { t in
-            guard t.count == bytes.count else { return false }
-            let t = UnsafeRawBufferPointer(t)
-            var i = 0
-            while i + 8 <= t.count {
-                let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) | 0x2020_2020_2020_2020
-                if w != t.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-                i += 8
-            }
-            while i < t.count {
-                if t[i] != bytes[i] | 0x20 { return false }
-                i += 1
-            }
-            return true
+        // Read in place when contiguous (a native String always is): `withUTF8` needs a mutable copy, a retain
+        // and a release of the token per push.
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ isCanonical(UnsafeRawBufferPointer($0), ofWellFormed: bytes) }) {
+            return answer
         }
+        var text = text
+        return text.withUTF8 { isCanonical(UnsafeRawBufferPointer($0), ofWellFormed: bytes) }
+    }
+
+    private static func isCanonical(_ t: UnsafeRawBufferPointer, ofWellFormed bytes: UnsafeRawBufferPointer) -> Bool {
+        guard t.count == bytes.count else { return false }
+        var i = 0
+        while i + 8 <= t.count {
+            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) | 0x2020_2020_2020_2020
+            if w != t.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < t.count {
+            if t[i] != bytes[i] | 0x20 { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Whether every byte is a hex digit (either case), eight at a time: the path's token is checked on

@@ -52,16 +52,17 @@ public final class DeviceFarm: Sendable {
 
         /// The position in `owners` of `token`'s owner, if an install owns it.
         mutating func ownerIndex(of token: String) -> Dictionary<TokenKey, Owner>.Index? {
-            let key = TokenKey(token)
             let prefix = Self.prefix(of: token)
             if let i = lastIndex, lastPrefix == prefix {
-                if let k = lastKey {
-                    if k == key { return i }
-                } else if owners.keys[i] == key {
-                    lastKey = key
+                // Compared with the borrowed token: a `TokenKey` built first retained and released it per push.
+                if lastKey != nil {
+                    if lastKey!.matches(token) { return i }
+                } else if owners.keys[i].matches(token) {
+                    lastKey = TokenKey(token)
                     return i
                 }
             }
+            let key = TokenKey(token)
             guard let o = owners.index(forKey: key) else { return nil }
             lastPrefix = prefix
             lastIndex = o
