@@ -28,11 +28,12 @@ struct FateLog: ~Copyable {
     private static let notificationIdIsApnsId: UInt8 = 1
 
     /// Appends a fate from its fields, as the OS model has them (no `PushFate` is built to be encoded).
+    /// `notificationIdIsApnsId` says the notification id is the apns-id without the caller copying it to say so.
     mutating func append(apnsId: String, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
-                         reason: String, at: Millis, notificationId: String?) {
+                         reason: String, at: Millis, notificationId: String?, notificationIdIsApnsId: Bool = false) {
         if arena.count >= capacity { arena.removeFirst() }
         // Equal strings sharing storage compare by pointer: the usual case costs no byte comparison.
-        let sameId = notificationId == apnsId
+        let sameId = notificationIdIsApnsId || notificationId == apnsId
         let maxBytes = Self.fixedSize + EntryByteWriter.size(apnsId) + EntryByteWriter.size(deviceId)
             + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token) + EntryByteWriter.size(reason)
             + (sameId ? 0 : EntryByteWriter.size(notificationId))

@@ -20,9 +20,9 @@ final class FateRecorder: @unchecked Sendable {
     }
 
     func record(apnsId: String, deviceId: String, bundleId: String, token: String, _ kind: PushFate.Kind,
-                _ reason: String, at: Millis, notificationId: String? = nil) {
+                _ reason: String, at: Millis, notificationId: String? = nil, notificationIdIsApnsId: Bool = false) {
         counts.add(kind)
         log.append(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind: kind, reason: reason,
-                   at: at, notificationId: notificationId)
+                   at: at, notificationId: notificationId, notificationIdIsApnsId: notificationIdIsApnsId)
     }
 }

@@ -41,10 +41,10 @@ struct OSContext {
 
     /// Records a fate step (the farm's recorder), through an unretained reference as `content(of:)` reads.
     func record(apnsId: String, bundleId: String, token: String, _ kind: PushFate.Kind, _ reason: String,
-                notificationId: String?) {
+                notificationId: String?, notificationIdIsApnsId: Bool = false) {
         Unmanaged.passUnretained(fates)._withUnsafeGuaranteedRef {
             $0.record(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind, reason, at: now,
-                      notificationId: notificationId)
+                      notificationId: notificationId, notificationIdIsApnsId: notificationIdIsApnsId)
         }
     }
 

@@ -45,9 +45,10 @@ extension VirtualApp {
     mutating func present(_ n: consuming ApnsNotification, content: PushContent, apnsId: String?, token: String,
                           _ ctx: OSContext, extensionResult: ExtensionResult? = nil) {
         // A local notification (no apns-id) has no fate to record.
-        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, apnsId override: String? = nil) {
-            guard let id0 = override ?? apnsId else { return }
-            recordFate(kind, reason, apnsId: id0, token: token, notificationId: id, ctx)
+        // The apns-id and token are passed on borrowed (`??` or a copy of the identifier retained a String a push).
+        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, idIsApnsId: Bool = false) {
+            guard let apnsId else { return }
+            recordFate(kind, reason, apnsId: apnsId, token: token, notificationId: id, notificationIdIsApnsId: idIsApnsId, ctx)
         }
         guard authorization.isAllowed else {
             fate(.suppressed, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
@@ -97,7 +98,9 @@ extension VirtualApp {
         }
         // The notification moves into the record the centre keeps (a copy would retain its ten strings). Built
         // whole as a `let`: a `var` filled in afterwards was copied into the centre and destroyed here.
-        let identifier = n.identifier
+        // The identifier is the apns-id unless the push had a collapse id: only then is a copy kept for the fates.
+        let idIsApnsId = apnsId != nil && n.identifier == apnsId
+        let identifier: String? = idIsApnsId ? nil : n.identifier
         let item = StoredNotification(
             apnsId: apnsId, notification: consume n, deliveredAt: ctx.now,
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
@@ -110,12 +113,13 @@ extension VirtualApp {
             return reason + "; " + log.joined(separator: "; ")
         }
         guard options.contains(.list) || lifecycle != .foreground else {
-            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier)
+            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier,
+                 idIsApnsId: idIsApnsId)
             return
         }
-        if let replaced = centre.add(consume item) {  // moved into the centre (a plain last use was copied)
-            fate(.coalesced, "replaced on screen by \(apnsId ?? identifier) (same identifier / apns-collapse-id)",
-                 replaced.identifier, apnsId: replaced.apnsId)
+        if let replaced = centre.add(consume item), let replacedId = replaced.apnsId ?? apnsId {  // moved into the centre
+            recordFate(.coalesced, "replaced on screen by \(apnsId ?? identifier ?? "") (same identifier / apns-collapse-id)",
+                       apnsId: replacedId, token: token, notificationId: replaced.identifier, ctx)
         }
         let shown: String
         if lifecycle != .foreground {
@@ -125,7 +129,7 @@ extension VirtualApp {
         } else {
             shown = "presented in the foreground (list)"
         }
-        fate(.shown, withLog(shown), identifier)
+        fate(.shown, withLog(shown), identifier, idIsApnsId: idIsApnsId)
     }
 
     /// Presentation options as bits: the set `willPresent` answered, tested on every push without a `Set`.

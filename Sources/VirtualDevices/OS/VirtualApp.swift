@@ -82,8 +82,9 @@ public struct VirtualApp: Sendable {
 
     /// Records a step of a push's fate on this app (device and time from `ctx`), as it happens.
     func recordFate(_ kind: PushFate.Kind, _ reason: String, apnsId: String, token: String,
-                    notificationId: String? = nil, _ ctx: OSContext) {
-        ctx.record(apnsId: apnsId, bundleId: bundleId, token: token, kind, reason, notificationId: notificationId)
+                    notificationId: String? = nil, notificationIdIsApnsId: Bool = false, _ ctx: OSContext) {
+        ctx.record(apnsId: apnsId, bundleId: bundleId, token: token, kind, reason, notificationId: notificationId,
+                   notificationIdIsApnsId: notificationIdIsApnsId)
     }
 
     /// The same for `push`.
