@@ -84,16 +84,26 @@ final class APNsHandler: H2ServerHandler {
     }
 
     func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
+        // The connection's state, borrowed for the request: binding `userInfo` retained and released it per push.
+        // Set by `connectionOpened` for every connection of this handler, and held by the connection meanwhile.
+        guard let ref = connection.userInfoRef else {
+            responder.reset(.internalError)
+            return
+        }
+        ref._withUnsafeGuaranteedRef { info in
+            handleRequest(request, connection: connection, responder: responder,
+                          state: unsafeDowncast(info, to: APNsConnectionState.self))
+        }
+    }
+
+    private func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder,
+                               state: APNsConnectionState) {
         // Times come from the socket read that brought this request (`EventLoop.readAt`): its latency counts
         // from when its bytes were read (time spent on requests ahead of it in the same read included, as a
         // sender sees it), and neither costs a clock read per request.
         // Read through the connection, not a local reference to its loop (a retain and a release per push).
         let started = connection.readAt
         let loopIndex = connection.loopIndex
-        guard let state = connection.userInfo as? APNsConnectionState else {
-            responder.reset(.internalError)
-            return
-        }
         let now = services.now(readAtWallMillis: connection.readAtWallMillis)
         let inFlight = connection.openStreamCount
         assert(connection.isOnEventLoop, "a request handled off its connection's event loop")

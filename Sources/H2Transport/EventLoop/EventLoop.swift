@@ -61,6 +61,9 @@ public final class EventLoop: @unchecked Sendable {
     }
     /// Builds nghttp2 name/value arrays for whichever connection is submitting headers.
     let headerEncoder = HeaderEncoder()
+    /// The same encoder unretained, for the per-answer path (passing the field along retained it each time);
+    /// valid for the loop's life, as `headerEncoder` holds it.
+    let headerEncoderRef: Unmanaged<HeaderEncoder>
     /// Request streams closed by this loop's server connections, for their next requests (loop thread only).
     var streamPool = ServerStreamPool()
 
@@ -74,6 +77,7 @@ public final class EventLoop: @unchecked Sendable {
 
     init(index: Int) throws(IOError) {
         self.index = index
+        headerEncoderRef = .passUnretained(headerEncoder)
         let ep = CShims_epoll_create1(Int32(O_CLOEXEC))
         guard ep >= 0 else { throw IOError(errno: errno, function: "epoll_create1") }
         let wake = CShims_eventfd(0, CShims_EFD_NONBLOCK | CShims_EFD_CLOEXEC)

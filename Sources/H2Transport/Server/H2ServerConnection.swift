@@ -21,7 +21,12 @@ public final class H2ServerConnection: H2Connection {
     public private(set) var peerCertificateDER: [UInt8]?
     public private(set) var peerCertificateVerified = false
     /// Per-connection state of the layer above (e.g. the provider-token rules bound to a connection).
-    public var userInfo: AnyObject?
+    public var userInfo: AnyObject? {
+        didSet { userInfoRef = userInfo.map { .passUnretained($0) } }
+    }
+    /// `userInfo` unretained, for the layer above's per-request path: reading `userInfo` retained and released it
+    /// on every request. Valid while `userInfo` holds it (both are set together, here).
+    public private(set) var userInfoRef: Unmanaged<AnyObject>?
     /// The SETTINGS most recently submitted to the peer.
     public private(set) var settings: H2Settings
 
@@ -331,13 +336,16 @@ public final class H2ServerConnection: H2Connection {
     func submitResponse(streamID: Int32, _ response: H2Response) {
         guard let found = lookUp(streamID) else { return }
         // Borrowed, not retained: nothing below closes the stream (nghttp2 closes streams only while sending).
-        guard found._withUnsafeGuaranteedRef({ submit(response, on: $0, encoder: loop.headerEncoder) }) else { return }
+        let queued = found._withUnsafeGuaranteedRef { stream in
+            loop.headerEncoderRef._withUnsafeGuaranteedRef { submit(response, on: stream, encoder: $0) }
+        }
+        guard queued else { return }
         flushIfIdle()
     }
 
     /// Queues `response` on `stream` unless it was answered already; whether it was queued.
-    /// - Parameter encoder: The loop's, passed in: borrowed from the loop's field that way, where a local copy
-    ///   retained and released it.
+    /// - Parameter encoder: The loop's, borrowed through its unretained reference (a local copy, or the field
+    ///   passed along, retained and released it per answer).
     private func submit(_ response: H2Response, on stream: ServerStream, encoder: HeaderEncoder) -> Bool {
         guard let session, !stream.responded else { return false }
         let streamID = stream.id
