@@ -5,11 +5,20 @@ import Testing
 
 @Suite("NotificationCentre")
 struct NotificationCentreTests {
-    static func item(_ id: String, thread: String = "") -> StoredNotification {
+    /// A stored push notification; `apnsId` nil: the identifier is its apns-id (no collapse id).
+    static func item(_ id: String, thread: String = "", apnsId: String? = nil) -> StoredNotification {
         let content = PushContent(payload: Array(#"{"aps":{"alert":"x","thread-id":"\#(thread)"}}"#.utf8))
         let n = ApnsNotification(identifier: id, content: content, platform: .iOS, level: .active, source: .delegate)
-        return StoredNotification(apnsId: id, notification: n, deliveredAt: 0, soundPlayed: "", banner: false, list: true,
-                                  contentExtension: false, extensionResult: nil)
+        return StoredNotification(otherApnsId: apnsId, apnsIdIsIdentifier: apnsId == nil, notification: n, deliveredAt: 0,
+                                  soundPlayed: "", banner: false, list: true, contentExtension: false, extensionResult: nil)
+    }
+
+    /// The apns-id is kept once: the identifier when there was no collapse id, its own String when there was.
+    @Test func theApnsIdReadsBackWhetherOrNotItIsTheIdentifier() {
+        #expect(Self.item("id-1").apnsId == "id-1" && Self.item("id-1").delivered.apnsId == "id-1")
+        let collapsed = Self.item("collapse-me", apnsId: "id-2")
+        #expect(collapsed.apnsId == "id-2" && collapsed.identifier == "collapse-me")
+        #expect(collapsed.delivered.apnsId == "id-2" && collapsed.delivered.identifier == "collapse-me")
     }
 
     /// The centre keeps a compact record and reads it back as the public one, field for field: the identifier

@@ -102,7 +102,8 @@ extension VirtualApp {
         let idIsApnsId = apnsId != nil && n.identifier == apnsId
         let identifier: String? = idIsApnsId ? nil : n.identifier
         let item = StoredNotification(
-            apnsId: apnsId, notification: consume n, deliveredAt: ctx.now,
+            otherApnsId: idIsApnsId ? nil : apnsId, apnsIdIsIdentifier: idIsApnsId, notification: consume n,
+            deliveredAt: ctx.now,
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
             banner: banner, list: list,
             contentExtension: configuration.contentExtensionCategories.contains(content.category),
