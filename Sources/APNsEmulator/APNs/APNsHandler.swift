@@ -153,7 +153,7 @@ final class APNsHandler: H2ServerHandler {
         let pushType: PushType?
         let answeredReason: APNsReason?
 
-        let response: H2Response
+        var response: H2Response
         let journaledAt: UInt64?
         switch consume outcome {
         case .success(let push):
@@ -184,6 +184,9 @@ final class APNsHandler: H2ServerHandler {
              record: Answer(reason: answeredReason, pushType: pushType, environment: environment, started: started,
                             finished: journaledAt),
              state: state, now: now)
+        // A 200's fields came out of the connection's list: back they go, for the next one (if a delayed answer
+        // still holds them, the next write copies first).
+        if answeredReason == nil { swap(&state.successFields, &response.fields) }
     }
 
     /// Lets an injected fault, then the per-token rate limit (429 TooManyRequests, only for pushes that would

@@ -13,14 +13,17 @@ public enum APNsResponseBuilder {
 
     /// The same answer with its fields written into `fields`, whose storage is reused when nothing else holds
     /// it (a connection keeps one list for all its 200s: no allocation per push). `extra` comes as bytes too, so
-    /// no String but the ids is read.
+    /// no String but the ids is read. The fields move into the response, leaving `fields` empty: a caller that
+    /// keeps the storage swaps them back once the response is sent (a copy retained and released both arrays).
     public static func success(apnsId: String, uniqueId: String?, extra: H2HeaderList,
                                reusing fields: inout H2HeaderList) -> H2Response {
         fields.copyFields(of: extra)
         // Ids are unique per response: never worth a slot in the client's HPACK table.
         fields.append(name: "apns-id", value: apnsId, neverIndexed: true)
         if let uniqueId { fields.append(name: "apns-unique-id", value: uniqueId, neverIndexed: true) }
-        return H2Response(status: 200, fields: fields)
+        var response = H2Response(status: 200, fields: H2HeaderList())
+        swap(&response.fields, &fields)
+        return response
     }
 
     /// The status of `reason`, `content-type: application/json`, `apns-id`, and `{"reason": ...}` plus
