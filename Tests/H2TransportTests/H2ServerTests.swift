@@ -192,6 +192,27 @@ struct H2ServerTests {
         }
     }
 
+    /// A handler may close its connection while it handles a request: the close waits for the read to end (the
+    /// request's stream, borrowed meanwhile, would otherwise be freed under it), the client sees the connection
+    /// close, and the server goes on serving other connections.
+    @Test func aHandlerClosingItsConnectionMidRequestClosesItWhenTheReadEnds() async throws {
+        let handler = RecordingHandler { request, connection, responder in
+            if request.path == "/close" { connection.closeNow(reset: false) }
+            responder.respond(H2Response(status: 200))
+        }
+        try await withTestServer(handler: handler) { _, port in
+            let client = try makeClient()
+            defer { client.shutdown() }
+            let doomed = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            var failed = false
+            do { _ = try await doomed.send(H2Request(authority: "api.push.apple.com", path: "/close")) } catch { failed = true }
+            #expect(failed, "the connection closed before the answer was written")
+            #expect(await eventually { doomed.isClosed })
+            let next = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+            #expect(try await next.send(H2Request(authority: "api.push.apple.com", path: "/ok")).status == 200)
+        }
+    }
+
     @Test func settingsCanChangeOnALiveConnection() async throws {
         let handler = RecordingHandler { request, connection, responder in
             if request.path == "/throttle" {

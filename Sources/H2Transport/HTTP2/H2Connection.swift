@@ -117,7 +117,7 @@ public class H2Connection: Selectable, ReadResumable {
 
     private func readAvailable() {
         var budget = Self.readBudget
-        while state != .closed {
+        while state != .closed && pendingClose == nil {
             let result: IOResult<Int>
             do {
                 result = try Socket.read(fd, into: loop.readBuffer)
@@ -191,6 +191,15 @@ public class H2Connection: Selectable, ReadResumable {
 
     /// Set when the connection must close as soon as its queued output (a GOAWAY) is written.
     private var closeAfterFlush = false
+    /// A close asked for while nghttp2 was delivering frames (`closeSoon`), carried out when that read ends.
+    private var pendingClose: (reason: String, abortive: Bool)?
+
+    /// Closes now, or, from inside a read (a handler running under nghttp2's callbacks), as soon as that read
+    /// ends: closing there deletes the session and drops the streams the callbacks are still using.
+    func closeSoon(reason: String, abortive: Bool) {
+        guard activating else { return close(reason: reason, abortive: abortive) }
+        if pendingClose == nil { pendingClose = (reason, abortive) }
+    }
 
     func terminateAfterFlush() {
         closeAfterFlush = true
@@ -199,6 +208,10 @@ public class H2Connection: Selectable, ReadResumable {
     /// Drains nghttp2's output through TLS to the socket and closes the connection when it is finished.
     private func finishActivation() {
         guard state != .closed else { return }
+        if let pendingClose {
+            self.pendingClose = nil
+            return close(reason: pendingClose.reason, abortive: pendingClose.abortive)
+        }
         if state == .open { drainSession() }
         let flushed: Bool
         do {

@@ -20,9 +20,14 @@ public final class H2ServerConnection: H2Connection {
     /// The client certificate (DER) if one was presented, and whether it chained to the trust roots.
     public private(set) var peerCertificateDER: [UInt8]?
     public private(set) var peerCertificateVerified = false
-    /// Per-connection state of the layer above (e.g. the provider-token rules bound to a connection).
+    /// Per-connection state of the layer above (e.g. the provider-token rules bound to a connection). Set once:
+    /// the layer above borrows it through `userInfoRef` while it handles a request, so replacing it could free it
+    /// mid-request.
     public var userInfo: AnyObject? {
-        didSet { userInfoRef = userInfo.map { .passUnretained($0) } }
+        didSet {
+            precondition(oldValue == nil || userInfo === oldValue, "userInfo is set once per connection")
+            userInfoRef = userInfo.map { .passUnretained($0) }
+        }
     }
     /// `userInfo` unretained, for the layer above's per-request path: reading `userInfo` retained and released it
     /// on every request. Valid while `userInfo` holds it (both are set together, here).
@@ -107,9 +112,11 @@ public final class H2ServerConnection: H2Connection {
         flushIfIdle()
     }
 
-    /// Closes the connection now; `reset` sends a TCP RST instead of a TLS close.
+    /// Closes the connection now; `reset` sends a TCP RST instead of a TLS close. Called by a handler while it
+    /// handles a request, the close happens once the read that brought the request ends (the request's stream,
+    /// borrowed meanwhile, must outlive the handler).
     public func closeNow(reset: Bool = false) {
-        close(reason: "closed by the application", abortive: reset)
+        closeSoon(reason: "closed by the application", abortive: reset)
     }
 
     // MARK: Connection lifecycle
