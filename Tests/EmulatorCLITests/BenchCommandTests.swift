@@ -61,24 +61,16 @@ struct BenchCommandTests {
         let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
         defer { emu.shutdown() }
         try emu.services.faults.add(FaultRule(id: "all", action: .reason("ServiceUnavailable"), createdAt: emu.clock.now()))
-        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: json) }
-        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
-                              "--connections", "1", "--streams", "5", "--count", "50", "--tokens", "1", "--json", json])
+        let (r, report) = try await Self.runBench(emu, ["--connections", "1", "--streams", "5", "--count", "50"])
         #expect(r.code == .failure, "nothing succeeded")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect((report["errors"] as? [String: Int])?["ServiceUnavailable"] == 50)
     }
 
     @Test func recycledConnectionsEndTheirShareWithoutRecursingAndTheRunFinishes() async throws {
         let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs, configure: { $0.shaping.goAwayAfterRequests = 50 })
         defer { emu.shutdown() }
-        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: json) }
-        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
-                              "--connections", "2", "--streams", "10", "--count", "200000", "--tokens", "1", "--json", json,
-                              "--no-reconnect"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let (r, report) = try await Self.runBench(emu, ["--connections", "2", "--streams", "10", "--count", "200000",
+                                                        "--no-reconnect"])
         let succeeded = report["succeeded"] as? Int ?? 0
         #expect(succeeded >= 100 && succeeded < 200, "each connection carried about its quota: \(r.output)")
         #expect((report["requests"] as? Int ?? 0) < 1000, "dead connections stopped issuing")
@@ -94,12 +86,8 @@ struct BenchCommandTests {
     @Test func connectionsTheServerClosesAreReplacedAndTheCountIsReached() async throws {
         let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs, configure: { $0.shaping.goAwayAfterRequests = 50 })
         defer { emu.shutdown() }
-        let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: json) }
-        let r = await runCLI(["bench", "--target", emu.endpoints.production, "--control", emu.endpoints.control,
-                              "--connections", "2", "--streams", "10", "--count", "400", "--tokens", "1", "--json", json])
+        let (r, report) = try await Self.runBench(emu, ["--connections", "2", "--streams", "10", "--count", "400"])
         #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["requests"] as? Int == 400)
         #expect(report["succeeded"] as? Int == 400, "\(r.output)")
         #expect((report["errors"] as? [String: Int])?.isEmpty == true, "\(r.output)")
@@ -299,13 +287,21 @@ struct BenchCommandTests {
 
     /// Runs `bench` against `emu` with one token and returns its JSON report.
     static func bench(_ emu: TestEmulator, _ arguments: [String], target: String? = nil) async throws -> [String: Any] {
+        let (r, report) = try await runBench(emu, arguments, target: target)
+        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
+        return report
+    }
+
+    /// The same, whatever its exit code, with what it printed.
+    static func runBench(_ emu: TestEmulator, _ arguments: [String], target: String? = nil) async throws
+        -> (CLIResult, [String: Any])
+    {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: json) }
         let r = await runCLI(["bench", "--target", target ?? emu.endpoints.production, "--control", emu.endpoints.control,
                               "--tokens", "1", "--json", json] + arguments)
-        #expect(r.code == .success, "\(r.output)\(r.errorOutput)")
         let data = try Data(contentsOf: URL(fileURLWithPath: json))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (r, try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]))
     }
 
     /// The terminal's progress bar follows --count, or --duration when no count is given, whichever ends the

@@ -59,10 +59,6 @@ package struct EntryByteWriter {
             uint32(Self.nilLength)
             return
         }
-        // Read in place (native and small strings are contiguous); `withUTF8` would need a mutable copy.
-        if s.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
-            var copy = s
-            copy.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
-        }
+        withUTF8Bytes(s) { bytes($0) }
     }
 }

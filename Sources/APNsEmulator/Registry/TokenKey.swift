@@ -18,18 +18,8 @@ package struct TokenKey: Hashable, Sendable {
 
     /// Whether this key is `token`, byte for byte (as `==` compares keys, without making one of `token`).
     package func matches(_ token: String) -> Bool {
-        let contiguous = self.token.utf8.withContiguousStorageIfAvailable { x in
-            token.utf8.withContiguousStorageIfAvailable { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }
-        }
-        if let contiguous, let equal = contiguous { return equal }
-        return self.token.utf8.elementsEqual(token.utf8)
+        withUTF8Bytes(self.token) { x in withUTF8Bytes(token) { y in bytesEqual(x, y) } }
     }
 
-    package static func == (a: TokenKey, b: TokenKey) -> Bool {
-        let contiguous = a.token.utf8.withContiguousStorageIfAvailable { x in
-            b.token.utf8.withContiguousStorageIfAvailable { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }
-        }
-        if let contiguous, let equal = contiguous { return equal }
-        return a.token.utf8.elementsEqual(b.token.utf8)
-    }
+    package static func == (a: TokenKey, b: TokenKey) -> Bool { a.matches(b.token) }
 }

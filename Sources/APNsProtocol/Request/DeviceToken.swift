@@ -46,13 +46,7 @@ public enum DeviceToken {
     /// Whether `text` is the canonical form of the well-formed token `bytes`, without building it. Eight
     /// bytes at a time: for hex digits the canonical byte is just `b | 0x20` (digits already have that bit).
     public static func isCanonical(_ text: String, ofWellFormed bytes: UnsafeRawBufferPointer) -> Bool {
-        // Read in place when contiguous (a native String always is): `withUTF8` needs a mutable copy, a retain
-        // and a release of the token per push.
-        if let answer = text.utf8.withContiguousStorageIfAvailable({ isCanonical(UnsafeRawBufferPointer($0), ofWellFormed: bytes) }) {
-            return answer
-        }
-        var text = text
-        return text.withUTF8 { isCanonical(UnsafeRawBufferPointer($0), ofWellFormed: bytes) }
+        withUTF8Bytes(text) { isCanonical($0, ofWellFormed: bytes) }
     }
 
     private static func isCanonical(_ t: UnsafeRawBufferPointer, ofWellFormed bytes: UnsafeRawBufferPointer) -> Bool {

@@ -122,6 +122,15 @@ final class LoadGenerator: Sendable {
         var lastReconnectError: String?
         /// Requests that waited for a connection the slot never got.
         var notSent = 0
+
+        /// Whether a request (not only chains) waits for the next connection.
+        var requestsWait: Bool { waiting.contains { if case .request = $0 { true } else { false } } }
+
+        /// What waits, handed over and forgotten here.
+        mutating func takeWaiting() -> [Handover] {
+            defer { waiting = [] }
+            return waiting
+        }
     }
 
     /// A slot's state behind its lock (a class: a `Mutex` cannot sit in an array).
@@ -162,7 +171,7 @@ final class LoadGenerator: Sendable {
 
     func run() async -> Outcome {
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let times = Times(start: t0, deadline: plan.duration.map { t0 + Self.nanoseconds($0) })
+        let times = Times(start: t0, deadline: plan.duration.map { t0 + $0.nanosecondsClamped })
         outstanding.store(slots.count, ordering: .relaxed)
         await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
             done.withLock { $0 = cont }
@@ -218,8 +227,7 @@ final class LoadGenerator: Sendable {
         }
         let n = issued.wrappingAdd(1, ordering: .relaxed).oldValue
         if let count = plan.count, n >= count { return }
-        // Rounded, not truncated: request n of a 100/s run for 4.18 s is due at 4,180,000,000 ns, not one short.
-        let due = plan.rate.map { t.start + UInt64((Double(n) * 1e9 / $0).rounded()) } ?? now
+        let due = plan.rate.map { Self.due(n, rate: $0, t) } ?? now
         if let deadline = t.deadline, due >= deadline { return }
         outstanding.add(1, ordering: .relaxed)
         if due > now {
@@ -237,7 +245,13 @@ final class LoadGenerator: Sendable {
         if let count = plan.count, next >= count { return true }
         guard let deadline = t.deadline else { return false }
         guard let rate = plan.rate else { return now >= deadline }
-        return t.start + UInt64((Double(next) * 1e9 / rate).rounded()) >= deadline
+        return Self.due(next, rate: rate, t) >= deadline
+    }
+
+    /// When request `n` is due at `rate` (monotonic ns). Rounded, not truncated: request n of a 100/s run for
+    /// 4.18 s is due at 4,180,000,000 ns, not one short.
+    private static func due(_ n: Int, rate: Double, _ t: Times) -> UInt64 {
+        t.start + UInt64((Double(n) * 1e9 / rate).rounded())
     }
 
     /// On `run`'s loop: sends request `n` (taken, due at `due`) and counts its answer; if the connection no longer
@@ -364,7 +378,7 @@ final class LoadGenerator: Sendable {
         defer { release() }
         while true {
             let (failures, requestsWait) = slots[i].withLock { s in
-                (s.failures, s.waiting.contains { if case .request = $0 { true } else { false } })
+                (s.failures, s.requestsWait)
             }
             if failures >= reconnect.maxFailures {
                 giveUp(i)
@@ -399,8 +413,7 @@ final class LoadGenerator: Sendable {
                     s.runs.append(run)
                     s.reopened += 1
                     s.reconnecting = false
-                    defer { s.waiting = [] }
-                    return s.waiting
+                    return s.takeWaiting()
                 }
                 connection.eventLoop.execute { [self] in
                     for item in waiting { resume(item, on: run, t) }
@@ -422,10 +435,9 @@ final class LoadGenerator: Sendable {
     /// up: a request booked earlier (open loop) that falls due later starts another attempt.
     private func standDown(_ i: Int) -> Bool {
         let chains: Int? = slots[i].withLock { s in
-            guard !s.waiting.contains(where: { if case .request = $0 { true } else { false } }) else { return nil }
+            guard !s.requestsWait else { return nil }
             s.reconnecting = false
-            defer { s.waiting = [] }
-            return s.waiting.count
+            return s.takeWaiting().count
         }
         guard let chains else { return false }
         for _ in 0..<chains { release() }
@@ -438,8 +450,7 @@ final class LoadGenerator: Sendable {
             s.gaveUp = true
             s.reconnecting = false
             for case .request in s.waiting { s.notSent += 1 }
-            defer { s.waiting = [] }
-            return s.waiting
+            return s.takeWaiting()
         }
         for _ in waiting { release() }
     }
@@ -488,10 +499,6 @@ final class LoadGenerator: Sendable {
                 cont = nil
             }
         }
-    }
-
-    private static func nanoseconds(_ d: Duration) -> UInt64 {
-        UInt64(d.components.seconds) * 1_000_000_000 + UInt64(d.components.attoseconds / 1_000_000_000)
     }
 
     /// The APNs `reason` of a refused push (or its status when the body has none).

@@ -272,13 +272,13 @@ public class H2Connection: Selectable, ReadResumable {
     // MARK: Closing
 
     func closeForLoopShutdown() {
-        close(reason: "event loop shut down", abortive: false, linger: false)
+        close(reason: "event loop shut down", abortive: false)
     }
 
     /// Closes now. `abortive` sends RST (hostile or broken peers); otherwise a TLS close_notify is attempted and,
-    /// unless the peer already closed or `linger` is false (the loop is stopping), the socket drains what the peer
-    /// still sends before it closes (`LingeringClose`), so what we sent last is not lost to a RST.
-    func close(reason: String, abortive: Bool, linger: Bool = true) {
+    /// unless the peer already closed, the socket drains what the peer still sends before it closes
+    /// (`LingeringClose`, which closes at once when the loop is stopping), so what we sent last is not lost to a RST.
+    func close(reason: String, abortive: Bool) {
         guard state != .closed else { return }
         let wasOpen = state == .open
         state = .closed
@@ -293,7 +293,7 @@ public class H2Connection: Selectable, ReadResumable {
         if abortive {
             Socket.setLingerZero(fd)
             Glibc.close(fd)
-        } else if linger && !tls.peerClosed {
+        } else if !tls.peerClosed {
             LingeringClose.start(fd: fd, loop: loop)
         } else {
             // A graceful close ends with FIN, not RST, only if nothing the peer sent is left unread.

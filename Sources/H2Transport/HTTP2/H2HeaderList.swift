@@ -107,19 +107,8 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     }
 
     public mutating func append(name: String, value: String, neverIndexed: Bool = false) {
-        // Read in place when contiguous (a native String always is): `withUTF8` needs mutable copies, a retain and
-        // a release of each (an answer's apns-id on every push).
-        let done: Void? = name.utf8.withContiguousStorageIfAvailable { n in
-            value.utf8.withContiguousStorageIfAvailable { v in
-                append(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v), neverIndexed: neverIndexed)
-            }
-        } ?? nil
-        if done != nil { return }
-        var name = name, value = value
-        name.withUTF8 { n in
-            value.withUTF8 { v in
-                append(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v), neverIndexed: neverIndexed)
-            }
+        withUTF8Bytes(name) { n in
+            withUTF8Bytes(value) { v in append(name: n, value: v, neverIndexed: neverIndexed) }
         }
     }
 

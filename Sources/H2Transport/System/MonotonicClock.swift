@@ -22,7 +22,7 @@ public func wallMillis() -> Int64 {
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped at zero (timers never fire in the past).
-    var nanosecondsClamped: UInt64 {
+    package var nanosecondsClamped: UInt64 {
         let (seconds, attoseconds) = components
         if seconds < 0 { return 0 }
         return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
