@@ -22,6 +22,19 @@ struct H2HeaderListTests {
         #expect(list.byteCount == ":path/3/device/abauthorizationbearer apns-topic".utf8.count + 300)
     }
 
+    /// The index shares the names' and values' storage: each time it outgrows its room they move behind it, and a
+    /// copy into a smaller list grows that one alike.
+    @Test func fieldsSurviveTheIndexOutgrowingItsRoomAgainAndAgain() {
+        var list = H2HeaderList(reservingBytes: 4, fields: 1)
+        let expected = (0..<40).map { H2Header("x-field-\($0)", String(repeating: "v", count: $0)) }
+        for h in expected { Self.append(&list, h.name, h.value) }
+        #expect(Array(list) == expected)
+        var small = H2HeaderList([H2Header("a", "b")])
+        small.copyFields(of: list)
+        #expect(Array(small) == expected && small.sameFields(as: list))
+        #expect(small.firstIndex(of: "x-field-39") == 39 && small.value(at: 39) == String(repeating: "v", count: 39))
+    }
+
     @Test func removeAllReusesTheBufferWithoutLeakingOldBytes() {
         var list = H2HeaderList(reservingBytes: 64, fields: 4)
         Self.append(&list, "apns-collapse-id", "first-request-value")

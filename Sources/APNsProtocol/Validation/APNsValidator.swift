@@ -40,8 +40,14 @@ public struct APNsValidator: Sendable {
     /// a push by `bench/runtime-calls.sh`.)
     public func validate(_ request: H2Request, inPlace context: inout ValidationContext,
                          state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
+        validate(request, headers: request.headers, inPlace: &context, state: &state)
+    }
+
+    /// `validate`, with the request's headers passed borrowed: bound to a local (`let headers = request.headers`)
+    /// they were a copy, a retain and a release of their storage per push.
+    private func validate(_ request: H2Request, headers: borrowing H2HeaderList, inPlace context: inout ValidationContext,
+                          state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
         var summary = RequestSummary()
-        let headers = request.headers
 
         // The pseudo-headers' places were noted as the list was filled (HTTP/2 allows each once). The other
         // fields we need are picked out in one pass, by name length first, noting repeats (names are compared
@@ -249,9 +255,8 @@ public struct APNsValidator: Sendable {
         return String(topic.utf8.dropLast(suffix.utf8.count))!
     }
 
-    private static func containsSpace(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { $0.count > 0 && memchr($0.baseAddress!, Int32(UInt8(ascii: " ")), $0.count) != nil }
+    private static func containsSpace(_ text: borrowing String) -> Bool {
+        withUTF8Bytes(text) { $0.count > 0 && memchr($0.baseAddress!, Int32(UInt8(ascii: " ")), $0.count) != nil }
     }
 
     enum PathOutcome {

@@ -16,7 +16,7 @@ public struct H2Header: Sendable, Hashable {
 /// Header fields in wire order, duplicates kept, pseudo-headers included, stored as bytes.
 ///
 /// APNs rules depend on order and on repetition (DuplicateHeaders), so this is a list, not a dictionary.
-/// Names and values live in one byte array with an index of ranges: filling it costs no allocation once
+/// Names and values live in one byte array behind an index of ranges: filling it costs no allocation once
 /// a pooled stream has grown its buffers, and hot-path checks compare bytes without building Strings.
 public struct H2HeaderList: Sendable, Sequence, Equatable {
     @usableFromInline
@@ -41,24 +41,28 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
         @usableFromInline static let neverIndexed: Int32 = 1
     }
 
-    /// Names and values back to back in `bytes[0..<used]`. The array's own count is its high-water mark, not
-    /// the content's length: appending a field is then one uniqueness check and two copies, where
-    /// `append(contentsOf:)` per name and value paid a generic call, a uniqueness and a capacity check each
-    /// (nine fields a request).
-    @usableFromInline var bytes: [UInt8] = []
+    /// One array holds both the fields' index and their bytes: `fieldCapacity` index entries (`Field`, 20 bytes
+    /// each) first, then names and values back to back (`used` bytes of them). Adding a field is then one
+    /// uniqueness check, where an index array beside a byte array cost two, each a runtime call (nine fields a
+    /// request). Both parts are kept at their high-water mark, not the content's length: emptying the list is a
+    /// store, and a pooled stream's list settles at its request's size and allocates nothing after.
+    @usableFromInline var storage: [UInt8] = []
+    /// Index entries the front of `storage` has room for; names and values start after them (`dataStart`).
+    @usableFromInline var fieldCapacity = 0
     @usableFromInline var used = 0
-    /// The fields' index: the first `fieldCount` entries. Kept at its high-water mark like `bytes`, so emptying
-    /// the list is a store and adding a field overwrites an entry instead of appending (a request's nine fields
-    /// paid an append's capacity and count bookkeeping each, and emptying a pooled stream's list a generic
-    /// range replacement).
-    @usableFromInline var fields: [Field] = []
     @usableFromInline var fieldCount = 0
 
-    /// Field `index`'s index entry; traps past `count` (the array holds stale entries beyond it).
+    @inlinable static var fieldStride: Int { MemoryLayout<Field>.stride }
+
+    /// Where names and values begin in `storage`.
+    @inlinable
+    var dataStart: Int { fieldCapacity &* Self.fieldStride }
+
+    /// Field `index`'s index entry; traps past `count` (the storage holds stale entries beyond it).
     @inlinable @inline(__always)
     func field(_ index: Int) -> Field {
         precondition(index >= 0 && index < fieldCount, "H2HeaderList index out of range")
-        return fields[index]
+        return storage.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index &* Self.fieldStride, as: Field.self) }
     }
     /// One bit per regular (non-pseudo) name seen, at `nameBit`: a repeated name always finds its bit set,
     /// so a clear bit rules repetition out without comparing names pairwise.
@@ -75,8 +79,8 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
 
     /// An empty list with room for `bytes` of names and values in `fields` fields (a request's usual size).
     public init(reservingBytes bytes: Int, fields: Int) {
-        self.bytes = [UInt8](repeating: 0, count: bytes)
-        self.fields.reserveCapacity(fields)
+        fieldCapacity = fields
+        storage = [UInt8](repeating: 0, count: fields * Self.fieldStride + bytes)
     }
 
     public init(_ headers: [H2Header]) {
@@ -114,27 +118,50 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
 
     /// Appends raw bytes (as received from nghttp2: already lowercase and validated by it).
     public mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, neverIndexed: Bool = false) {
-        let ns = used, vs = used + name.count, end = vs + value.count
-        if end > bytes.count {
-            // Doubling, as append would: a pooled stream's buffer settles at its request size.
-            bytes.append(contentsOf: repeatElement(0, count: Swift.max(end, 2 * bytes.count) - bytes.count))
-        }
-        bytes.withUnsafeMutableBytes { raw in
-            if let n = name.baseAddress { copyBytes(to: raw.baseAddress! + ns, from: n, count: name.count) }
-            if let v = value.baseAddress { copyBytes(to: raw.baseAddress! + vs, from: v, count: value.count) }
+        let ns = used, vs = used &+ name.count, end = vs &+ value.count
+        if fieldCount == fieldCapacity || dataStart &+ end > storage.count { grow(fields: fieldCount &+ 1, bytes: end) }
+        // Offsets are stored as Int32: a list holds one header block, which nghttp2 bounds far below 2 GiB.
+        precondition(end <= Int(Int32.max), "H2HeaderList larger than 2 GiB")
+        let field = Field(nameStart: Int32(truncatingIfNeeded: ns), nameLength: Int32(truncatingIfNeeded: name.count),
+                          valueStart: Int32(truncatingIfNeeded: vs), valueLength: Int32(truncatingIfNeeded: value.count),
+                          flags: neverIndexed ? Field.neverIndexed : 0)
+        let index = fieldCount, data = dataStart
+        storage.withUnsafeMutableBytes { raw in
+            let base = raw.baseAddress!
+            if let n = name.baseAddress { copyBytes(to: base + data + ns, from: n, count: name.count) }
+            if let v = value.baseAddress { copyBytes(to: base + data + vs, from: v, count: value.count) }
+            base.storeBytes(of: field, toByteOffset: index &* Self.fieldStride, as: Field.self)
         }
         used = end
+        fieldCount = index &+ 1
         if name.count > 0 && name[0] != UInt8(ascii: ":") {
             let bit = Self.nameBit(name)
             if regularNameBits & bit != 0 { regularNameBitCollided = true }
             regularNameBits |= bit
         } else {
-            notePseudo(name, at: Int32(fieldCount))
+            notePseudo(name, at: Int32(truncatingIfNeeded: index))
         }
-        let field = Field(nameStart: Int32(ns), nameLength: Int32(name.count), valueStart: Int32(vs),
-                          valueLength: Int32(value.count), flags: neverIndexed ? Field.neverIndexed : 0)
-        if fieldCount < fields.count { fields[fieldCount] = field } else { fields.append(field) }
-        fieldCount += 1
+    }
+
+    /// Makes room for at least `fields` index entries and `bytes` of names and values, doubling what is short
+    /// (as an array's append would: a pooled stream's list settles at its request size).
+    @inline(never)
+    private mutating func grow(fields: Int, bytes: Int) {
+        let dataCapacity = storage.count - dataStart
+        let newFields = fields > fieldCapacity ? Swift.max(fields, 2 * fieldCapacity, 8) : fieldCapacity
+        let newData = bytes > dataCapacity ? Swift.max(bytes, 2 * dataCapacity) : dataCapacity
+        var grown = [UInt8](repeating: 0, count: newFields * Self.fieldStride + newData)
+        let indexBytes = fieldCount * Self.fieldStride, oldData = dataStart
+        grown.withUnsafeMutableBytes { dst in
+            storage.withUnsafeBytes { src in
+                if indexBytes > 0 { dst.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: indexBytes) }
+                if used > 0 {
+                    (dst.baseAddress! + newFields * Self.fieldStride).copyMemory(from: src.baseAddress! + oldData, byteCount: used)
+                }
+            }
+        }
+        storage = grown
+        fieldCapacity = newFields
     }
 
     private mutating func notePseudo(_ name: UnsafeRawBufferPointer, at index: Int32) {
@@ -173,19 +200,19 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     /// the same offsets, so the index compares as memory too, and a skipped value lies at the same place in both
     /// (the journal skips the first `:path`'s: a fan-out's pushes differ in their path's token alone).
     package func sameFields(as other: H2HeaderList, exceptValueOf except: Int? = nil) -> Bool {
-        let indexBytes = fieldCount * MemoryLayout<Field>.stride
-        guard used == other.used, fieldCount == other.fieldCount,
-              fields.withUnsafeBytes({ a in
-                  other.fields.withUnsafeBytes { b in
-                      bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<indexBytes]), UnsafeRawBufferPointer(rebasing: b[..<indexBytes]))
-                  }
-              }) else { return false }
+        guard used == other.used, fieldCount == other.fieldCount else { return false }
+        let indexBytes = fieldCount * Self.fieldStride
         let skip = except.map { Int(field($0).valueStart)..<Int(field($0).valueStart + field($0).valueLength) } ?? used..<used
-        return bytes.withUnsafeBytes { a in
-            other.bytes.withUnsafeBytes { b in
-                bytesEqual(UnsafeRawBufferPointer(rebasing: a[..<skip.lowerBound]), UnsafeRawBufferPointer(rebasing: b[..<skip.lowerBound]))
-                    && bytesEqual(UnsafeRawBufferPointer(rebasing: a[skip.upperBound..<used]),
-                                  UnsafeRawBufferPointer(rebasing: b[skip.upperBound..<used]))
+        return storage.withUnsafeBytes { a in
+            other.storage.withUnsafeBytes { b in
+                func equal(_ x: UnsafeRawPointer?, _ y: UnsafeRawPointer?, _ count: Int) -> Bool {
+                    bytesEqual(UnsafeRawBufferPointer(start: x, count: count), UnsafeRawBufferPointer(start: y, count: count))
+                }
+                guard equal(a.baseAddress, b.baseAddress, indexBytes) else { return false }
+                guard used > 0 else { return true }
+                let da = a.baseAddress! + dataStart, db = b.baseAddress! + other.dataStart
+                return equal(da, db, skip.lowerBound)
+                    && equal(da + skip.upperBound, db + skip.upperBound, used - skip.upperBound)
             }
         }
     }
@@ -194,20 +221,19 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     /// allocation once it has grown to the size it is given), never shared with `other`'s: the journal's copy of
     /// the request its shared tail came from, a connection's answers starting from the fields all of them carry.
     public mutating func copyFields(of other: H2HeaderList) {
-        if bytes.count < other.used { bytes = [UInt8](repeating: 0, count: Swift.max(other.used, 2 * bytes.count)) }
-        if other.used > 0 {
-            bytes.withUnsafeMutableBytes { dst in
-                other.bytes.withUnsafeBytes { src in dst.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: other.used) }
+        if other.fieldCount > fieldCapacity || dataStart + other.used > storage.count {
+            fieldCount = 0
+            used = 0
+            grow(fields: other.fieldCount, bytes: other.used)
+        }
+        let indexBytes = other.fieldCount * Self.fieldStride, data = dataStart, otherData = other.dataStart
+        storage.withUnsafeMutableBytes { dst in
+            other.storage.withUnsafeBytes { src in
+                if indexBytes > 0 { dst.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: indexBytes) }
+                if other.used > 0 { (dst.baseAddress! + data).copyMemory(from: src.baseAddress! + otherData, byteCount: other.used) }
             }
         }
         used = other.used
-        // The index too at its high-water mark: entries overwritten in place, none removed.
-        if fields.count < other.fieldCount { fields.append(contentsOf: other.fields[fields.count..<other.fieldCount]) }
-        fields.withUnsafeMutableBufferPointer { dst in
-            other.fields.withUnsafeBufferPointer { src in
-                for i in 0..<other.fieldCount { dst[i] = src[i] }
-            }
-        }
         fieldCount = other.fieldCount
         regularNameBits = other.regularNameBits
         regularNameBitCollided = other.regularNameBitCollided
@@ -224,22 +250,27 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
 
     public func name(at index: Int) -> String {
         let f = field(index)
-        return String(decoding: bytes[Int(f.nameStart)..<Int(f.nameStart + f.nameLength)], as: UTF8.self)
+        return storage.withUnsafeBytes { raw in
+            String(decoding: UnsafeRawBufferPointer(start: raw.baseAddress! + dataStart + Int(f.nameStart), count: Int(f.nameLength)), as: UTF8.self)
+        }
     }
 
     public func value(at index: Int) -> String {
         let f = field(index)
-        return String(decoding: bytes[Int(f.valueStart)..<Int(f.valueStart + f.valueLength)], as: UTF8.self)
+        return storage.withUnsafeBytes { raw in
+            String(decoding: UnsafeRawBufferPointer(start: raw.baseAddress! + dataStart + Int(f.valueStart), count: Int(f.valueLength)), as: UTF8.self)
+        }
     }
 
     /// Calls `body` with the name and value bytes of field `index`, without copying.
     @inlinable
     public func withBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let f = field(index)
-        return try bytes.withUnsafeBytes { raw in
+        let data = dataStart
+        return try storage.withUnsafeBytes { raw in
             try body(
-                UnsafeRawBufferPointer(rebasing: raw[Int(f.nameStart)..<Int(f.nameStart + f.nameLength)]),
-                UnsafeRawBufferPointer(rebasing: raw[Int(f.valueStart)..<Int(f.valueStart + f.valueLength)]))
+                UnsafeRawBufferPointer(start: raw.baseAddress! + data + Int(f.nameStart), count: Int(f.nameLength)),
+                UnsafeRawBufferPointer(start: raw.baseAddress! + data + Int(f.valueStart), count: Int(f.valueLength)))
         }
     }
 
@@ -248,8 +279,9 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     public func nameEquals(at index: Int, _ name: StaticString) -> Bool {
         let f = field(index)
         guard Int(f.nameLength) == name.utf8CodeUnitCount else { return false }
-        return bytes.withUnsafeBytes { raw in
-            memcmpEqual(raw.baseAddress! + Int(f.nameStart), name.utf8Start, Int(f.nameLength))
+        let data = dataStart
+        return storage.withUnsafeBytes { raw in
+            memcmpEqual(raw.baseAddress! + data + Int(f.nameStart), name.utf8Start, Int(f.nameLength))
         }
     }
 
@@ -264,8 +296,9 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     public func valueEquals(at index: Int, _ value: StaticString) -> Bool {
         let f = field(index)
         guard Int(f.valueLength) == value.utf8CodeUnitCount else { return false }
-        return bytes.withUnsafeBytes { raw in
-            memcmpEqual(raw.baseAddress! + Int(f.valueStart), value.utf8Start, Int(f.valueLength))
+        let data = dataStart
+        return storage.withUnsafeBytes { raw in
+            memcmpEqual(raw.baseAddress! + data + Int(f.valueStart), value.utf8Start, Int(f.valueLength))
         }
     }
 
@@ -274,13 +307,14 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     public func namesEqual(_ a: Int, _ b: Int) -> Bool {
         let fa = field(a), fb = field(b)
         guard fa.nameLength == fb.nameLength else { return false }
-        return bytes.withUnsafeBytes { raw in
-            memcmpEqual(raw.baseAddress! + Int(fa.nameStart), raw.baseAddress! + Int(fb.nameStart), Int(fa.nameLength))
+        let data = dataStart
+        return storage.withUnsafeBytes { raw in
+            memcmpEqual(raw.baseAddress! + data + Int(fa.nameStart), raw.baseAddress! + data + Int(fb.nameStart), Int(fa.nameLength))
         }
     }
 
     /// Bytes of storage held for names and values (the high-water mark a pooled list keeps).
-    var storageBytes: Int { bytes.count }
+    var storageBytes: Int { storage.count }
 
     /// The length of field `index`'s name in bytes.
     @inlinable
@@ -290,7 +324,7 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     @inlinable
     public func isPseudo(at index: Int) -> Bool {
         let f = field(index)
-        return f.nameLength > 0 && bytes[Int(f.nameStart)] == UInt8(ascii: ":")
+        return f.nameLength > 0 && storage[dataStart + Int(f.nameStart)] == UInt8(ascii: ":")
     }
 
     /// The index of the first field named `name`, if any.
