@@ -11,28 +11,35 @@ struct NotificationCentre: Sendable {
     /// (Slot numbers are kept as `Int16`: `Int16(slot)` traps should this ever exceed 32,767.)
     static let capacity = 100
 
-    /// A ring of the newest notifications (slot `head` is written next).
-    private var ring: [StoredNotification?] = []
-    /// Each slot's identifier fingerprint (`Self.fingerprint`; 0: empty).
-    private var fingerprints: [UInt64] = []
-    /// Slots by fingerprint: `bucketHeads[bucket(fingerprint)]` (its top bits) is the first slot of a chain
-    /// that `chain[slot]` continues (-1 ends it); empty until the first notification. A delivery costs one fingerprint of the new identifier and a few
-    /// integer steps; the dictionary from identifier to slot this replaces hashed two identifiers a delivery
-    /// (the new one, and the evicted one to remove it) with SipHash. Chains stay short for any identifiers a
-    /// sender picks: they hold at most the centre's 100 slots, and a collision costs a string comparison.
+    /// A ring of the newest notifications (slot `head` is written next), each slot with its index entry: the
+    /// identifier's fingerprint (`Self.fingerprint`; 0: empty) and the next slot of its bucket's chain (-1 ends
+    /// it). One array, so a delivery's writes (the new notification, unlinking the oldest, linking the new one)
+    /// cost one uniqueness check where three arrays cost one per write (six a delivery).
+    private var slots: [Slot] = []
+    /// Slots by fingerprint: `bucketHeads[bucket(fingerprint)]` (its top bits) is the first slot of a chain that
+    /// `Slot.next` continues; empty until the first notification. A delivery costs one fingerprint of the new
+    /// identifier and a few integer steps; the dictionary from identifier to slot this replaces hashed two
+    /// identifiers a delivery (the new one, and the evicted one to remove it) with SipHash. Chains stay short
+    /// for any identifiers a sender picks: they hold at most the centre's 100 slots, and a collision costs a
+    /// string comparison.
     private var bucketHeads: [Int16] = []
-    private var chain: [Int16] = []
     private static let bucketBits = 7
     private static let bucketCount = 1 << bucketBits
     private var head = 0
 
+    private struct Slot: Sendable {
+        var notification: StoredNotification?
+        var fingerprint: UInt64 = 0
+        var next: Int16 = -1
+    }
+
     /// Newest first.
     var items: [DeliveredNotification] {
-        guard !ring.isEmpty else { return [] }
+        guard !slots.isEmpty else { return [] }
         var out: [DeliveredNotification] = []
-        out.reserveCapacity(ring.count)
-        for k in 1...ring.count {
-            if let n = ring[(head - k + ring.count) % ring.count] { out.append(n.delivered) }
+        out.reserveCapacity(slots.count)
+        for k in 1...slots.count {
+            if let n = slots[(head - k + slots.count) % slots.count].notification { out.append(n.delivered) }
         }
         return out
     }
@@ -40,23 +47,34 @@ struct NotificationCentre: Sendable {
     /// Adds `notification`; returns the one it replaced, if any (the oldest beyond the capacity just leaves).
     /// Nothing is copied out of the ring but what is returned.
     mutating func add(_ notification: consuming StoredNotification) -> StoredNotification? {
-        let position = ring.count < Self.capacity ? ring.count : head
         let fingerprint = Self.fingerprint(notification.identifier)
-        var replaced: StoredNotification?
-        if let previous = slot(of: notification.identifier, fingerprint: fingerprint) {
-            replaced = ring[previous].take()
-            unlink(previous)
-        }
-        if position == ring.count {
+        let previous = slot(of: notification.identifier, fingerprint: fingerprint)
+        let position: Int
+        if slots.count < Self.capacity {
+            // Filling up: a new slot at the end (`head` is `slots.count` until the ring is full).
             if bucketHeads.isEmpty { bucketHeads = [Int16](repeating: -1, count: Self.bucketCount) }
-            ring.append(consume notification)
-            fingerprints.append(0)
-            chain.append(-1)
+            slots.append(Slot())
+            position = slots.count - 1
         } else {
-            unlink(position)  // the oldest, leaving
-            ring[position] = consume notification
+            position = head
         }
-        link(position, fingerprint)
+        var replaced: StoredNotification?
+        // After the swap below: the oldest notification, leaving (released when this returns), or nil.
+        var incoming = Optional(consume notification)
+        slots.withUnsafeMutableBufferPointer { slots in
+            bucketHeads.withUnsafeMutableBufferPointer { heads in
+                if let previous {
+                    replaced = slots[previous].notification.take()
+                    Self.unlink(previous, slots, heads)
+                }
+                Self.unlink(position, slots, heads)  // the oldest, leaving (nothing for a new or emptied slot)
+                swap(&slots[position].notification, &incoming)
+                let b = Self.bucket(fingerprint)
+                slots[position].fingerprint = fingerprint
+                slots[position].next = heads[b]
+                heads[b] = Int16(position)
+            }
+        }
         head = (position + 1) % Self.capacity
         return replaced
     }
@@ -64,57 +82,53 @@ struct NotificationCentre: Sendable {
     /// Removes and returns the notification with `identifier` (tap, dismiss).
     mutating func remove(_ identifier: String) -> DeliveredNotification? {
         guard let slot = slot(of: identifier, fingerprint: Self.fingerprint(identifier)) else { return nil }
-        unlink(slot)
-        return ring[slot].take()?.delivered
+        return slots.withUnsafeMutableBufferPointer { slots in
+            bucketHeads.withUnsafeMutableBufferPointer { heads in
+                Self.unlink(slot, slots, heads)
+                return slots[slot].notification.take()?.delivered
+            }
+        }
     }
 
     func find(_ identifier: String) -> DeliveredNotification? {
-        slot(of: identifier, fingerprint: Self.fingerprint(identifier)).flatMap { ring[$0]?.delivered }
+        slot(of: identifier, fingerprint: Self.fingerprint(identifier)).flatMap { slots[$0].notification?.delivered }
     }
 
     mutating func removeAll() {
-        ring.removeAll()
-        fingerprints.removeAll()
-        chain.removeAll()
+        slots.removeAll()
         bucketHeads.removeAll()
         head = 0
     }
 
-    /// The ring slot holding `identifier`, if any.
+    /// The slot holding `identifier`, if any.
     private func slot(of identifier: String, fingerprint: UInt64) -> Int? {
         guard !bucketHeads.isEmpty else { return nil }
-        var q = Int(bucketHeads[Self.bucket(fingerprint)])
-        while q >= 0 {
-            // The identifier is read out of the ring only when the fingerprints match: for the notification
-            // sought (a replacement, a tap), almost never for another.
-            if fingerprints[q] == fingerprint && ring[q]?.identifier == identifier { return q }
-            q = Int(chain[q])
+        return slots.withUnsafeBufferPointer { slots in
+            var q = Int(bucketHeads[Self.bucket(fingerprint)])
+            while q >= 0 {
+                // The identifier is read out of the ring only when the fingerprints match: for the notification
+                // sought (a replacement, a tap), almost never for another.
+                if slots[q].fingerprint == fingerprint && slots[q].notification?.identifier == identifier { return q }
+                q = Int(slots[q].next)
+            }
+            return nil
         }
-        return nil
     }
 
-    /// Files an occupied slot under its fingerprint.
-    private mutating func link(_ slot: Int, _ fingerprint: UInt64) {
-        let b = Self.bucket(fingerprint)
-        fingerprints[slot] = fingerprint
-        chain[slot] = bucketHeads[b]
-        bucketHeads[b] = Int16(slot)
-    }
-
-    /// Empties a slot's index entries (its notification is the caller's to take); nothing if it is empty.
-    private mutating func unlink(_ slot: Int) {
-        let fingerprint = fingerprints[slot]
+    /// Empties a slot's index entry (its notification is the caller's to take); nothing if it is not linked.
+    private static func unlink(_ slot: Int, _ slots: UnsafeMutableBufferPointer<Slot>, _ heads: UnsafeMutableBufferPointer<Int16>) {
+        let fingerprint = slots[slot].fingerprint
         guard fingerprint != 0 else { return }
-        let b = Self.bucket(fingerprint)
-        if Int(bucketHeads[b]) == slot {
-            bucketHeads[b] = chain[slot]
+        let b = bucket(fingerprint)
+        if Int(heads[b]) == slot {
+            heads[b] = slots[slot].next
         } else {
-            var q = Int(bucketHeads[b])
-            while Int(chain[q]) != slot { q = Int(chain[q]) }
-            chain[q] = chain[slot]
+            var q = Int(heads[b])
+            while Int(slots[q].next) != slot { q = Int(slots[q].next) }
+            slots[q].next = slots[slot].next
         }
-        chain[slot] = -1
-        fingerprints[slot] = 0
+        slots[slot].next = -1
+        slots[slot].fingerprint = 0
     }
 
     @inline(__always)
