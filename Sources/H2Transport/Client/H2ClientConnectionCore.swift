@@ -62,9 +62,10 @@ final class H2ClientConnectionCore: H2Connection {
 
     override func handshakeCompleted() {
         var s: OpaquePointer? = nil
-        guard nghttp2_session_client_new2(&s, NGHTTP2Callbacks.shared, opaqueSelf, NGHTTP2Callbacks.options) == 0,
+        var memory = loop.nghttp2Allocator.memory
+        guard nghttp2_session_client_new3(&s, NGHTTP2Callbacks.shared, opaqueSelf, NGHTTP2Callbacks.options, &memory) == 0,
               let s else {
-            close(reason: "nghttp2_session_client_new2 failed", abortive: true)
+            close(reason: "nghttp2_session_client_new3 failed", abortive: true)
             return
         }
         session = s

@@ -66,6 +66,8 @@ public final class EventLoop: @unchecked Sendable {
     let headerEncoderRef: Unmanaged<HeaderEncoder>
     /// Request streams closed by this loop's server connections, for their next requests (loop thread only).
     var streamPool = ServerStreamPool()
+    /// The allocator of this loop's nghttp2 sessions (loop thread only: nghttp2's allocator is not synchronised).
+    let nghttp2Allocator = NGHTTP2Allocator()
 
     private let strict: Bool = {
         #if DEBUG

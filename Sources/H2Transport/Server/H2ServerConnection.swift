@@ -131,9 +131,10 @@ public final class H2ServerConnection: H2Connection {
             peerCertificateVerified = peer.verified
         }
         var s: OpaquePointer? = nil
-        guard nghttp2_session_server_new2(&s, NGHTTP2Callbacks.shared, opaqueSelf, NGHTTP2Callbacks.options) == 0,
+        var memory = loop.nghttp2Allocator.memory
+        guard nghttp2_session_server_new3(&s, NGHTTP2Callbacks.shared, opaqueSelf, NGHTTP2Callbacks.options, &memory) == 0,
               let s else {
-            close(reason: "nghttp2_session_server_new2 failed", abortive: true)
+            close(reason: "nghttp2_session_server_new3 failed", abortive: true)
             return
         }
         session = s
