@@ -1,4 +1,5 @@
 import CNGHTTP2
+import CShims
 import Synchronization
 import Testing
 
@@ -20,6 +21,20 @@ struct NGHTTP2AllocatorTests {
         mem.free(large, mem.mem_user_data)
         mem.free(second, mem.mem_user_data)
         #expect(allocator.stats.large == 1 && allocator.stats.cachedBytes == 112)
+    }
+
+    /// A large block carries no header: nghttp2's 4 KiB buffer stays in its allocator size class instead of the
+    /// next one up. Small and large blocks are told apart by their address (8 and 0 mod 16).
+    @Test func aLargeBlockIsTheAllocatorsOwnAndKeepsItsSizeClass() {
+        let allocator = NGHTTP2Allocator()
+        let mem = allocator.memory
+        let small = mem.malloc(504, mem.mem_user_data)!, large = mem.malloc(4096, mem.mem_user_data)!
+        #expect(UInt(bitPattern: small) % 16 == 8 && UInt(bitPattern: large) % 16 == 0)
+        #expect(CShims_malloc_usable_size(large) >= 4096 && CShims_malloc_usable_size(large) < 4096 + 16)
+        #expect(allocator.stats.large == 1 && allocator.stats.misses == 1)
+        mem.free(small, mem.mem_user_data)
+        mem.free(large, mem.mem_user_data)
+        #expect(allocator.stats.cachedBytes == 512)
     }
 
     @Test func theCacheHoldsNoMoreThanItsLimit() {

@@ -105,7 +105,7 @@ static inline void CShims_counter_raise(uint64_t *slot, uint64_t value) {
 }
 
 // ---- allocation cache (AllocationCache.c) ------------------------------------
-/// A cache of freed small blocks (up to 512 bytes) in front of malloc, handed to nghttp2 as its allocator
+/// A cache of freed small blocks (up to 504 bytes) in front of malloc, handed to nghttp2 as its allocator
 /// (`nghttp2_mem`): a session allocates and frees ~6 blocks per request (its stream, header buffers, the
 /// response's item and header copy), and jemalloc's free, which must look a block's size up, cost more than
 /// a list pop and push (perf: malloc and free ~4% of server CPU per push). Not thread-safe: one cache per
@@ -117,7 +117,7 @@ typedef struct {
     /// Small allocations served from the cache, and from malloc.
     uint64_t hits;
     uint64_t misses;
-    /// Allocations above 512 bytes (never cached).
+    /// Allocations above 504 bytes (never cached).
     uint64_t large;
     /// Bytes of freed blocks held now.
     size_t cached_bytes;
@@ -130,6 +130,9 @@ void *CShims_allocation_cache_malloc(size_t size, void *user);
 void CShims_allocation_cache_free(void *ptr, void *user);
 void *CShims_allocation_cache_calloc(size_t count, size_t size, void *user);
 void *CShims_allocation_cache_realloc(void *ptr, size_t size, void *user);
+/// The usable size of a block from malloc or aligned_alloc (malloc_usable_size, which malloc.h declares and
+/// Swift's Glibc module leaves out).
+size_t CShims_malloc_usable_size(void *ptr);
 
 // ---- processes -------------------------------------------------------------
 /// posix_spawnp with every catchable signal reset to its default action and an empty signal mask, so a
