@@ -9,6 +9,21 @@ REPO_ROOT=$(cd "$BENCH_DIR/.." && pwd)
 APNS_EMULATOR_BIN=${APNS_EMULATOR_BIN:-$REPO_ROOT/.build/release/apns-emulator}
 CLK_TCK=$(getconf CLK_TCK)
 
+# CPU pinning (PIN=1, the default on a machine with 2 or more CPUs; PIN=0 turns it off): servers run on the last
+# CPU and load drivers on the others, so the server under test never shares a core with h2load and the scheduler
+# never moves it between cores in the middle of a round (a migration costs the server with the larger working
+# set more). It removes that source of variance, not the VM's: on the 2-core development VM per-round ratios
+# still ranged over 0.74-1.49 in a pinned 40-round run (0.56-1.61 and 0.77-2.60 in two unpinned 100-round runs),
+# with the same median (1.08, against 1.05 and 1.08).
+BENCH_NCPU=$(nproc)
+if [[ "${PIN:-1}" == 1 ]] && ((BENCH_NCPU >= 2)) && command -v taskset >/dev/null; then
+    BENCH_SERVER_PIN=(taskset -c "$((BENCH_NCPU - 1))")
+    BENCH_DRIVER_PIN=(taskset -c "0-$((BENCH_NCPU - 2))")
+else
+    BENCH_SERVER_PIN=()
+    BENCH_DRIVER_PIN=()
+fi
+
 BENCH_PIDS=()
 # Set per call by scripts that spread a load over several paths (see bench_h2load_pushes), never inherited: an
 # exported one would send every other script's pushes elsewhere.
@@ -128,7 +143,7 @@ bench_start_nghttpd() {
     done
     for _ in 1 2 3; do
         port=$(bench_free_port)
-        nghttpd -n 1 -a 127.0.0.1 -d "$htdocs" "$port" "$BENCH_CERTS/server-key.pem" "$BENCH_CERTS/server.pem" \
+        "${BENCH_SERVER_PIN[@]}" nghttpd -n 1 -a 127.0.0.1 -d "$htdocs" "$port" "$BENCH_CERTS/server-key.pem" "$BENCH_CERTS/server.pem" \
             >"$log" 2>&1 &
         NGHTTPD_PID=$!
         BENCH_PIDS+=("$NGHTTPD_PID")
@@ -152,7 +167,7 @@ bench_start_emulator() {
     local ready=$BENCH_TMP/emulator-$BENCH_EMULATORS-ready.json
     EMULATOR_LOG=$BENCH_TMP/emulator-$BENCH_EMULATORS.log
     rm -f "$ready"
-    "$APNS_EMULATOR_BIN" serve --host 127.0.0.1 --certs "$BENCH_CERTS" \
+    "${BENCH_SERVER_PIN[@]}" "$APNS_EMULATOR_BIN" serve --host 127.0.0.1 --certs "$BENCH_CERTS" \
         --production-port 0 --sandbox-port 0 --control-port 0 --ready-file "$ready" "$@" \
         >"$EMULATOR_LOG" 2>&1 &
     EMULATOR_PID=$!
@@ -263,7 +278,7 @@ bench_h2load_pushes() {
     else
         target=("https://127.0.0.1:$port$REQUEST_PATH")
     fi
-    "$@" h2load -n "$count" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
+    "$@" "${BENCH_DRIVER_PIN[@]}" h2load -n "$count" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
         -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
         "${target[@]}" >"$out" 2>&1 || { cat "$out" >&2; bench_die "h2load failed"; }
 }

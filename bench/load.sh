@@ -135,7 +135,7 @@ DRIVERS=$BENCH_TMP/drivers.tsv
 for ((round = 1; round <= DRIVER_ROUNDS; round++)); do
     bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$REQUESTS" "$BENCH_TMP/driver-h2load-$round.txt"
     h2=$(awk '/^finished in/ { print $4 }' "$BENCH_TMP/driver-h2load-$round.txt")
-    "$APNS_EMULATOR_BIN" bench --target "https://127.0.0.1:$EMULATOR_PRODUCTION_PORT" --control "$control" \
+    "${BENCH_DRIVER_PIN[@]}" "$APNS_EMULATOR_BIN" bench --target "https://127.0.0.1:$EMULATOR_PRODUCTION_PORT" --control "$control" \
         --connections "$CLIENTS" --streams "$STREAMS" --count "$REQUESTS" --token "$TOKEN" \
         --json "$BENCH_TMP/bench-$round.json" >"$BENCH_TMP/bench.txt" 2>&1 \
         || { cat "$BENCH_TMP/bench.txt" >&2; bench_die "apns-emulator bench failed"; }
