@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The layers, lowest first (a module may import only those above it in this list):
 //   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML – C libraries and the macros Swift cannot import
+//                                            (CShims also holds nghttp2's per-loop allocation cache)
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
 //   APNsProtocol                             – pure: reasons, validation pipeline, JWT (no I/O)
