@@ -70,7 +70,7 @@ start_emulator() {
 
 # run_load SERVER N OUTFILE: one h2load run against SERVER.
 run_load() {
-    h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
+    "${BENCH_DRIVER_PIN[@]}" h2load -n "$2" -c "$CLIENTS" -m "$STREAMS" -d "$BODY" \
         -H "authorization: bearer $JWT" -H 'apns-topic: com.example.app' \
         "https://127.0.0.1:${PORT[$1]}$REQUEST_PATH" >"$3" 2>&1 \
         || { cat "$3" >&2; bench_die "h2load failed against $1"; }
