@@ -52,21 +52,9 @@ final class LingeringClose: Selectable {
 
     func handleEvent(_ events: UInt32) {
         guard !finished else { return }
-        withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 8) { buffer in
-            while !finished {
-                let n = Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-                if n > 0 {
-                    discarded += n
-                    if discarded >= limit { finish() }
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                    return
-                } else {
-                    finish()  // the peer's FIN (0), or the socket failed
-                }
-            }
-        }
+        let (n, ended) = Socket.discardReadable(fd, upTo: limit - discarded)
+        discarded += n
+        if ended || discarded >= limit { finish() }
     }
 
     func closeForLoopShutdown() {

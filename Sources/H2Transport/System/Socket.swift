@@ -95,14 +95,23 @@ enum Socket {
     /// Reads and drops what the peer has already sent, up to `limit` bytes, without waiting. Closing a socket
     /// with unread input makes the kernel send RST instead of FIN, and a peer receiving RST may discard what we
     /// sent last but it has not read yet: the GOAWAY that says why the connection ends.
-    static func discardReadable(_ fd: Int32, upTo limit: Int = 256 * 1024) {
+    /// - Returns: The bytes dropped, and whether the input ended (the peer's FIN, or the socket failed) rather than
+    ///   ran dry for now or reached `limit`.
+    @discardableResult
+    static func discardReadable(_ fd: Int32, upTo limit: Int = 256 * 1024) -> (discarded: Int, ended: Bool) {
         withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 8) { buffer in
             var total = 0
             while total < limit {
-                let n = Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-                if n <= 0 { break }
-                total += n
+                let n = Glibc.recv(fd, buffer.baseAddress, Swift.min(buffer.count, limit - total), Int32(MSG_DONTWAIT))
+                if n > 0 {
+                    total += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return (total, !(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)))
+                }
             }
+            return (total, false)
         }
     }
 
