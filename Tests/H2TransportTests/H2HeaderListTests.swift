@@ -33,6 +33,9 @@ struct H2HeaderListTests {
         small.copyFields(of: list)
         #expect(Array(small) == expected && small.sameFields(as: list))
         #expect(small.firstIndex(of: "x-field-39") == 39 && small.value(at: 39) == String(repeating: "v", count: 39))
+        var empty = H2HeaderList()
+        empty.copyFields(of: H2HeaderList())
+        #expect(empty.isEmpty && empty.byteCount == 0)
     }
 
     @Test func removeAllReusesTheBufferWithoutLeakingOldBytes() {

@@ -151,17 +151,18 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
         let newFields = fields > fieldCapacity ? Swift.max(fields, 2 * fieldCapacity, 8) : fieldCapacity
         let newData = bytes > dataCapacity ? Swift.max(bytes, 2 * dataCapacity) : dataCapacity
         var grown = [UInt8](repeating: 0, count: newFields * Self.fieldStride + newData)
-        let indexBytes = fieldCount * Self.fieldStride, oldData = dataStart
-        grown.withUnsafeMutableBytes { dst in
-            storage.withUnsafeBytes { src in
-                if indexBytes > 0 { dst.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: indexBytes) }
-                if used > 0 {
-                    (dst.baseAddress! + newFields * Self.fieldStride).copyMemory(from: src.baseAddress! + oldData, byteCount: used)
-                }
-            }
-        }
+        grown.withUnsafeMutableBytes { copyContents(to: $0, dataStart: newFields * Self.fieldStride) }
         storage = grown
         fieldCapacity = newFields
+    }
+
+    /// Writes this list's index entries at the start of `destination` and its names and values from `dataStart` on.
+    private func copyContents(to destination: UnsafeMutableRawBufferPointer, dataStart destinationData: Int) {
+        let indexBytes = fieldCount * Self.fieldStride, data = dataStart
+        storage.withUnsafeBytes { src in
+            if indexBytes > 0 { destination.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: indexBytes) }
+            if used > 0 { (destination.baseAddress! + destinationData).copyMemory(from: src.baseAddress! + data, byteCount: used) }
+        }
     }
 
     private mutating func notePseudo(_ name: UnsafeRawBufferPointer, at index: Int32) {
@@ -226,13 +227,8 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
             used = 0
             grow(fields: other.fieldCount, bytes: other.used)
         }
-        let indexBytes = other.fieldCount * Self.fieldStride, data = dataStart, otherData = other.dataStart
-        storage.withUnsafeMutableBytes { dst in
-            other.storage.withUnsafeBytes { src in
-                if indexBytes > 0 { dst.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: indexBytes) }
-                if other.used > 0 { (dst.baseAddress! + data).copyMemory(from: src.baseAddress! + otherData, byteCount: other.used) }
-            }
-        }
+        let data = dataStart
+        storage.withUnsafeMutableBytes { other.copyContents(to: $0, dataStart: data) }
         used = other.used
         fieldCount = other.fieldCount
         regularNameBits = other.regularNameBits
@@ -249,17 +245,11 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
     public func isNeverIndexed(at index: Int) -> Bool { field(index).flags & Field.neverIndexed != 0 }
 
     public func name(at index: Int) -> String {
-        let f = field(index)
-        return storage.withUnsafeBytes { raw in
-            String(decoding: UnsafeRawBufferPointer(start: raw.baseAddress! + dataStart + Int(f.nameStart), count: Int(f.nameLength)), as: UTF8.self)
-        }
+        withBytes(at: index) { name, _ in String(decoding: name, as: UTF8.self) }
     }
 
     public func value(at index: Int) -> String {
-        let f = field(index)
-        return storage.withUnsafeBytes { raw in
-            String(decoding: UnsafeRawBufferPointer(start: raw.baseAddress! + dataStart + Int(f.valueStart), count: Int(f.valueLength)), as: UTF8.self)
-        }
+        withValue(at: index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the name and value bytes of field `index`, without copying.
