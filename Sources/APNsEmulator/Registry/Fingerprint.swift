@@ -1,3 +1,5 @@
+import H2Transport
+
 /// A fast 64-bit fingerprint of a string's UTF-8 bytes, for tables the device path looks up on every push
 /// (the notification centre's identifiers, the token registry's and the farm's tokens).
 ///
@@ -5,8 +7,7 @@
 /// chose or the control API registered, and a collision costs one string comparison.
 package enum Fingerprint {
     package static func of(_ text: String) -> UInt64 {
-        if let h = text.utf8.withContiguousStorageIfAvailable(of(bytes:)) { return h }
-        return Array(text.utf8).withUnsafeBufferPointer(of(bytes:))
+        withUTF8Bytes(text) { of(bytes: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     package static func of(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {

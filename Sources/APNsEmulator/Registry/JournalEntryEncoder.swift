@@ -167,7 +167,7 @@ enum JournalEntryEncoder {
         guard let token, let p = headers.pathIndex else { return token }
         let named = headers.withValue(at: p) { path -> Bool in
             guard let rest = DeviceToken.tokenBytes(inPath: path) else { return false }
-            return token.utf8.withContiguousStorageIfAvailable { bytesEqual(rest, UnsafeRawBufferPointer($0)) } ?? false
+            return withUTF8Bytes(token) { bytesEqual(rest, $0) }
         }
         return named ? nil : token
     }

@@ -35,8 +35,7 @@ enum ProviderAuthenticator {
                 }
             }
             let value = headers.value(at: index)
-            guard value.utf8.count > 7, value.utf8.withContiguousStorageIfAvailable({ hasBearerPrefix(UnsafeRawBufferPointer($0)) })
-                    ?? value.lowercased().hasPrefix("bearer ") else {
+            guard value.utf8.count > 7, withUTF8Bytes(value, hasBearerPrefix) else {
                 summary.authDetail = "authorization is not 'bearer <JWT>'"
                 return .missingProviderToken
             }

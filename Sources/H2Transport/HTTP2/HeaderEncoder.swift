@@ -98,13 +98,9 @@ final class HeaderEncoder {
         body(UnsafePointer(nvs), count)
     }
 
-    /// Copies text in place when it is contiguous (native and small strings are), else through a copy.
+    /// Copies text's bytes, read in place (`withUTF8Bytes`).
     private func copy(_ value: String) -> UnsafeMutableRawBufferPointer {
-        if let copied = value.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0), lowercase: false) }) {
-            return copied
-        }
-        var value = value
-        return value.withUTF8 { copy(UnsafeRawBufferPointer($0), lowercase: false) }
+        withUTF8Bytes(value) { copy($0, lowercase: false) }
     }
 
     private func copy(_ source: UnsafeRawBufferPointer, lowercase: Bool) -> UnsafeMutableRawBufferPointer {

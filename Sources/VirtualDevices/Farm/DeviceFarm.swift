@@ -1,6 +1,7 @@
 import APNsEmulator
 import APNsProtocol
 import Dispatch
+import H2Transport
 import Synchronization
 
 /// Every virtual device of a running emulator, the delivery queue between APNs and them, and the record
@@ -72,12 +73,12 @@ public final class DeviceFarm: Sendable {
 
         /// The first eight bytes of `token` as a word (fewer, zero-filled, for a shorter one).
         private static func prefix(of token: String) -> UInt64 {
-            token.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
-                if bytes.count >= 8 { return UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self) }
+            withUTF8Bytes(token) { bytes -> UInt64 in
+                if bytes.count >= 8 { return bytes.loadUnaligned(as: UInt64.self) }
                 var word: UInt64 = 0
                 for (i, b) in bytes.enumerated() { word |= UInt64(b) << (8 * UInt64(i)) }
                 return word
-            } ?? 0
+            }
         }
 
         /// Makes `owner` the owner of `token`; true when the token had none.
