@@ -13,10 +13,6 @@
 //   apns-emulator                            – the executable (calls EmulatorCLI)
 import PackageDescription
 
-/// Release builds of the hot-path modules skip Swift's dynamic exclusivity checks; debug builds, which the
-/// tests run, keep them. Each target using it says why its classes are safe without them.
-let uncheckedExclusivityInRelease: SwiftSetting = .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-
 let package = Package(
     name: "apns-emulator",
     products: [
@@ -70,43 +66,28 @@ let package = Package(
             dependencies: ["CShims"]
         ),
         .target(
+            // Byte comparisons, UTF-8 views and the request-fields view: below both the transport and the protocol.
+            name: "WireBytes"
+        ),
+        .target(
             name: "OpenSSLSupport",
             dependencies: ["COpenSSL", "CShims"]
         ),
         .target(
             name: "H2Transport",
-            dependencies: ["CNGHTTP2", "COpenSSL", "CMicroHTTPD", "CShims", "OpenSSLSupport"],
-            swiftSettings: [
-                // Loop-confined classes are never accessed concurrently (checked by preconditionInLoop), and
-                // the dynamic exclusivity checks on their fields cost ~5% of server CPU per request
-                // (measured with perf on the bench).
-                uncheckedExclusivityInRelease,
-            ]
+            dependencies: ["CNGHTTP2", "COpenSSL", "CMicroHTTPD", "CShims", "OpenSSLSupport", "WireBytes"]
         ),
         .target(
             name: "APNsProtocol",
-            dependencies: ["H2Transport", "OpenSSLSupport"]
+            dependencies: ["OpenSSLSupport", "WireBytes"]
         ),
         .target(
             name: "APNsEmulator",
-            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite", "CShims"],
-            swiftSettings: [
-                // As in H2Transport: the handler's per-connection state is loop-confined, and the dynamic
-                // exclusivity checks on its fields were 0.6% of server CPU per push (perf, bench/apns.sh load).
-                // Shared state is behind Mutex, whose exclusive access is checked statically.
-                uncheckedExclusivityInRelease,
-            ]
+            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite", "CShims", "WireBytes"]
         ),
         .target(
             name: "VirtualDevices",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport"],
-            swiftSettings: [
-                // Its classes with mutable fields, FarmCaches and FateRecorder, are reached only under the device
-                // farm's Mutex (through an OSContext, which exists only inside that lock), one call at a time, and
-                // neither calls back into itself while it is changing a field: no access can overlap another.
-                // The checks on their fields ran on every push delivered to a device (~0.4% of server CPU).
-                uncheckedExclusivityInRelease,
-            ]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "WireBytes"]
         ),
         .target(
             name: "Scenarios",
@@ -128,6 +109,10 @@ let package = Package(
         .testTarget(
             name: "H2TransportTests",
             dependencies: ["SpawnedProcess", "H2Transport", "OpenSSLSupport"]
+        ),
+        .testTarget(
+            name: "WireBytesTests",
+            dependencies: ["WireBytes"]
         ),
         .testTarget(
             name: "OpenSSLSupportTests",

@@ -160,7 +160,7 @@ struct KeyRemovalTests {
     }
 
     @Test func goAwayFaultReasonIsEscapedJSON() {
-        let text = String(decoding: APNsHandler.goAwayPayload(#"Sh"ut\down"#), as: UTF8.self)
+        let text = String(decoding: PushPipeline.goAwayPayload(#"Sh"ut\down"#), as: UTF8.self)
         #expect(text == #"{"reason":"Sh\"ut\\down"}"#)
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil)
     }

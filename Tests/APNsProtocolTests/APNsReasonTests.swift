@@ -54,20 +54,6 @@ import Testing
         #expect(policy.wireString(for: .badTopic) == "BadTopic")
     }
 
-    @Test func successReusingAListLeavesEarlierResponsesIntact() {
-        let extra = [H2Header("x-version", "1")]
-        var fields = H2HeaderList()
-        let first = APNsResponseBuilder.success(apnsId: "id-1", uniqueId: "u-1", extra: H2HeaderList(extra), reusing: &fields)
-        let second = APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: H2HeaderList(extra), reusing: &fields)
-        #expect(first.headers.map(\.name) == ["x-version", "apns-id", "apns-unique-id"])
-        #expect(first["apns-id"] == "id-1" && first["apns-unique-id"] == "u-1")
-        #expect(second.headers.map(\.name) == ["x-version", "apns-id"] && second["apns-id"] == "id-2")
-        #expect(second == APNsResponseBuilder.success(apnsId: "id-2", uniqueId: nil, extra: extra))
-        #expect(second != first)
-        #expect(second.headers.allSatisfy { $0.name == "x-version" || $0.neverIndexed })
-        #expect(!second.headers[0].neverIndexed)
-    }
-
     @Test func generatedApnsIdsAreLowercaseVersion4UUIDs() {
         var rng = APNsIDGenerator()
         var seen = Set<String>()
@@ -85,12 +71,15 @@ import Testing
 
     @Test func rejectionBodyIsApplesJSON() {
         let policy = ValidationPolicy()
-        #expect(APNsResponseBuilder.body(.badDeviceToken, timestamp: nil, policy: policy) == #"{"reason":"BadDeviceToken"}"#)
-        #expect(APNsResponseBuilder.body(.unregistered, timestamp: 1_700_000_000_123, policy: policy)
+        #expect(APNsAnswer.body(.badDeviceToken, timestamp: nil, policy: policy) == #"{"reason":"BadDeviceToken"}"#)
+        #expect(APNsAnswer.body(.unregistered, timestamp: 1_700_000_000_123, policy: policy)
                 == #"{"reason":"Unregistered","timestamp":1700000000123}"#)
-        let response = APNsResponseBuilder.rejection(.badPriority, timestamp: nil, apnsId: "A-B", policy: policy, extra: H2HeaderList())
-        #expect(response.status == 400)
-        #expect(response["apns-id"] == "A-B")
-        #expect(response["content-type"] == "application/json")
+        let answer = APNsAnswer.rejection(.badPriority, timestamp: nil, id: "A-B", policy: policy)
+        #expect(answer.status == 400)
+        #expect(answer["apns-id"] == "A-B")
+        #expect(answer["content-type"] == "application/json")
+        #expect(answer.body == Array(#"{"reason":"BadPriority"}"#.utf8))
+        let broadcast = APNsAnswer.rejection(.badPriority, timestamp: nil, id: "R", idHeader: .requestId, policy: policy)
+        #expect(broadcast["apns-request-id"] == "R" && broadcast["apns-id"] == nil)
     }
 }

@@ -32,7 +32,8 @@ final class StubAPNsServer: Sendable {
             self.response = response
         }
 
-        func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
+        func handleRequest(_ request: H2Request, state: Void, context: borrowing H2RequestContext) {
+            let connection = context.connection
             let entry = Received(
                 headers: Array(request.headers),
                 body: request.body,
@@ -40,7 +41,7 @@ final class StubAPNsServer: Sendable {
                 clientCertificateVerified: connection.peerCertificateDER != nil && connection.peerCertificateVerified
             )
             received.withLock { $0.append(entry) }
-            responder.respond(response)
+            context.responder.respond(response)
         }
     }
 

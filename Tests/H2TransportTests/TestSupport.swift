@@ -54,12 +54,13 @@ final class RecordingHandler: H2ServerHandler {
         opened.wrappingAdd(1, ordering: .relaxed)
         lastOpenedAt.withLock { $0 = Date() }
     }
-    func connectionClosed(_ connection: H2ServerConnection) {
+    func connectionClosed(_ connection: H2ServerConnection, state: Void) {
         closed.wrappingAdd(1, ordering: .relaxed)
         onClose.withLock { $0 }?(connection)
     }
 
-    func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
+    func handleRequest(_ request: H2Request, state: Void, context: borrowing H2RequestContext) {
+        let connection = context.connection
         let record = SeenRequest(
             method: request.method, path: request.path, authority: request.authority,
             serverName: connection.serverName, alpn: connection.alpnProtocol,
@@ -68,7 +69,7 @@ final class RecordingHandler: H2ServerHandler {
             bodyLength: request.bodyLength, bodyExceededLimit: request.bodyExceededLimit,
             body: request.body, headers: Array(request.headers))
         seen.withLock { $0.append(record) }
-        respond(request, connection, responder)
+        respond(request, connection, context.responder)
     }
 
     var requests: [SeenRequest] { seen.withLock { $0 } }

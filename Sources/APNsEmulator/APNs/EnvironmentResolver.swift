@@ -1,5 +1,5 @@
 import APNsProtocol
-import H2Transport
+import WireBytes
 
 /// Decides a request's environment: an Apple host named by `:authority`/`host` or SNI wins, otherwise the
 /// listener's (Decision in the provider-API spec: clients that dial an IP get the listener's default).
@@ -14,7 +14,7 @@ enum EnvironmentResolver {
         ("api-manage-broadcast.sandbox.push.apple.com", .sandbox),
     ]
 
-    static func environment(headers: H2HeaderList, serverName: String?, listener: APNsEnvironment) -> APNsEnvironment {
+    static func environment(headers: some RequestFields, serverName: String?, listener: APNsEnvironment) -> APNsEnvironment {
         if let i = headers.authorityIndex ?? headers.firstIndex(of: "host"),
            let env = headers.withValue(at: i, { host($0) }) {
             return env

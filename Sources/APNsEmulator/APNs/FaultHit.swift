@@ -1,9 +1,5 @@
-/// A fault rule that hit a request, as the handler carries it through the request's steps.
-///
-/// A reference on purpose: the handler hands the fault to validation, the journal and the answer, and an
-/// optional `FaultRule` (a hundred bytes of strings and optionals) is copied, tested and destroyed through
-/// outlined value witnesses at each step even when it is nil, which is every push of a load test. An optional
-/// reference is one pointer test. Immutable, so sharing it across the answer's closure is safe.
+/// A fault rule that hit a request, as the pipeline and the handler carry it. Immutable, so an answer sent
+/// later can share it.
 final class FaultHit: Sendable {
     let rule: FaultRule
 

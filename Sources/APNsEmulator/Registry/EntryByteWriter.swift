@@ -1,4 +1,5 @@
 import H2Transport
+import WireBytes
 
 /// Appends fixed-width integers and length-prefixed byte strings to the entry an `EntryArena` has open.
 ///

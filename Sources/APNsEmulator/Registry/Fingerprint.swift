@@ -1,4 +1,5 @@
 import H2Transport
+import WireBytes
 
 /// A fast 64-bit fingerprint of a string's UTF-8 bytes, for tables the device path looks up on every push
 /// (the notification centre's identifiers, the token registry's and the farm's tokens).

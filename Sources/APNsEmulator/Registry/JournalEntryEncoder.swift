@@ -1,6 +1,7 @@
 import APNsProtocol
 import Foundation
 import H2Transport
+import WireBytes
 
 /// Writes one journal entry into `EntryArena` memory: fixed-width fields, then length-prefixed strings,
 /// the request's fields (authorization already redacted, so the secret part of a token is never kept) and

@@ -1,4 +1,5 @@
 import H2Transport
+import WireBytes
 
 /// The request fields and body the journal's shared tail was written from (see `JournalEntryEncoder`).
 ///

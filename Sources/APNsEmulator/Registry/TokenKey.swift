@@ -1,4 +1,5 @@
 import H2Transport
+import WireBytes
 
 /// A device token as the key of the tables looked up on every push: the token registry's (validation) and the
 /// device farm's owners.

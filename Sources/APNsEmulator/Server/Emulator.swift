@@ -59,9 +59,9 @@ public final class Emulator: Sendable {
         }
         let extensions = try makeExtensions(services)
         self.extensions = extensions
-        let handler: any H2ServerHandler = configuration.transportOnly
-            ? StaticResponseHandler() : APNsHandler(services: services, extensions: extensions)
-        self.server = try H2Server(configuration: config, handler: handler)
+        self.server = configuration.transportOnly
+            ? try H2Server(configuration: config, handler: StaticResponseHandler())
+            : try H2Server(configuration: config, handler: APNsHandler(services: services, extensions: extensions))
         self.control = HTTP1Server(handler: ControlAPI(
             services: services, controlToken: configuration.controlToken, extensions: extensions))
     }

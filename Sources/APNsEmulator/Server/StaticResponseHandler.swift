@@ -5,7 +5,7 @@ import H2Transport
 struct StaticResponseHandler: H2ServerHandler {
     private let response = H2Response(status: 200, headers: [H2Header(EmulatorVersion.headerName, EmulatorVersion.current)])
 
-    func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder) {
-        responder.respond(response)
+    func handleRequest(_ request: H2Request, state: Void, context: borrowing H2RequestContext) {
+        context.responder.respond(response)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import H2Transport
+import WireBytes
 
 /// The authentication step shared by device pushes, broadcasts and channel management: the connection's
 /// client certificate, or the request's provider token under the per-connection rules.
@@ -8,7 +8,7 @@ enum ProviderAuthenticator {
     /// - Parameters:
     ///   - authorizationIndex: where the `authorization` header is in `headers` (ignored for certificate
     ///     connections, as Apple does).
-    static func authenticate(headers: H2HeaderList, authorizationIndex: Int?, context: ValidationContext,
+    static func authenticate(headers: some RequestFields, authorizationIndex: Int?, context: ValidationContext,
                              state: inout ConnectionAuthState, summary: inout RequestSummary) -> APNsReason? {
         switch context.auth {
         case .certificate(let cert):
@@ -19,19 +19,15 @@ enum ProviderAuthenticator {
         case .token:
             guard let index = authorizationIndex else { return .missingProviderToken }
             // Fast path: the connection's current token, compared as bytes (no String, no hashing).
-            if let ref = state.currentVerdictRef,
-               ref._withUnsafeGuaranteedRef({ $0.keysGeneration }) == context.keys.generation {
+            if let known = state.currentVerdict, known.keysGeneration == context.keys.generation {
                 let same = headers.withValue(at: index) { v -> Bool in
                     guard v.count > 7, hasBearerPrefix(v), v.count - 7 == state.currentTokenBytes.count else { return false }
                     return state.currentTokenBytes.withUnsafeBytes { memcmp($0.baseAddress!, v.baseAddress! + 7, v.count - 7) == 0 }
                 }
-                // Fields read in place: copying the token out of the verdict would retain and release each.
                 if same {
-                    return ref._withUnsafeGuaranteedRef { known in
-                        checkTimeAndEnvironment(teamId: known.token.teamId, keyId: known.token.keyId,
-                                                issuedAt: known.token.issuedAt, key: known.key, context: context,
-                                                summary: &summary)
-                    }
+                    return checkTimeAndEnvironment(teamId: known.token.teamId, keyId: known.token.keyId,
+                                                   issuedAt: known.token.issuedAt, key: known.key, context: context,
+                                                   summary: &summary)
                 }
             }
             let value = headers.value(at: index)

@@ -1,5 +1,5 @@
+import WireBytes
 import Foundation
-import H2Transport
 
 /// Validation of broadcast sends and channel management, in one documented order:
 /// 1. path and method (BadPath, MethodNotAllowed);
@@ -14,8 +14,11 @@ import H2Transport
 public struct BroadcastValidator: Sendable {
     public init() {}
 
-    public func validate(_ request: H2Request, context: ValidationContext, channels: any ChannelLookup,
-                         state: inout ConnectionAuthState) -> Result<AcceptedBroadcast, Rejection> {
+    private enum Route { case channels, allChannels, broadcast }
+
+    public func validate<Request: RequestMessage>(_ request: Request, context: ValidationContext,
+                                                  channels: any ChannelLookup,
+                                                  state: inout ConnectionAuthState) -> Result<AcceptedBroadcast, Rejection> {
         var summary = RequestSummary()
         let headers = request.headers
         var fields: [String: String] = [:]
@@ -36,7 +39,6 @@ public struct BroadcastValidator: Sendable {
 
         // 1. Path and method.
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        enum Route { case channels, allChannels, broadcast }
         let route: Route
         let bundleId: String
         if parts.count == 5, parts[1] == "1", parts[2] == "apps", parts[4] == "channels", !parts[3].isEmpty {

@@ -1,4 +1,4 @@
-import H2Transport
+import WireBytes
 
 /// Device-token text checks, done over bytes so the hot path builds no String until the token is known good.
 public enum DeviceToken {
@@ -91,7 +91,7 @@ public enum DeviceToken {
 
     /// The lowercase text after `/3/device/` in a request's `:path`, well-formed or not: what faults match on
     /// and the journal files a request under, even one that validation refused early.
-    public static func pathToken(in headers: H2HeaderList) -> String? {
+    public static func pathToken(in headers: some RequestFields) -> String? {
         guard let i = headers.pathIndex else { return nil }
         return pathToken(inPath: headers.value(at: i))
     }

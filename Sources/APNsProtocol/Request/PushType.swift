@@ -1,4 +1,4 @@
-import H2Transport
+import WireBytes
 
 /// The `apns-push-type` values and the rules that hang off each.
 public enum PushType: String, CaseIterable, Sendable, Codable, Hashable {

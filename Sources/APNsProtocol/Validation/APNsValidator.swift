@@ -1,5 +1,5 @@
 import Foundation
-import H2Transport
+import WireBytes
 
 /// The provider API's rules as one ordered, pure pipeline: a request in, an accepted push or the first
 /// rejection out.
@@ -27,27 +27,18 @@ import H2Transport
 public struct APNsValidator: Sendable {
     public init() {}
 
-    public func validate(_ request: H2Request, context: ValidationContext,
-                         state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
+    public func validate<Request: RequestMessage>(_ request: Request, context: ValidationContext,
+                                                  state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
         var context = context
         return validate(request, inPlace: &context, state: &state)
     }
 
-    /// The same, reading a context kept by the caller where it is (a connection keeps one and changes its clock
-    /// and environment per request): a context passed by value is copied out of its owner first, a retain and
-    /// a release of each of its three lookups per push. The context is only read. (`inout` because `borrowing`
-    /// does not do it: a class's stored property passed to a borrowing parameter was still copied, three retains
-    /// a push by `bench/runtime-calls.sh`.)
-    public func validate(_ request: H2Request, inPlace context: inout ValidationContext,
-                         state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
-        validate(request, headers: request.headers, inPlace: &context, state: &state)
-    }
-
-    /// `validate`, with the request's headers passed borrowed: bound to a local (`let headers = request.headers`)
-    /// they were a copy, a retain and a release of their storage per push.
-    private func validate(_ request: H2Request, headers: borrowing H2HeaderList, inPlace context: inout ValidationContext,
-                          state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
+    /// The same, reading a context the caller keeps (a connection keeps one and sets its clock and environment
+    /// per request). The context is only read.
+    public func validate<Request: RequestMessage>(_ request: Request, inPlace context: inout ValidationContext,
+                                                  state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
         var summary = RequestSummary()
+        let headers = request.headers
 
         // The pseudo-headers' places were noted as the list was filled (HTTP/2 allows each once). The other
         // fields we need are picked out in one pass, by name length first, noting repeats (names are compared
@@ -92,8 +83,7 @@ public struct APNsValidator: Sendable {
             }
         }
         let responseId = apnsId ?? state.ids.generate()
-        // Takes the summary rather than capturing it, so the accepted push below can consume it: a captured
-        // `var` would be copied into the push and destroyed here (two dozen retains and releases per push).
+        // Takes the summary rather than capturing it, so the accepted push below can take it over.
         func reject(_ reason: APNsReason, _ summary: RequestSummary, timestamp: Int64? = nil) -> Result<AcceptedPush, Rejection> {
             .failure(Rejection(reason: reason, timestamp: timestamp, apnsId: responseId, summary: summary))
         }
@@ -218,8 +208,7 @@ public struct APNsValidator: Sendable {
         }
 
         // 9. Device token registry.
-        // Compared in place (copying the cached tuple out would retain and release its strings); the token
-        // is usually the very String cached (see parsePath), so the comparison is a pointer check.
+        // The token is usually the very String cached (see parsePath), so the comparison is a pointer check.
         let generation = context.tokens.generation
         if state.lastToken?.generation != generation || state.lastToken?.token != token {
             state.lastToken = (token, generation, context.tokens.deviceToken(token))
@@ -231,20 +220,8 @@ public struct APNsValidator: Sendable {
         if let at = info.expiredAt, at <= context.now { return reject(.expiredToken, summary, timestamp: at) }
 
         return .success(AcceptedPush(
-            summary: Self.take(&summary), bundleId: bundleId, pushType: pushType, priority: priority, apnsId: responseId,
+            summary: summary, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: responseId,
             payload: request.body, payloadSummary: scanned, environment: context.environment))
-    }
-
-    /// Moves the summary out of its variable, leaving an empty one. `consume summary` is what this means, but
-    /// the compiler rejects it here ("not supported"), and a copy into the push plus the variable's destruction
-    /// cost two dozen retains and releases per accepted push.
-    @inline(__always)
-    private static func take(_ summary: inout RequestSummary) -> RequestSummary {
-        withUnsafeMutablePointer(to: &summary) { p in
-            let moved = p.move()
-            p.initialize(to: RequestSummary())
-            return moved
-        }
     }
 
     /// The topic minus the push type's suffix.

@@ -1,4 +1,4 @@
-import H2Transport
+import WireBytes
 
 /// Per-connection state carried between requests: the provider-token rules, whether a valid token was
 /// seen (for "one stream until authenticated"), and the connection's apns-id generator.
@@ -20,12 +20,7 @@ public struct ConnectionAuthState: Sendable {
     /// String when the bytes match saves building (allocating and UTF-8-checking) a new one per push.
     private var lastTopic: String?
     /// Verdict of `tokenRules.currentToken`, so a repeated token costs a string compare only.
-    var currentVerdict: CurrentVerdict? {
-        didSet { currentVerdictRef = currentVerdict.map { .passUnretained($0) } }
-    }
-    /// The same verdict, unretained, for the per-request fast path: binding `currentVerdict` retained and released
-    /// it on every push. Valid while `currentVerdict` holds it: both are set together, here.
-    private(set) var currentVerdictRef: Unmanaged<CurrentVerdict>?
+    var currentVerdict: CurrentVerdict?
     /// Set once any request carried a valid token (or the connection uses a certificate).
     public var authenticated = false
     /// New provider tokens accepted on this connection (the first one included): token-refresh events.

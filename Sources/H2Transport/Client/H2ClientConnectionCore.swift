@@ -1,6 +1,7 @@
 import CNGHTTP2
 #if canImport(Glibc)
 import Glibc
+import WireBytes
 #endif
 
 /// The loop-confined client side of one HTTP/2-over-TLS connection.

@@ -61,9 +61,8 @@ public final class EventLoop: @unchecked Sendable {
     }
     /// Builds nghttp2 name/value arrays for whichever connection is submitting headers.
     let headerEncoder = HeaderEncoder()
-    /// The same encoder unretained, for the per-answer path (passing the field along retained it each time);
-    /// valid for the loop's life, as `headerEncoder` holds it.
-    let headerEncoderRef: Unmanaged<HeaderEncoder>
+    /// `headerEncoder` borrowed, for the per-answer path (valid for the loop's life: `headerEncoder` holds it).
+    let borrowedHeaderEncoder: Borrowed<HeaderEncoder>
     /// Request streams closed by this loop's server connections, for their next requests (loop thread only).
     var streamPool = ServerStreamPool()
     /// The allocator of this loop's nghttp2 sessions (loop thread only: nghttp2's allocator is not synchronised).
@@ -79,7 +78,7 @@ public final class EventLoop: @unchecked Sendable {
 
     init(index: Int) throws(IOError) {
         self.index = index
-        headerEncoderRef = .passUnretained(headerEncoder)
+        borrowedHeaderEncoder = Borrowed(headerEncoder)
         let ep = CShims_epoll_create1(Int32(O_CLOEXEC))
         guard ep >= 0 else { throw IOError(errno: errno, function: "epoll_create1") }
         let wake = CShims_eventfd(0, CShims_EFD_NONBLOCK | CShims_EFD_CLOEXEC)

@@ -62,10 +62,10 @@ public class H2Connection: Selectable, ReadResumable {
     /// it is alive for the whole call. A retain and release per callback (a dozen per request) is measurable.
     @inline(__always)
     static func withConnection<R>(_ pointer: UnsafeMutableRawPointer, _ body: (H2Connection) -> R) -> R {
-        Unmanaged<H2Connection>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+        Borrowed<H2Connection>(opaque: pointer).with(body)
     }
 
-    var opaqueSelf: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var opaqueSelf: UnsafeMutableRawPointer { Borrowed(self).opaque }
 
     // MARK: Role hooks (overridden)
 

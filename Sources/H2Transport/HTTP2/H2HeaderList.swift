@@ -1,3 +1,4 @@
+import WireBytes
 /// One header field as text.
 public struct H2Header: Sendable, Hashable {
     public var name: String
@@ -18,7 +19,7 @@ public struct H2Header: Sendable, Hashable {
 /// APNs rules depend on order and on repetition (DuplicateHeaders), so this is a list, not a dictionary.
 /// Names and values live in one byte array behind an index of ranges: filling it costs no allocation once
 /// a pooled stream has grown its buffers, and hot-path checks compare bytes without building Strings.
-public struct H2HeaderList: Sendable, Sequence, Equatable {
+public struct H2HeaderList: Sendable, Sequence, Equatable, RequestFields {
     @usableFromInline
     struct Field: Sendable {
         @usableFromInline var nameStart: Int32
@@ -357,14 +358,4 @@ public struct H2HeaderList: Sendable, Sequence, Equatable {
             return self[i]
         }
     }
-}
-
-@inlinable @inline(__always)
-func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    var i = 0
-    while i < count {
-        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-        i += 1
-    }
-    return true
 }

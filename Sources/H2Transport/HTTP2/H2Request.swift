@@ -1,5 +1,7 @@
+import WireBytes
+
 /// An HTTP/2 request as Swift values: what a server handler receives and what the client sends.
-public struct H2Request: Sendable {
+public struct H2Request: Sendable, RequestMessage {
     /// All fields in wire order including pseudo-headers (`:method`, `:scheme`, `:authority`, `:path`).
     public var headers: H2HeaderList
     /// The body, up to the server's limit (see `bodyExceededLimit`).

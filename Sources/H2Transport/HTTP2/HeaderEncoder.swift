@@ -1,4 +1,5 @@
 import CNGHTTP2
+import WireBytes
 
 /// Builds the `nghttp2_nv` array for one HEADERS submission in loop-owned memory.
 ///

@@ -13,7 +13,7 @@ import Glibc
 /// then the loops stop.
 public final class H2Server: Sendable {
     private let configuration: H2ServerConfiguration
-    private let handler: any H2ServerHandler
+    private let handler: AnyServerHandler
     private let group: EventLoopGroup
     private let context: TLSContext
     private let registry: ServerConnectionRegistry
@@ -32,9 +32,9 @@ public final class H2Server: Sendable {
     }
 
     /// Builds the TLS context and the event loops; nothing listens until `start`.
-    public init(configuration: H2ServerConfiguration, handler: any H2ServerHandler) throws {
+    public init<Handler: H2ServerHandler>(configuration: H2ServerConfiguration, handler: Handler) throws {
         self.configuration = configuration
-        self.handler = handler
+        self.handler = TypedServerHandler(handler)
         self.context = try TLSContext(server: configuration.tls)
         self.group = try EventLoopGroup(threads: configuration.eventLoops, name: "h2-server")
         self.registry = ServerConnectionRegistry(loops: group.loops)

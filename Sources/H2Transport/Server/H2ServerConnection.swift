@@ -20,27 +20,11 @@ public final class H2ServerConnection: H2Connection {
     /// The client certificate (DER) if one was presented, and whether it chained to the trust roots.
     public private(set) var peerCertificateDER: [UInt8]?
     public private(set) var peerCertificateVerified = false
-    /// Per-connection state of the layer above (e.g. the provider-token rules bound to a connection). Set once:
-    /// the layer above borrows it through `userInfoRef` while it handles a request, so replacing it could free it
-    /// mid-request.
-    public var userInfo: AnyObject? {
-        didSet {
-            precondition(oldValue == nil || userInfo === oldValue, "userInfo is set once per connection")
-            userInfoRef = userInfo.map { .passUnretained($0) }
-        }
-    }
-    /// `userInfo` unretained, for the layer above's per-request path: reading `userInfo` retained and released it
-    /// on every request. Valid while `userInfo` holds it (both are set together, here).
-    public private(set) var userInfoRef: Unmanaged<AnyObject>?
     /// The SETTINGS most recently submitted to the peer.
     public private(set) var settings: H2Settings
 
     public var eventLoop: EventLoop { loop }
-    /// The loop's `readAt`, `readAtWallMillis` and `index`, and whether the caller is on it: read through the
-    /// connection, a handler gets them without a reference to the loop (`eventLoop` hands one out, retained and
-    /// released around every use).
-    public var readAt: UInt64 { loop.readAt }
-    public var readAtWallMillis: Int64 { loop.readAtWallMillis }
+    /// The loop's index in its group, and whether the caller is on that loop.
     public var loopIndex: Int { loop.index }
     public var isOnEventLoop: Bool { loop.inEventLoop }
     /// Streams currently open.
@@ -53,7 +37,9 @@ public final class H2ServerConnection: H2Connection {
     private var goAwayLastStreamID: Int32 = .max
 
     private let config: H2ServerConfiguration
-    private let handler: any H2ServerHandler
+    private let handler: AnyServerHandler
+    /// The handler bound to this connection's state, from the handshake's end until the close.
+    private var opened: OpenConnectionHandler?
     private weak var registry: ServerConnectionRegistry?
     /// The open request streams, owned here, each at its `openIndex` (removal swaps the last one into its place).
     ///
@@ -66,15 +52,14 @@ public final class H2ServerConnection: H2Connection {
     /// The stream last begun or looked up (see `stream(_:)`): frames of one stream come in a row and its
     /// answer follows its last frame, so this saves a map lookup per header field and per response.
     ///
-    /// Unretained, so the per-header-field path (`withStream`) costs no retain and release: it is only ever nil
-    /// or a stream that `open` holds strongly, because every removal from `open` (`onStreamClose`, `didClose`)
-    /// clears it first when it is the stream removed.
-    private var current: Unmanaged<ServerStream>? = nil
+    /// Borrowed: it is only ever nil or a stream that `open` holds, because every removal from `open`
+    /// (`onStreamClose`, `didClose`) clears it first when it is the stream removed.
+    private var current: Borrowed<ServerStream>? = nil
     private var timerID: UInt64? = nil
     private let acceptedAt = monotonicNanoseconds()
 
     init(fd: Int32, loop: EventLoop, tls: TLSSession, id: UInt64, listener: H2ListenerInfo,
-         remote: SocketAddress?, config: H2ServerConfiguration, handler: any H2ServerHandler,
+         remote: SocketAddress?, config: H2ServerConfiguration, handler: AnyServerHandler,
          registry: ServerConnectionRegistry) {
         self.id = id
         self.listener = listener
@@ -144,7 +129,7 @@ public final class H2ServerConnection: H2Connection {
         _ = nghttp2_session_set_local_window_size(s, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: settings.initialWindowSize * 4))
         lastActivity = monotonicNanoseconds()
         armTimer(after: config.idleTimeout)
-        handler.connectionOpened(self)
+        opened = handler.open(self)
     }
 
     override func didClose() {
@@ -153,7 +138,8 @@ public final class H2ServerConnection: H2Connection {
         current = nil
         open.removeAll()
         registry?.remove(self)
-        handler.connectionClosed(self)
+        opened?.closed(self)
+        opened = nil
     }
 
     private func armTimer(after interval: Duration?) {
@@ -203,29 +189,29 @@ public final class H2ServerConnection: H2Connection {
     /// follow for the same stream (DATA with END_STREAM, then the answer) find it without another.
     @inline(__always)
     private func stream(_ id: Int32) -> ServerStream? {
-        lookUp(id)?.takeUnretainedValue()
+        lookUp(id)?.strong
     }
 
     /// Runs `body` on the open stream `id` without retaining it (the stream stays in `open` throughout:
     /// `body` only records into it). For the callbacks that run once per header field or DATA frame.
     @inline(__always)
     private func withStream(_ id: Int32, _ body: (ServerStream) -> Void) {
-        lookUp(id)?._withUnsafeGuaranteedRef(body)
+        lookUp(id)?.with(body)
     }
 
     /// `current` when it is stream `id`, else the open stream `id` (which becomes `current`).
     @inline(__always)
-    private func lookUp(_ id: Int32) -> Unmanaged<ServerStream>? {
+    private func lookUp(_ id: Int32) -> Borrowed<ServerStream>? {
         if isCurrent(id) { return current }
         // Found through nghttp2's stream map (see `open`).
         guard let session, let data = nghttp2_session_get_stream_user_data(session, id) else { return nil }
-        current = Unmanaged<ServerStream>.fromOpaque(data)
+        current = Borrowed(opaque: data)
         return current
     }
 
     @inline(__always)
     private func isCurrent(_ id: Int32) -> Bool {
-        current?._withUnsafeGuaranteedRef { $0.id == id } ?? false
+        current?.with { $0.id == id } ?? false
     }
 
     // MARK: nghttp2 callbacks
@@ -244,12 +230,12 @@ public final class H2ServerConnection: H2Connection {
         stream.reset(id: id)
         // nghttp2 opened the stream before this callback, so only a broken session refuses: the stream is reset.
         guard let session,
-              nghttp2_session_set_stream_user_data(session, id, Unmanaged.passUnretained(stream).toOpaque()) == 0 else {
+              nghttp2_session_set_stream_user_data(session, id, Borrowed(stream).opaque) == 0 else {
             loop.streamPool.give(stream)
             return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
         }
         stream.openIndex = open.count
-        current = .passUnretained(stream)
+        current = Borrowed(stream)
         open.append(consume stream)  // moved: the table takes the pool's reference (no retain and release)
         return 0
     }
@@ -282,7 +268,7 @@ public final class H2ServerConnection: H2Connection {
               hd.type == UInt8(NGHTTP2_HEADERS.rawValue) || hd.type == UInt8(NGHTTP2_DATA.rawValue),
               let found = lookUp(hd.stream_id) else { return 0 }
         // Borrowed, not retained: the stream stays in `open` until this returns (see the swap below).
-        found._withUnsafeGuaranteedRef { dispatch($0, hd) }
+        found.with { dispatch($0, hd) }
         return 0
     }
 
@@ -309,7 +295,10 @@ public final class H2ServerConnection: H2Connection {
         swap(&request.body, &stream.body)
         request.bodyLength = stream.bodyLength
         request.bodyExceededLimit = stream.bodyExceededLimit
-        handler.handleRequest(request, connection: self, responder: H2Responder(connection: self, streamID: stream.id))
+        if let opened {
+            opened.handle(request, context: H2RequestContext(connection: self, streamID: stream.id, loop: loop,
+                                                            openStreams: open.count))
+        }
         swap(&request.headers, &stream.headers)
         swap(&request.body, &stream.body)
     }
@@ -326,10 +315,10 @@ public final class H2ServerConnection: H2Connection {
 
     /// Takes `stream` out of `open` and hands over the table's reference to it (no retain of its own): the last
     /// stream moves into its place.
-    private func removeOpen(_ stream: Unmanaged<ServerStream>) -> ServerStream {
-        let i = stream._withUnsafeGuaranteedRef { $0.openIndex }
+    private func removeOpen(_ stream: Borrowed<ServerStream>) -> ServerStream {
+        let i = stream.with { $0.openIndex }
         let lastIndex = open.count - 1
-        precondition(i <= lastIndex && Unmanaged.passUnretained(open[i]).toOpaque() == stream.toOpaque(),
+        precondition(i <= lastIndex && stream.refers(to: open[i]),
                      "a stream not in the open table")
         if i != lastIndex {
             // Through the buffer: Array.swapAt retained and released the streams it moved.
@@ -344,16 +333,15 @@ public final class H2ServerConnection: H2Connection {
     func submitResponse(streamID: Int32, _ response: H2Response) {
         guard let found = lookUp(streamID) else { return }
         // Borrowed, not retained: nothing below closes the stream (nghttp2 closes streams only while sending).
-        let queued = found._withUnsafeGuaranteedRef { stream in
-            loop.headerEncoderRef._withUnsafeGuaranteedRef { submit(response, on: stream, encoder: $0) }
+        let queued = found.with { stream in
+            loop.borrowedHeaderEncoder.with { submit(response, on: stream, encoder: $0) }
         }
         guard queued else { return }
         flushIfIdle()
     }
 
     /// Queues `response` on `stream` unless it was answered already; whether it was queued.
-    /// - Parameter encoder: The loop's, borrowed through its unretained reference (a local copy, or the field
-    ///   passed along, retained and released it per answer).
+    /// - Parameter encoder: The loop's, borrowed.
     private func submit(_ response: H2Response, on stream: ServerStream, encoder: HeaderEncoder) -> Bool {
         guard let session, !stream.responded else { return false }
         let streamID = stream.id
@@ -373,7 +361,7 @@ public final class H2ServerConnection: H2Connection {
             let body = OutgoingBody(response.body)
             stream.outgoing = body
             var provider = nghttp2_data_provider(
-                source: nghttp2_data_source(ptr: Unmanaged.passUnretained(body).toOpaque()),
+                source: nghttp2_data_source(ptr: Borrowed(body).opaque),
                 read_callback: NGHTTP2Callbacks.bodyReader)
             rv = encoder.withFields { nv, count in
                 nghttp2_submit_response(session, streamID, nv, count, &provider)

@@ -1,24 +1,34 @@
-/// The layer above the transport: receives complete requests and answers them through a responder.
+/// The layer above the transport: keeps a state of its own per connection, receives complete requests and
+/// answers them through the request's responder.
 ///
 /// Called on the connection's event loop. A handler that can answer at once should call
-/// `responder.respond` before returning (the fast path: the response joins the same write);
-/// it may also keep the responder and answer later from any thread.
+/// `context.responder.respond` before returning (the response then joins the same write); it may also keep
+/// the responder and answer later from any thread.
 public protocol H2ServerHandler: Sendable {
+    /// What the handler remembers about one connection: made by `connectionOpened`, held by the connection
+    /// until it closes and handed to each of its requests. Loop-confined like the connection.
+    associatedtype ConnectionState = Void
+
     /// The SETTINGS to open a new connection with, after its TLS handshake (peer certificate and SNI are
     /// known); nil keeps the server's. Called before the first SETTINGS frame is queued.
     func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings?
-    /// A connection finished its TLS handshake and HTTP/2 preface.
-    func connectionOpened(_ connection: H2ServerConnection)
-    /// A request arrived complete (END_STREAM seen).
-    func handleRequest(_ request: H2Request, connection: H2ServerConnection, responder: H2Responder)
-    /// The connection is gone; no responder for it will be delivered anymore.
-    func connectionClosed(_ connection: H2ServerConnection)
+    /// A connection finished its TLS handshake and HTTP/2 preface: its state for the requests to come.
+    func connectionOpened(_ connection: H2ServerConnection) -> ConnectionState
+    /// A request arrived complete (END_STREAM seen) on a connection whose state is `state`.
+    /// - Parameters:
+    ///   - context: the connection, the request's responder and the read that brought it (valid for the call).
+    func handleRequest(_ request: H2Request, state: ConnectionState, context: borrowing H2RequestContext)
+    /// An opened connection is gone; no request of it will be delivered anymore.
+    func connectionClosed(_ connection: H2ServerConnection, state: ConnectionState)
 }
 
 extension H2ServerHandler {
     public func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings? { nil }
+    public func connectionClosed(_ connection: H2ServerConnection, state: ConnectionState) {}
+}
+
+extension H2ServerHandler where ConnectionState == Void {
     public func connectionOpened(_ connection: H2ServerConnection) {}
-    public func connectionClosed(_ connection: H2ServerConnection) {}
 }
 
 /// Answers one stream, from any thread; answering twice or after the stream closed does nothing.
@@ -30,9 +40,7 @@ public struct H2Responder: @unchecked Sendable {
 
     public func respond(_ response: H2Response) {
         let id = streamID
-        // Borrowed, not retained (this responder holds the connection): a local copy cost a retain and a release
-        // per answer.
-        Unmanaged.passUnretained(connection)._withUnsafeGuaranteedRef { connection in
+        Borrowed(connection).with { connection in
             if connection.isOnEventLoop {
                 connection.submitResponse(streamID: id, response)
             } else {

@@ -3,6 +3,7 @@ import APNsProtocol
 import Dispatch
 import H2Transport
 import Synchronization
+import WireBytes
 
 /// Every virtual device of a running emulator, the delivery queue between APNs and them, and the record
 /// of each push's fate.
@@ -312,10 +313,8 @@ public final class DeviceFarm: Sendable {
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
         assert(route == nil || route!.layout == s.layout, "a stale route")
         guard let d = route?.device ?? s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
-        // Unretained: the farm's state, locked and borrowed `inout` here, holds both (its `let`s) throughout, and
-        // the context that carries them lives only inside this call (see `OSContext`).
-        unowned(unsafe) let caches = s.caches
-        unowned(unsafe) let fates = s.fates
+        let caches = s.caches
+        let fates = s.fates
         // Results land in locals rather than a returned tuple: a generic tuple of `Result` and two tokens was
         // copied through value witnesses on every push.
         var value: T?

@@ -1,4 +1,5 @@
 import H2Transport
+import WireBytes
 
 /// State the OS model reads on every delivery, owned by the farm: uploaded files and parsed payloads.
 ///

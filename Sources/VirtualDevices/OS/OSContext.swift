@@ -13,13 +13,8 @@ public protocol TokenRegistrar: AnyObject, Sendable {
     func isRegistered(_ token: String, bundleId: String) -> Bool
 }
 
-/// What an app's OS model needs to know about its device and the moment.
-///
-/// Its three objects are held `unowned(unsafe)`: a context is built for every push, and holding them strongly
-/// cost a retain and a release of each per push. Why they cannot dangle: the one place that builds a context,
-/// `DeviceFarm.withApp`, passes it to a non-escaping closure and keeps it nowhere; while that closure runs the
-/// farm holds the registrar (a `let`) and the farm's state, locked and borrowed `inout` by `withApp`, holds
-/// the caches and the fate recorder (its `let`s), and nothing in the closure can replace that state.
+/// What an app's OS model needs to know about its device and the moment. Built by `DeviceFarm.withApp` for
+/// one call, under the farm's lock (which guards the caches and the fate recorder it carries).
 struct OSContext {
     let deviceId: String
     let platform: Platform
@@ -27,25 +22,22 @@ struct OSContext {
     let now: Millis
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
-    unowned(unsafe) let registrar: any TokenRegistrar
-    /// Uploaded files and parsed payloads (the farm's, read under its lock).
-    unowned(unsafe) let caches: FarmCaches
-    /// Where what happens to pushes is recorded, as it happens (the farm's, under its lock).
-    unowned(unsafe) let fates: FateRecorder
+    let registrar: any TokenRegistrar
+    /// Uploaded files and parsed payloads (the farm's).
+    let caches: FarmCaches
+    /// Where what happens to pushes is recorded, as it happens (the farm's).
+    let fates: FateRecorder
 
-    /// The parsed content of `payload` (the farm's cache). Called through an unretained reference: reading the
-    /// `unowned(unsafe)` field for a call retained and released the cache around it on every push.
+    /// The parsed content of `payload` (the farm's cache).
     func content(of payload: [UInt8]) -> PushContent {
-        Unmanaged.passUnretained(caches)._withUnsafeGuaranteedRef { $0.content(of: payload) }
+        caches.content(of: payload)
     }
 
-    /// Records a fate step (the farm's recorder), through an unretained reference as `content(of:)` reads.
+    /// Records a fate step in the farm's recorder.
     func record(apnsId: String, bundleId: String, token: String, _ kind: PushFate.Kind, _ reason: String,
                 notificationId: String?, notificationIdIsApnsId: Bool = false) {
-        Unmanaged.passUnretained(fates)._withUnsafeGuaranteedRef {
-            $0.record(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind, reason, at: now,
-                      notificationId: notificationId, notificationIdIsApnsId: notificationIdIsApnsId)
-        }
+        fates.record(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind, reason, at: now,
+                     notificationId: notificationId, notificationIdIsApnsId: notificationIdIsApnsId)
     }
 
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.

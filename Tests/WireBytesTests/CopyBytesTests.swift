@@ -1,9 +1,9 @@
 import Testing
 
-@testable import H2Transport
+import WireBytes
 
 @Suite("copyBytes: small copies without memmove")
-struct SmallCopyTests {
+struct CopyBytesTests {
     /// Every size through the word paths and past them copies exactly `count` bytes: the bytes around the
     /// destination stay untouched, whatever the destination's alignment.
     @Test func copiesExactlyCountBytesAtEverySizeAndAlignment() {
