@@ -1,6 +1,6 @@
 /// A validating JSON scanner for push payloads: is the body one JSON object, and what does `aps` hold at
 /// its top level. No values are built, so checking a payload costs one pass over its bytes and no
-/// allocation (JSONSerialization costs +5 µs and 6 mallocs per request; transport-notes).
+/// allocation (JSONSerialization costs +5 µs and 6 mallocs per request).
 ///
 /// Runs on every push, so it reads through a raw pointer and sees the end of input as a 0 byte (`byte`):
 /// no JSON token starts with or continues through 0, so every check that met the end before still fails

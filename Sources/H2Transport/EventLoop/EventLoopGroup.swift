@@ -21,7 +21,7 @@ public final class EventLoopGroup: Sendable {
     }
 
     /// Round-robin choice; accepted sockets are handed out this way rather than with SO_REUSEPORT,
-    /// which balances a few long-lived APNs connections badly (transport-notes).
+    /// which balances a few long-lived APNs connections badly.
     public func nextLoop() -> EventLoop {
         let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
         return loops[i % loops.count]

@@ -16,7 +16,7 @@ import Glibc
 /// Loop-confined; every entry point runs on `loop`. `user_data` given to nghttp2 is this object unretained:
 /// the session is deleted in `close` while the object is alive, and nghttp2 calls back only from inside
 /// `mem_recv`/`mem_send`, which run under a method of this object.
-/// `nghttp2_session_del` does not report still-open streams (transport-notes), so subclasses drop their
+/// `nghttp2_session_del` does not report still-open streams, so subclasses drop their
 /// stream tables in `didClose`.
 public class H2Connection: Selectable, ReadResumable {
     enum State: Equatable {

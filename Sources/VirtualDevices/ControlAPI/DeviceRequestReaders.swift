@@ -212,7 +212,7 @@ package enum DeviceRequestReaders {
             unknownOutcomeCalls.append(call)
         }
         var categories: [NotificationCategory] = []
-        // Limits of the managed SDK in seed 002: at most 32 categories and 3 actions each. Decision: a category
+        // Limits of the managed push SDK: at most 32 categories and 3 actions each. Decision: a category
         // may have no action (iOS allows one registered only for customDismissAction).
         if let all = f.categories, all.count > 32 {
             throw ControlAPIError.invalid(prefix + "categories", mustBe: "at most 32 categories", got: "\(all.count)")

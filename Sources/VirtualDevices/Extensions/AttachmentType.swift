@@ -1,4 +1,4 @@
-/// The media types `UNNotificationAttachment` accepts (device-model.md §3): images, video, audio.
+/// The media types `UNNotificationAttachment` accepts: images, video, audio.
 public enum AttachmentType: String, Sendable, Codable, CaseIterable {
     case jpeg, png, gif, tiff
     case mpeg, mp4, mov

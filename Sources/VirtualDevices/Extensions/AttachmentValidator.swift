@@ -1,7 +1,7 @@
 /// What `UNNotificationAttachment(identifier:url:options:)` accepts: the checks a service extension's
 /// attachment passes or fails, with the reason the OS would give.
 ///
-/// Rules (device-model.md §3, seed 001): local files only, at most 10 MB; images JPEG/PNG/GIF/TIFF,
+/// Rules (UNNotificationAttachment's): local files only, at most 10 MB; images JPEG/PNG/GIF/TIFF,
 /// video MPEG/MP4/MOV of at most 30 s when the header says how long, audio MP3/AAC/WAV/CAF. The type
 /// comes from the type hint when given, else from the bytes; either way the bytes must be of that
 /// type's family, so a renamed PDF or a truncated JPEG fails creation.

@@ -5,7 +5,7 @@ public struct ServiceExtensionScript: Sendable, Codable, Equatable {
     public var title: String?
     public var subtitle: String?
     public var body: String?
-    /// `threadIdentifier` (seed 004: grouping chat rooms when the payload could not carry `thread-id`).
+    /// `threadIdentifier` (a chat app grouping rooms when the payload could not carry `thread-id`).
     public var threadId: String?
     public var category: String?
     public var badge: Int?

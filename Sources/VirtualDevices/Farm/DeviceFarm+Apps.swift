@@ -34,7 +34,7 @@ extension DeviceFarm {
     }
 }
 
-/// What a user does to an app (`device-model.md` §2 and the list of user actions).
+/// What a user does to an app: install, launch, background, kill, uninstall, restore.
 public enum UserAction: Sendable, Equatable {
     /// Open from the home screen (a normal launch: no cold-start notification).
     case launch

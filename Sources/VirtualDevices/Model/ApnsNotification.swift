@@ -1,5 +1,5 @@
 /// The plugin's notification record (`ApnsNotification`): what the app sees of a notification in events
-/// and from GetColdStartNotification (`device-model.md` §1, "mapping from the payload").
+/// and from GetColdStartNotification (mapped from the payload as the push plugin maps it).
 public struct ApnsNotification: Sendable, Codable, Equatable {
     /// The OS request identifier (`apns-collapse-id` when given, else the `apns-id`); empty in the empty
     /// notification. Not a plugin field: it lets a caller tap the notification it saw.

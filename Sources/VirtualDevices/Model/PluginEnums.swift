@@ -1,4 +1,4 @@
-/// The plugin's enums, serialised as the integers the spec gives them (`device-model.md` §1).
+/// The plugin's enums, serialised as the integers the push plugin's API gives them.
 
 /// Which APNs environment the app's signature names.
 public enum ProviderEnvironment: Int, Sendable, Codable, CaseIterable {

@@ -1,7 +1,7 @@
 import APNsEmulator
 import APNsProtocol
 
-/// What a push does to the app once it reaches the device (`device-model.md` §2).
+/// What a push does to the app once it reaches the device.
 extension VirtualApp {
     /// Runs the OS model for one delivered push, recording its fate steps in `ctx.fates`.
     mutating func receive(_ push: some DeliverablePush, _ ctx: OSContext) {
@@ -69,7 +69,7 @@ extension VirtualApp {
             return
         }
         // The service extension runs before display: alert pushes with mutable-content and text, when
-        // alerts are allowed (device-model.md §3). The push is shown when it delivers.
+        // alerts are allowed. The push is shown when it delivers.
         // Cheap tests first: binding `configuration.serviceExtension` copies the script out.
         if content.mutableContent, extensionResult == nil, alertAllowed, n.isRemote,
            let script = configuration.serviceExtension, let apnsId {

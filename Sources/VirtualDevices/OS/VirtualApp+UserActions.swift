@@ -1,6 +1,6 @@
 import APNsEmulator
 
-/// What the user does to the app and its notifications (`device-model.md` §1–2).
+/// What the user does to the app and its notifications.
 extension VirtualApp {
     /// Opens the app (home screen, app switcher): a new process if it was not running.
     mutating func bringToForeground(_ ctx: OSContext) {

@@ -1,4 +1,4 @@
-/// The table from OS callback to plugin method (`device-model.md` §1, "Delegate forwarding"): whether a
+/// The table from OS callback to plugin method: whether a
 /// callback reaches the plugin, given how the app's delegates are configured and attached.
 ///
 /// | OS callback | reaches the plugin when |

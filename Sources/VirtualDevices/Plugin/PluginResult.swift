@@ -1,4 +1,4 @@
-/// The three-way result of every plugin call (`device-model.md` §1).
+/// The three-way result of every plugin call: success, failure, or an unknown outcome.
 public enum PluginResult: Sendable, Equatable {
     case success(PluginValue)
     case failure(PluginProblem, message: String)
