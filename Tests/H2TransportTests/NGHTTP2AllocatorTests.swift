@@ -23,14 +23,16 @@ struct NGHTTP2AllocatorTests {
         #expect(allocator.stats.large == 1 && allocator.stats.cachedBytes == 112)
     }
 
-    /// A large block carries no header: nghttp2's 4 KiB buffer stays in its allocator size class instead of the
-    /// next one up. Small and large blocks are told apart by their address (8 and 0 mod 16).
-    @Test func aLargeBlockIsTheAllocatorsOwnAndKeepsItsSizeClass() {
+    /// A large block carries no header: it is the allocator's own block (0 mod 16, as aligned_alloc gives it),
+    /// where a small one sits behind an 8-byte class word (8 mod 16). Whether that keeps nghttp2's 4 KiB buffer in
+    /// its jemalloc size class is measured by bench/idle-connections.sh: glibc, which the tests run on, may hand
+    /// out a chunk a few words larger than asked whatever the request.
+    @Test func aLargeBlockIsTheAllocatorsOwnBlockWithNoHeader() {
         let allocator = NGHTTP2Allocator()
         let mem = allocator.memory
         let small = mem.malloc(504, mem.mem_user_data)!, large = mem.malloc(4096, mem.mem_user_data)!
         #expect(UInt(bitPattern: small) % 16 == 8 && UInt(bitPattern: large) % 16 == 0)
-        #expect(CShims_malloc_usable_size(large) >= 4096 && CShims_malloc_usable_size(large) < 4096 + 16)
+        #expect(CShims_malloc_usable_size(large) >= 4096)
         #expect(allocator.stats.large == 1 && allocator.stats.misses == 1)
         mem.free(small, mem.mem_user_data)
         mem.free(large, mem.mem_user_data)

@@ -33,7 +33,7 @@ struct DeviceHarness {
                     _ body: (DeviceHarness) async throws -> Void) async throws {
         let emu = try TestEmulator(certificatesDirectory: bundledCertificates, configure: configure)
         let harness = DeviceHarness(emu: emu, control: ControlAPI(services: emu.services, controlToken: nil,
-                                                                  extensions: [emu.devices]))
+                                                                  extensions: [DevicesControlAPI(farm: emu.devices)]))
         do {
             try await body(harness)
         } catch {

@@ -121,7 +121,7 @@ struct DevicesControlAPITests {
                     if let id = (op as? [String: Any])?["operationId"] as? String { documented["\(method.uppercased()) \(path)"] = id }
                 }
             }
-            for route in h.farm.routes {
+            for route in DevicesControlAPI(farm: h.farm).routes {
                 #expect(documented["\(route.method) \(route.pattern)"] == route.operation, "\(route) undocumented")
             }
             #expect(documented["GET /_emulator/health"] == "health", "built-in operations are still there")

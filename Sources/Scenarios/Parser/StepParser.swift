@@ -181,7 +181,7 @@ struct StepParser {
         let name = try r.string("action", required: true) ?? ""
         guard let fields = Self.actionFields[name] else {
             throw error(node["action"]!, "unknown user action '\(name)'; expected one of: "
-                        + DeviceFarm.appActionNames.joined(separator: ", "))
+                        + DevicesControlAPI.appActionNames.joined(separator: ", "))
         }
         var pairs: [(key: YAMLNode, value: YAMLNode)] = []
         var notification: String?

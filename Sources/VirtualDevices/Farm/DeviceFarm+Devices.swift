@@ -103,7 +103,7 @@ extension DeviceFarm {
         try state.withLock { s throws(DeviceError) in try removeApp(&s, deviceId, bundleId, now: now) }
     }
 
-    private func removeApp(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, now: Millis)
+    private func removeApp(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, now: Millis)
         throws(DeviceError)
     {
         try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in

@@ -26,172 +26,18 @@ import WireBytes
 public final class DeviceFarm: Sendable {
     let services: EmulatorServices
     let registrar: any TokenRegistrar
-    let state: Mutex<FarmState>
+    let state: Mutex<DeviceStore>
     /// How many tokens map to an installed app (the hot path's "any device at all?" check).
     private let ownedTokenCount = Atomic<Int>(0)
     private let timer: Mutex<DispatchSourceTimer?> = Mutex(nil)
     /// Fates kept (oldest dropped first).
     static let fateCapacity = 100_000
 
-    struct FarmState: ~Copyable, Sendable {
-        /// Devices by id. Devices and apps are added and removed only through `add` and `remove…` below, which
-        /// count the change in `layout`: owners keep the dictionaries' indices of their install (`Owner.route`).
-        var devices: [String: VirtualDevice] = [:]
-        /// Device ids in creation order.
-        private(set) var order: [String] = []
-        /// token → (device, bundle id, network flag) of the install that owns it. Keys are added and removed
-        /// only through `setOwner` and `removeOwner`, which forget the last owner's position.
-        private(set) var owners: [TokenKey: Owner] = [:]
-        /// Where the last push's owner sits in `owners`, the first eight bytes of its token, and (from the second
-        /// push to it on) its key: a sender's burst to one device (and a load test's) finds its owner with one
-        /// comparison of the key instead of a fingerprint, a hash and a probe. Pushes to other tokens in turn (a
-        /// fan-out) differ in those first bytes, so each miss costs a word comparison and keeps no string (a kept
-        /// one would be retained and released every push). Positions stay valid until a key is added or removed,
-        /// and both forget them.
-        private var lastPrefix: UInt64 = 0
-        private var lastIndex: Dictionary<TokenKey, Owner>.Index? = nil
-        private var lastKey: TokenKey? = nil
-
-        /// The position in `owners` of `token`'s owner, if an install owns it.
-        mutating func ownerIndex(of token: String) -> Dictionary<TokenKey, Owner>.Index? {
-            let prefix = Self.prefix(of: token)
-            if let i = lastIndex, lastPrefix == prefix {
-                // Compared with the borrowed token: a `TokenKey` built first retained and released it per push.
-                if lastKey != nil {
-                    if lastKey!.matches(token) { return i }
-                } else if owners.keys[i].matches(token) {
-                    lastKey = TokenKey(token)
-                    return i
-                }
-            }
-            let key = TokenKey(token)
-            guard let o = owners.index(forKey: key) else { return nil }
-            lastPrefix = prefix
-            lastIndex = o
-            lastKey = nil
-            return o
-        }
-
-        /// The first eight bytes of `token` as a word (fewer, zero-filled, for a shorter one).
-        private static func prefix(of token: String) -> UInt64 {
-            withUTF8Bytes(token) { bytes -> UInt64 in
-                if bytes.count >= 8 { return bytes.loadUnaligned(as: UInt64.self) }
-                var word: UInt64 = 0
-                for (i, b) in bytes.enumerated() { word |= UInt64(b) << (8 * UInt64(i)) }
-                return word
-            }
-        }
-
-        /// Makes `owner` the owner of `token`; true when the token had none.
-        mutating func setOwner(_ owner: Owner, for token: TokenKey) -> Bool {
-            forgetLastOwner()
-            return owners.updateValue(owner, forKey: token) == nil
-        }
-
-        private mutating func forgetLastOwner() {
-            lastIndex = nil
-            lastKey = nil
-        }
-
-        mutating func removeOwner(of token: TokenKey) -> Owner? {
-            forgetLastOwner()
-            return owners.removeValue(forKey: token)
-        }
-        /// Counts structural changes of `devices` and their apps: a route cached under another count is stale.
-        private(set) var layout: UInt64 = 0
-
-        mutating func add(_ device: VirtualDevice) {
-            devices[device.id] = device
-            order.append(device.id)
-            layout &+= 1
-        }
-
-        mutating func removeDevice(_ id: String) {
-            devices[id] = nil
-            order.removeAll { $0 == id }
-            layout &+= 1
-        }
-
-        mutating func add(_ app: VirtualApp, on deviceId: String) {
-            devices[deviceId]?.apps[app.bundleId] = app
-            devices[deviceId]?.installOrder.append(app.bundleId)
-            layout &+= 1
-        }
-
-        mutating func removeApp(_ bundleId: String, from deviceId: String) {
-            devices[deviceId]?.apps[bundleId] = nil
-            devices[deviceId]?.installOrder.removeAll { $0 == bundleId }
-            layout &+= 1
-        }
-
-        /// Where the install owning token `o` sits in `devices` (nil: it is gone), cached in the owner until the
-        /// layout changes. A push then finds its app with one hash (its token's) instead of three (token, device
-        /// id, bundle id). Dictionary indices stay valid until an insertion or removal, and every one of those
-        /// changes `layout`.
-        mutating func route(at o: Dictionary<TokenKey, Owner>.Index) -> Route? {
-            // Read through the value's position: the dictionary's getter copies the whole owner (a retain and
-            // release of each of its strings) to read one field. (Only this first line runs on every push.)
-            if let r = DeviceFarm.update(&owners.values[o], { $0.route }), r.layout == layout { return r }
-            guard let d = devices.index(forKey: owners.values[o].deviceId) else { return nil }
-            let bundleId = owners.values[o].bundleId
-            guard let a = DeviceFarm.update(&devices.values[d], { $0.apps.index(forKey: bundleId) }) else { return nil }
-            let r = Route(layout: layout, device: d, app: a)
-            owners.values[o].route = r
-            return r
-        }
-
-        /// Sets a device's network flag in its configuration and in the owners of its tokens together.
-        mutating func setOnline(_ id: String, _ value: Bool) {
-            devices[id]?.configuration.online = value
-            // Walked by index: `for i in owners.indices` holds a copy of the dictionary, so the first write would
-            // copy all of it.
-            var i = owners.startIndex
-            while i != owners.endIndex {
-                if owners.values[i].deviceId == id { owners.values[i].online = value }
-                owners.formIndex(after: &i)
-            }
-        }
-        var queue: DeliveryQueue
-        /// Fates, and their counts for `/metrics`; the OS model records into it through its `OSContext`.
-        let fates = FateRecorder(capacity: DeviceFarm.fateCapacity)
-        var nextDeviceNumber = 1
-        /// Files served at `/_emulator/files/{name}` for service extensions to download.
-        var files: [String: [UInt8]] {
-            get { caches.files }
-            nonmutating set { caches.files = newValue }
-        }
-        /// Uploaded files and parsed payloads, shared with every `OSContext` (guarded by the same lock).
-        let caches = FarmCaches()
-        /// A buffer reused by every queued delivery (emptied after use, capacity kept), swapped out of the state
-        /// while in use so it stays uniquely referenced.
-        var spareActions: [DeliveryQueue.Action] = []
-
-        init(queue: DeliveryQueue) { self.queue = queue }
-    }
-
-    struct Owner: Sendable, Equatable {
-        var deviceId: String
-        var bundleId: String
-        /// The device's network flag, mirrored from its configuration (`FarmState.setOnline` keeps them in step):
-        /// every push reads it, and reading `devices[id]?.configuration.online` copies a whole device (its apps,
-        /// strings, arrays) out of the dictionary to read one Bool.
-        var online: Bool
-        /// Where the install sits, as of `FarmState.layout` then (`FarmState.route(at:)`).
-        var route: Route? = nil
-    }
-
-    /// An install's position in the farm's dictionaries, valid while `FarmState.layout` equals `layout`.
-    struct Route: Sendable, Equatable {
-        var layout: UInt64
-        var device: Dictionary<String, VirtualDevice>.Index
-        var app: Dictionary<String, VirtualApp>.Index
-    }
-
     /// - Parameter lowPriorityDelayMillis: how long APNs holds priority 5 and 1 pushes to online devices.
     public init(services: EmulatorServices, lowPriorityDelayMillis: Millis = 0) {
         self.services = services
         self.registrar = RegistryTokenRegistrar(tokens: services.tokens)
-        self.state = Mutex(FarmState(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis)))
+        self.state = Mutex(DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis)))
     }
 
     /// Starts the real-time tick (deferred pushes, expirations, background budget).
@@ -260,7 +106,7 @@ public final class DeviceFarm: Sendable {
     }
 
     /// Carries out the queue's decisions, recording each as a fate.
-    func apply(_ actions: [DeliveryQueue.Action], to s: inout FarmState, now: Millis) {
+    func apply(_ actions: [DeliveryQueue.Action], to s: inout DeviceStore, now: Millis) {
         for action in actions {
             switch action {
             case .deliver(let push):
@@ -279,7 +125,7 @@ public final class DeviceFarm: Sendable {
 
     /// Hands a push to the app that owns its token (`owner`, as the caller looked it up); the app records its
     /// fates.
-    private func hand(_ push: some DeliverablePush, owner: Owner?, route: Route? = nil, to s: inout FarmState,
+    private func hand(_ push: some DeliverablePush, owner: TokenOwner?, route: InstallRoute? = nil, to s: inout DeviceStore,
                       now: Millis) {
         var reached = false
         if let owner {
@@ -291,7 +137,7 @@ public final class DeviceFarm: Sendable {
     }
 
     /// Records a fate the farm decided (the queue's, or a push no app could take).
-    private func record(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing FarmState,
+    private func record(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing DeviceStore,
                         _ now: Millis) {
         s.fates.record(apnsId: push.apnsId, deviceId: s.owners[TokenKey(push.token)]?.deviceId ?? "", bundleId: push.bundleId,
                        token: push.token, kind, reason, at: now)
@@ -307,9 +153,9 @@ public final class DeviceFarm: Sendable {
     /// device and app and inserting them back cost four lookups and two whole-value moves a push; nested
     /// optional subscripts, `s.devices[id]?.apps[b]`, run modify coroutines that allocate their frames.)
     ///
-    /// - Parameter route: Where the install sits, if the caller has it current (`FarmState.route(at:)`): no lookup.
+    /// - Parameter route: Where the install sits, if the caller has it current (`DeviceStore.route(at:)`): no lookup.
     @discardableResult
-    func withApp<T>(_ s: inout FarmState, _ deviceId: String, _ bundleId: String, route: Route? = nil, now: Millis,
+    func withApp<T>(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, route: InstallRoute? = nil, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
         assert(route == nil || route!.layout == s.layout, "a stale route")
         guard let d = route?.device ?? s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
@@ -346,7 +192,7 @@ public final class DeviceFarm: Sendable {
         if let before = tokenBefore, before != tokenAfter {
             if let before { unown(before, in: &s, now: now) }
             if let tokenAfter {
-                own(tokenAfter, Owner(deviceId: deviceId, bundleId: bundleId, online: deviceOnline), in: &s)
+                own(tokenAfter, TokenOwner(deviceId: deviceId, bundleId: bundleId, online: deviceOnline), in: &s)
             }
         }
         if let failure { throw failure }
@@ -360,14 +206,14 @@ public final class DeviceFarm: Sendable {
         body(&value)
     }
 
-    func own(_ token: String, _ owner: Owner, in s: inout FarmState) {
+    func own(_ token: String, _ owner: TokenOwner, in s: inout DeviceStore) {
         if s.setOwner(owner, for: TokenKey(token)) { ownedTokenCount.add(1, ordering: .relaxed) }
     }
 
     /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withApp`
     /// after the app's operation, so these drops follow whatever the app itself recorded (an uninstall records
     /// the push the device held for it first, then those APNs held).
-    func unown(_ token: String, in s: inout FarmState, now: Millis) {
+    func unown(_ token: String, in s: inout DeviceStore, now: Millis) {
         let owner = s.removeOwner(of: TokenKey(token))
         if owner != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
         for push in s.queue.forget(token: token) {
@@ -389,7 +235,7 @@ public final class DeviceFarm: Sendable {
     public func removeAll() {
         state.withLock { s in
             ownedTokenCount.subtract(s.owners.count, ordering: .relaxed)
-            s = FarmState(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis))
+            s = DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis))
         }
     }
 }

@@ -16,7 +16,7 @@ extension Emulator {
                 services: services,
                 lowPriorityDelayMillis: Millis((configuration.lowPriorityDelaySeconds * 1000).rounded()))
             farm = devices
-            return [devices]
+            return [DevicesControlAPI(farm: devices)]
         }
         // Started once the emulator exists, so a failed start leaves no timer behind.
         farm!.startTimer()

@@ -8,7 +8,7 @@ import APNsEmulator
 /// they lie.
 ///
 /// `@unchecked Sendable`: like `FarmCaches`, reached only under the device farm's `Mutex` (the farm holds it in
-/// `FarmState`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withApp`).
+/// `DeviceStore`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withApp`).
 final class FateRecorder: @unchecked Sendable {
     /// The newest fates (a ring: the oldest go once it is full).
     private(set) var log: FateLog

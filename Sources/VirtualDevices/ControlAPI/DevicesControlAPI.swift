@@ -11,8 +11,13 @@ enum DevicesOperation: String, CaseIterable, Sendable {
     case listFiles, putFile, getFile, deleteFile
 }
 
-/// The devices endpoints under `/_emulator/devices` and `/_emulator/deliveries`, added to the control API.
-extension DeviceFarm: EmulatorExtension {
+/// The devices endpoints under `/_emulator/devices`, `/_emulator/deliveries` and `/_emulator/files`, added to
+/// the control API, and the farm's other hooks into the emulator (accepted pushes, clock, reset, metrics).
+public final class DevicesControlAPI: EmulatorExtension {
+    package let farm: DeviceFarm
+
+    package init(farm: DeviceFarm) { self.farm = farm }
+
     package var routes: [(method: String, pattern: String, operation: String)] {
         let d = "/_emulator/devices"
         let app = d + "/{deviceId}/apps/{bundleId}"
@@ -44,23 +49,23 @@ extension DeviceFarm: EmulatorExtension {
     }
 
     package func pushAccepted(_ push: AcceptedPush, now: Millis) {
-        deliver(push, now: now)
+        farm.deliver(push, now: now)
     }
 
     package func clockAdvanced(to now: Millis) {
-        tick()
+        farm.tick()
     }
 
     package func reset() {
-        removeAll()
+        farm.removeAll()
     }
 
     package func shutdown() {
-        stop()
+        farm.stop()
     }
 
     package func prometheusLines() -> [String] {
-        let (counts, devices) = state.withLock { s in (s.fates.counts, s.devices.count) }
+        let (counts, devices) = farm.state.withLock { s in (s.fates.counts, s.devices.count) }
         var lines = ["# HELP apns_emulator_deliveries_total Steps of pushes on virtual devices, by fate.",
                      "# TYPE apns_emulator_deliveries_total counter"]
         for kind in PushFate.Kind.allCases {
@@ -88,51 +93,51 @@ extension DeviceFarm: EmulatorExtension {
         let bundleId = request.parameter("bundleId")
         switch operation {
         case .listDevices:
-            return try ControlAPIResponse.json("devices", devices().map(DeviceView.init))
+            return try ControlAPIResponse.json("devices", farm.devices().map(DeviceView.init))
         case .createDevice:
             return try createDevice(request)
         case .getDevice:
-            return try ControlAPIResponse.json(DeviceView(device(deviceId)))
+            return try ControlAPIResponse.json(DeviceView(farm.device(deviceId)))
         case .deleteDevice:
             try request.expectEmptyBody()
-            try removeDevice(deviceId)
+            try farm.removeDevice(deviceId)
             return ControlAPIResponse.noContent()
         case .deviceAction:
             return try deviceAction(request, deviceId)
         case .listApps:
-            return try ControlAPIResponse.json("apps", device(deviceId).installedApps.map(AppView.init))
+            return try ControlAPIResponse.json("apps", farm.device(deviceId).installedApps.map(AppView.init))
         case .installApp:
             let body = try request.body()
             let fields = DeviceRequestReaders.readApp(body)
             try body.finish()
             let config = try DeviceRequestReaders.app(fields)
-            _ = try device(deviceId)
-            let app = try install(config, on: deviceId)
+            _ = try farm.device(deviceId)
+            let app = try farm.install(config, on: deviceId)
             return try ControlAPIResponse.json(AppView(app), status: 201, headers: [
                 H2Header("location", "/_emulator/devices/\(deviceId)/apps/\(app.bundleId)")])
         case .getApp:
-            return try ControlAPIResponse.json(AppView(app(bundleId, on: deviceId)))
+            return try ControlAPIResponse.json(AppView(farm.app(bundleId, on: deviceId)))
         case .uninstallApp:
             try request.expectEmptyBody()
-            try uninstall(bundleId, from: deviceId)
+            try farm.uninstall(bundleId, from: deviceId)
             return ControlAPIResponse.noContent()
         case .callPlugin:
             return try callPlugin(request, deviceId, bundleId)
         case .listCalls:
-            return try ControlAPIResponse.json("calls", app(bundleId, on: deviceId).calls.map(CallView.init))
+            return try ControlAPIResponse.json("calls", farm.app(bundleId, on: deviceId).calls.map(CallView.init))
         case .appAction:
             return try appAction(request, deviceId, bundleId)
         case .listEvents:
             var query = request.query
             let after = try query.integer("after", in: 0...Int64(Int32.max))
             try query.finish()
-            let events = try app(bundleId, on: deviceId).events.filter { $0.seq > Int(after ?? 0) }
+            let events = try farm.app(bundleId, on: deviceId).events.filter { $0.seq > Int(after ?? 0) }
             return try ControlAPIResponse.json("events", events.map(EventView.init))
         case .getNotificationCentre:
-            let a = try app(bundleId, on: deviceId)
+            let a = try farm.app(bundleId, on: deviceId)
             return try ControlAPIResponse.json(CentreView(badge: a.badge, notifications: a.notifications, groups: a.groups))
         case .listFiles:
-            return try ControlAPIResponse.json("files", state.withLock { s in
+            return try ControlAPIResponse.json("files", farm.state.withLock { s in
                 s.files.keys.sorted().map { FileView(name: $0, bytes: s.files[$0]?.count ?? 0) }
             })
         case .putFile:
@@ -141,12 +146,12 @@ extension DeviceFarm: EmulatorExtension {
                 throw ControlAPIError.invalid("name", mustBe: "1–128 printable characters without '/'", got: name)
             }
             let bytes = request.http.body
-            let replaced = state.withLock { s in s.files.updateValue(bytes, forKey: name) != nil }
+            let replaced = farm.state.withLock { s in s.files.updateValue(bytes, forKey: name) != nil }
             return try ControlAPIResponse.json(FileView(name: name, bytes: bytes.count), status: replaced ? 200 : 201,
                                                headers: [H2Header("location", "/_emulator/files/\(name)")])
         case .getFile:
             let name = request.parameter("name")
-            guard let bytes = state.withLock({ $0.files[name] }) else {
+            guard let bytes = farm.state.withLock({ $0.files[name] }) else {
                 throw ControlAPIError.notFound("no file '\(name)'")
             }
             return HTTP1Response(status: 200, headers: [
@@ -155,7 +160,7 @@ extension DeviceFarm: EmulatorExtension {
             ], body: bytes)
         case .deleteFile:
             let name = request.parameter("name")
-            guard state.withLock({ $0.files.removeValue(forKey: name) }) != nil else {
+            guard farm.state.withLock({ $0.files.removeValue(forKey: name) }) != nil else {
                 throw ControlAPIError.notFound("no file '\(name)'")
             }
             return ControlAPIResponse.noContent()
@@ -165,7 +170,7 @@ extension DeviceFarm: EmulatorExtension {
             let device = query.string("deviceId")
             let bundle = query.string("bundleId")
             try query.finish()
-            return try ControlAPIResponse.json("deliveries", fates(apnsId: apnsId, deviceId: device,
+            return try ControlAPIResponse.json("deliveries", farm.fates(apnsId: apnsId, deviceId: device,
                                                                    bundleId: bundle))
         }
     }
@@ -176,7 +181,7 @@ extension DeviceFarm: EmulatorExtension {
         let fields = DeviceRequestReaders.readDevice(body)
         try body.finish()
         let (config, apps) = try DeviceRequestReaders.device(fields)
-        let device = try createDevice(config, apps: apps)
+        let device = try farm.createDevice(config, apps: apps)
         return try ControlAPIResponse.json(DeviceView(device), status: 201, headers: [
             H2Header("location", "/_emulator/devices/\(device.id)")])
     }
@@ -187,14 +192,14 @@ extension DeviceFarm: EmulatorExtension {
         let action = body.string("action", required: true)
         try body.finish()
         switch action ?? "" {
-        case "online": try setOnline(deviceId, true)
-        case "offline": try setOnline(deviceId, false)
-        case "restore": try restore(deviceId)
+        case "online": try farm.setOnline(deviceId, true)
+        case "offline": try farm.setOnline(deviceId, false)
+        case "restore": try farm.restore(deviceId)
         default:
             throw ControlAPIError.invalid("action", mustBe: #"one of "online", "offline", "restore""#,
                                           got: "\"\(action ?? "")\"")
         }
-        return try ControlAPIResponse.json(DeviceView(device(deviceId)))
+        return try ControlAPIResponse.json(DeviceView(farm.device(deviceId)))
     }
 
     /// `POST …/calls {"call": "<plugin method>", arguments…}` → the call's record.
@@ -241,7 +246,7 @@ extension DeviceFarm: EmulatorExtension {
             throw ControlAPIError.invalid("call", mustBe: "one of " + names.map { "\"\($0)\"" }.joined(separator: ", "),
                                           got: "\"\(name ?? "")\"")
         }
-        guard let record = try self.call(call, bundleId: bundleId, deviceId: deviceId) else {
+        guard let record = try farm.call(call, bundleId: bundleId, deviceId: deviceId) else {
             throw ControlAPIError.notFound("no call \(callId ?? 0) in '\(bundleId)' on '\(deviceId)'")
         }
         return try ControlAPIResponse.json(CallView(record))
@@ -293,8 +298,8 @@ extension DeviceFarm: EmulatorExtension {
             throw ControlAPIError.invalid("action", mustBe: "one of " + Self.appActionNames.map { "\"\($0)\"" }
                 .joined(separator: ", "), got: "\"\(name ?? "")\"")
         }
-        try perform(action, bundleId: bundleId, deviceId: deviceId)
-        return try ControlAPIResponse.json(AppView(app(bundleId, on: deviceId)))
+        try farm.perform(action, bundleId: bundleId, deviceId: deviceId)
+        return try ControlAPIResponse.json(AppView(farm.app(bundleId, on: deviceId)))
     }
 
     public static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",

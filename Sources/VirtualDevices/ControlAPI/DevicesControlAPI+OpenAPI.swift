@@ -1,7 +1,7 @@
 import APNsEmulator
 
 /// The devices endpoints in the control API's OpenAPI document (served at `/_emulator/openapi.json`).
-extension DeviceFarm {
+extension DevicesControlAPI {
     typealias JSON = ControlAPIDocument.JSON
     typealias Doc = ControlAPIDocument
 
@@ -254,7 +254,7 @@ extension DeviceFarm {
             "PluginEventList": Doc.object("Events.", [("events", Doc.array(Doc.ref("PluginEvent"), "Events"))],
                                           required: ["events"]),
             "AppActionRequest": Doc.object("A user action; fields that do not apply to the action are refused.", [
-                ("action", Doc.string("What the user does.", choices: appActionNames)),
+                ("action", Doc.string("What the user does.", choices: DevicesControlAPI.appActionNames)),
                 ("notificationId", Doc.string("tap, action, dismiss: the notification.")),
                 ("actionId", Doc.string("action: the category action.")),
                 ("text", Doc.string("action: typed text (text-input actions).")),
