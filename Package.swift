@@ -82,8 +82,13 @@ let package = Package(
             dependencies: ["OpenSSLSupport", "WireBytes"]
         ),
         .target(
+            // What persists across restarts (keys, tokens, faults) and its SQLite store.
+            name: "StateStore",
+            dependencies: ["APNsProtocol", "CSQLite"]
+        ),
+        .target(
             name: "APNsEmulator",
-            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "CSQLite", "CShims", "WireBytes"]
+            dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "StateStore", "CShims", "WireBytes"]
         ),
         .target(
             name: "VirtualDevices",

@@ -4,6 +4,7 @@ import EmulatorTesting
 import Foundation
 import H2Transport
 import Testing
+import StateStore
 
 /// Broadcast channel management and broadcast sends (iOS 18 Live Activities) over TLS.
 @Suite("Broadcast and channels")

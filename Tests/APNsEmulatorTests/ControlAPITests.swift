@@ -3,6 +3,7 @@ import Foundation
 import H2Transport
 import OpenSSLSupport
 import Testing
+import StateStore
 
 @testable import APNsEmulator
 

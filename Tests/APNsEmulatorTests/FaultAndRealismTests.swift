@@ -4,6 +4,7 @@ import EmulatorTesting
 import Foundation
 import H2Transport
 import Testing
+import StateStore
 
 @Suite("Faults and the strict realism profile")
 struct FaultAndRealismTests {

@@ -5,6 +5,7 @@ import Foundation
 import H2Transport
 import OpenSSLSupport
 import Testing
+import StateStore
 
 /// Every reason the provider API can answer, reached over real TLS + HTTP/2 from our client.
 @Suite("Provider API over TLS")

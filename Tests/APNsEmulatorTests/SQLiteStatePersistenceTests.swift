@@ -2,6 +2,7 @@ import APNsProtocol
 import Foundation
 import OpenSSLSupport
 import Testing
+import StateStore
 
 @testable import APNsEmulator
 

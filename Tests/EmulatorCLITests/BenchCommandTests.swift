@@ -2,6 +2,7 @@ import APNsEmulator
 import EmulatorTesting
 import Foundation
 import Testing
+import StateStore
 
 @testable import EmulatorCLI
 

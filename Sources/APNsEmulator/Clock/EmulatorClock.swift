@@ -1,9 +1,8 @@
+import APNsProtocol
 import Foundation
 import H2Transport
 import Synchronization
 
-/// Milliseconds since the UNIX epoch: the unit of every time on APNs' wire (410 `timestamp`) and ours.
-public typealias Millis = Int64
 
 /// The one source of "now" for every time rule (JWT age, 20-minute refresh, expiration, unregistration).
 ///

@@ -1,3 +1,4 @@
+import APNsProtocol
 import H2Transport
 
 /// `/_emulator/clock`: the time every APNs rule reads, movable when the emulator runs on a `ManualClock`.

@@ -1,5 +1,6 @@
 import Foundation
 import H2Transport
+import StateStore
 
 /// `/_emulator/faults`: injected misbehaviour for APNs requests matching a token and/or topic.
 extension ControlAPI {

@@ -1,6 +1,7 @@
 import APNsProtocol
 import H2Transport
 import OpenSSLSupport
+import StateStore
 
 /// `/_emulator/keys`: the provider-token signing keys the emulator trusts.
 extension ControlAPI {

@@ -1,4 +1,5 @@
 import H2Transport
+import StateStore
 
 /// `/_emulator/reset` and `/_emulator/state`: start over, or save and restore keys, tokens and faults.
 extension ControlAPI {

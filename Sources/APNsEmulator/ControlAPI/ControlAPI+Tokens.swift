@@ -1,5 +1,6 @@
 import APNsProtocol
 import H2Transport
+import StateStore
 
 /// `/_emulator/tokens`: device tokens, as a device's registration would issue them, and their end of life.
 extension ControlAPI {

@@ -1,4 +1,5 @@
 import APNsProtocol
+import StateStore
 
 /// `components.schemas`: every request and response body of the control API.
 extension ControlAPIDocument {

@@ -1,5 +1,6 @@
 import APNsProtocol
 import OpenSSLSupport
+import StateStore
 
 /// The value rules of the control API, shared by the endpoints that create records and by state import,
 /// so a snapshot can never hold what `POST` would refuse.

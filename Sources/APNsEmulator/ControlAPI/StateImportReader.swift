@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// Reads a `PUT /_emulator/state` body into an `EmulatorState`, refusing anything `POST` would refuse.
 ///

@@ -1,3 +1,4 @@
+import APNsProtocol
 import Synchronization
 
 /// What one APNs connection did, for `/_emulator/stats`: counted on its event loop with relaxed atomics,

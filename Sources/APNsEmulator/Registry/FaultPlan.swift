@@ -1,5 +1,6 @@
 import APNsProtocol
 import Synchronization
+import StateStore
 
 /// Injected faults, checked for every APNs request.
 public final class FaultPlan: Sendable {

@@ -2,6 +2,7 @@ import APNsProtocol
 import Foundation
 import OpenSSLSupport
 import Synchronization
+import StateStore
 
 /// The emulator's shared state: registries, journal, faults, clock and the store behind them.
 ///

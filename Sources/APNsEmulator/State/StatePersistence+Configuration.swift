@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// The store `serve` uses for `configuration`: nothing with `--ephemeral`, otherwise
 /// `<stateDirectory>/state.sqlite3`, created on first use.

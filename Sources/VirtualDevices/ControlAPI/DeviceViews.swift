@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// The JSON shapes of the devices endpoints. Enums the plugin defines as integers (authorization status,

@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 import Foundation
 import OpenSSLSupport

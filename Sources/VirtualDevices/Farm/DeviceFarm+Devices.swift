@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// Devices and apps: create, install, connect, restore, remove.

@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 extension Emulator {

@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// The newest push fates, oldest first; once `capacity` is reached each new fate drops the oldest (a load

@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// Where each step of a push's fate goes as it happens: the farm's fate log, and the counts `/metrics` shows.

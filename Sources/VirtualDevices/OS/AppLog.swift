@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// A plugin event as journaled: in order (`seq` is shared with call completions), with the time it fired.

@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// The notifications an app has on display, newest first, grouped by thread identifier.

@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// One step of what happened to a push on a device, linked to the APNs request by `apnsId`.

@@ -1,3 +1,4 @@
+import APNsProtocol
 import APNsEmulator
 
 /// When background pushes woke the app within the last hour, for the device's per-hour budget.

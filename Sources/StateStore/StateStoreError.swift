@@ -33,7 +33,7 @@ public struct StateStoreError: Error, CustomStringConvertible {
     /// The error behind this one, when there is one.
     public let underlying: (any Error)?
 
-    init(_ code: Code, file: String, detail: String, underlying: (any Error)? = nil) {
+    package init(_ code: Code, file: String, detail: String, underlying: (any Error)? = nil) {
         self.code = code
         self.file = file
         self.detail = detail
