@@ -91,21 +91,27 @@ let package = Package(
             dependencies: ["APNsProtocol", "H2Transport", "OpenSSLSupport", "StateStore", "CShims", "WireBytes"]
         ),
         .target(
+            // The control port (routes, OpenAPI, the extension slot) and the Emulator that starts it with the
+            // APNs listeners.
+            name: "EmulatorControl",
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "StateStore", "WireBytes"]
+        ),
+        .target(
             name: "VirtualDevices",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "WireBytes"]
+            dependencies: ["EmulatorControl", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "WireBytes"]
         ),
         .target(
             name: "Scenarios",
-            dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
+            dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices", "EmulatorControl", "StateStore"]
         ),
         .target(
             name: "EmulatorTesting",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices", "EmulatorControl", "StateStore"]
         ),
         .target(
             name: "EmulatorCLI",
             dependencies: ["APNsEmulator", "CShims", "APNsProtocol", "H2Transport", "OpenSSLSupport", "Scenarios",
-                           "VirtualDevices"]
+                           "VirtualDevices", "EmulatorControl", "StateStore"]
         ),
         .executableTarget(
             name: "apns-emulator",
@@ -130,21 +136,21 @@ let package = Package(
         .testTarget(
             name: "APNsEmulatorTests",
             dependencies: ["SpawnedProcess", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport",
-                           "VirtualDevices"]
+                           "VirtualDevices", "EmulatorControl", "StateStore"]
         ),
         .testTarget(
             name: "VirtualDevicesTests",
-            dependencies: ["SpawnedProcess", "VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport"],
+            dependencies: ["SpawnedProcess", "VirtualDevices", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "EmulatorControl", "StateStore"],
             // Read from the source tree by path (#filePath), not bundled as resources.
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "APNsEmulator", "VirtualDevices", "EmulatorTesting", "H2Transport"]
+            dependencies: ["Scenarios", "APNsEmulator", "VirtualDevices", "EmulatorTesting", "H2Transport", "EmulatorControl", "StateStore"]
         ),
         .testTarget(
             name: "EmulatorCLITests",
-            dependencies: ["SpawnedProcess", "EmulatorCLI", "APNsEmulator", "EmulatorTesting", "H2Transport", "OpenSSLSupport"]
+            dependencies: ["SpawnedProcess", "EmulatorCLI", "APNsEmulator", "EmulatorTesting", "H2Transport", "OpenSSLSupport", "EmulatorControl", "StateStore"]
         ),
     ],
     swiftLanguageModes: [.v6]

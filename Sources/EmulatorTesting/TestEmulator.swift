@@ -1,10 +1,11 @@
 import APNsEmulator
 import APNsProtocol
+import EmulatorControl
 import Foundation
 import H2Transport
 import OpenSSLSupport
-import VirtualDevices
 import StateStore
+import VirtualDevices
 
 /// The whole emulator in-process on free ports, with a controllable clock and clients that trust it:
 /// what a test (ours, or a user's Swift test) needs to push to it over real TLS + HTTP/2.

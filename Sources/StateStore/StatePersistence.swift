@@ -1,4 +1,5 @@
 import APNsProtocol
+
 /// Where registries write through their changes so they survive a restart.
 ///
 /// Calls come from any thread, after the registry's own lock was released; implementations serialise

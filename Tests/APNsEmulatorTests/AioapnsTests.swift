@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import VirtualDevices
 
+@testable import EmulatorControl
+
 @testable import APNsEmulator
 
 /// The real third-party sender Python aioapns (pinned, from PyPI) against the in-process emulator.

@@ -1,10 +1,11 @@
 import APNsEmulator
 import APNsProtocol
+import EmulatorControl
 import EmulatorTesting
 import Foundation
 import H2Transport
-import Testing
 import StateStore
+import Testing
 
 /// Broadcast channel management and broadcast sends (iOS 18 Live Activities) over TLS.
 @Suite("Broadcast and channels")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import EmulatorControl
+
 @testable import APNsEmulator
 
 @Suite("ControlAPI: /_emulator/journal")

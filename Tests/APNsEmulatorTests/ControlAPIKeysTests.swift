@@ -2,6 +2,8 @@ import Foundation
 import OpenSSLSupport
 import Testing
 
+@testable import EmulatorControl
+
 @testable import APNsEmulator
 
 @Suite("ControlAPI: /_emulator/keys")

@@ -3,6 +3,8 @@ import H2Transport
 import SpawnedProcess
 import Testing
 
+@testable import EmulatorControl
+
 @testable import APNsEmulator
 
 /// The control API over real HTTP/1.1 (libmicrohttpd), driven by curl with no special flags and by

@@ -2,6 +2,8 @@ import Foundation
 import H2Transport
 import Testing
 
+@testable import EmulatorControl
+
 @testable import APNsEmulator
 
 /// Holds the OpenAPI document to the router and to the real responses.

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
 import StateStore
+import Testing
+
+@testable import EmulatorControl
 
 @testable import APNsEmulator
 

@@ -2,8 +2,10 @@ import APNsProtocol
 import Foundation
 import H2Transport
 import OpenSSLSupport
-import Testing
 import StateStore
+import Testing
+
+@testable import EmulatorControl
 
 @testable import APNsEmulator
 

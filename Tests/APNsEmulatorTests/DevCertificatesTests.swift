@@ -3,6 +3,8 @@ import OpenSSLSupport
 import SpawnedProcess
 import Testing
 
+@testable import EmulatorControl
+
 @testable import APNsEmulator
 
 @Suite struct DevCertificatesTests {

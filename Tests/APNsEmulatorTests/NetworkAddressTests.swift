@@ -1,4 +1,5 @@
 import APNsEmulator
+import EmulatorControl
 import Testing
 
 /// The one loopback check the CLI and `Emulator.init` share: what may run without a control token.

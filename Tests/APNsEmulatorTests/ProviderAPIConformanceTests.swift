@@ -4,8 +4,8 @@ import EmulatorTesting
 import Foundation
 import H2Transport
 import OpenSSLSupport
-import Testing
 import StateStore
+import Testing
 
 /// Every reason the provider API can answer, reached over real TLS + HTTP/2 from our client.
 @Suite("Provider API over TLS")

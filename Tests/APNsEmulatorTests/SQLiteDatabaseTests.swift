@@ -1,7 +1,7 @@
 import Foundation
+import StateStore
 import Synchronization
 import Testing
-import StateStore
 
 @testable import APNsEmulator
 

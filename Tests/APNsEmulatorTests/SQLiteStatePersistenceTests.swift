@@ -1,8 +1,8 @@
 import APNsProtocol
 import Foundation
 import OpenSSLSupport
-import Testing
 import StateStore
+import Testing
 
 @testable import APNsEmulator
 

@@ -3,6 +3,8 @@ import Foundation
 import H2Transport
 import Testing
 
+@testable import EmulatorControl
+
 @testable import APNsEmulator
 
 /// Load shaping and live metrics over real TLS + HTTP/2, driven through the control API as a user would.

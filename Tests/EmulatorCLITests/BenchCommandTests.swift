@@ -1,8 +1,8 @@
 import APNsEmulator
 import EmulatorTesting
 import Foundation
-import Testing
 import StateStore
+import Testing
 
 @testable import EmulatorCLI
 

@@ -4,6 +4,8 @@ import H2Transport
 import OpenSSLSupport
 import Testing
 
+@testable import EmulatorControl
+
 @testable import EmulatorCLI
 
 /// `send` end to end against a recording HTTP/2 server: what went over the wire, what was printed, the exit code.

@@ -5,6 +5,8 @@ import Foundation
 import H2Transport
 import Testing
 
+@testable import EmulatorControl
+
 @testable import VirtualDevices
 
 /// The bundled certs/ folder at the package root.

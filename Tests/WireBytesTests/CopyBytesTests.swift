@@ -1,5 +1,4 @@
 import Testing
-
 import WireBytes
 
 @Suite("copyBytes: small copies without memmove")

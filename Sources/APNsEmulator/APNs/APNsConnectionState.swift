@@ -5,7 +5,7 @@ import Foundation
 /// of the shaping settings. The transport holds it for the connection's life and hands it to each request.
 ///
 /// Loop-confined like its connection: only the handler and its pipeline, running on that loop, touch it.
-final class APNsConnectionState {
+package final class APNsConnectionState {
     let auth: ConnectionAuth
     /// The environment of the listener the connection arrived on (the default when no Apple host is named).
     let listenerEnvironment: APNsEnvironment

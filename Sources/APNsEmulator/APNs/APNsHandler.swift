@@ -7,7 +7,7 @@ import H2Transport
 ///
 /// Runs on the connection's event loop; what it touches there is the connection's `APNsConnectionState` or a
 /// `Mutex`-protected registry in `EmulatorServices`.
-final class APNsHandler: H2ServerHandler {
+package final class APNsHandler: H2ServerHandler {
     let services: EmulatorServices
     private let metrics: EmulatorMetrics
     private let pipeline: PushPipeline
@@ -16,9 +16,9 @@ final class APNsHandler: H2ServerHandler {
     /// Headers on every response (the emulator version).
     private let extraFields: H2HeaderList
     /// What the higher layers (the virtual devices) do with every accepted push.
-    private let extensions: [any EmulatorExtension]
+    private let observers: [any AcceptedPushObserver]
 
-    init(services: EmulatorServices, extensions: [any EmulatorExtension] = []) {
+    package init(services: EmulatorServices, observers: [any AcceptedPushObserver] = []) {
         self.services = services
         self.metrics = services.metrics
         self.pipeline = PushPipeline(configuration: services.configuration, tokens: services.tokens,
@@ -26,11 +26,11 @@ final class APNsHandler: H2ServerHandler {
         self.policy = services.configuration.policy
         self.oneStreamUntilAuthenticated = services.configuration.connectionBehavior.oneStreamUntilAuthenticated
         self.extraFields = H2HeaderList([H2Header(EmulatorVersion.headerName, EmulatorVersion.current)])
-        self.extensions = extensions
+        self.observers = observers
     }
 
     /// "One stream until authenticated" must hold from the very first SETTINGS frame, not from the second.
-    func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings? {
+    package func initialSettings(for connection: H2ServerConnection, default settings: H2Settings) -> H2Settings? {
         var s = settings
         if oneStreamUntilAuthenticated, connection.peerCertificateDER == nil {
             s.maxConcurrentStreams = 1
@@ -43,7 +43,7 @@ final class APNsHandler: H2ServerHandler {
         return s
     }
 
-    func connectionOpened(_ connection: H2ServerConnection) -> APNsConnectionState {
+    package func connectionOpened(_ connection: H2ServerConnection) -> APNsConnectionState {
         let now = services.clock.now()
         let auth: ConnectionAuth = connection.peerCertificateDER.map {
             .certificate(.from(der: $0, trusted: connection.peerCertificateVerified, now: now))
@@ -70,12 +70,12 @@ final class APNsHandler: H2ServerHandler {
         return state
     }
 
-    func connectionClosed(_ connection: H2ServerConnection, state: APNsConnectionState) {
+    package func connectionClosed(_ connection: H2ServerConnection, state: APNsConnectionState) {
         metrics.connectionClosed()
         services.connectionStats.closed(connection.id, at: services.clock.now())
     }
 
-    func handleRequest(_ request: H2Request, state: APNsConnectionState, context: borrowing H2RequestContext) {
+    package func handleRequest(_ request: H2Request, state: APNsConnectionState, context: borrowing H2RequestContext) {
         let connection = context.connection
         let loopIndex = context.loopIndex
         let now = services.now(readAtWallMillis: context.readAtWallMillis)
@@ -102,7 +102,7 @@ final class APNsHandler: H2ServerHandler {
             return
         case .accepted(let push, let uniqueId):
             response = state.responses.success(apnsId: push.apnsId, uniqueId: uniqueId)
-            for observer in extensions { observer.pushAccepted(push, now: now) }
+            for observer in observers { observer.pushAccepted(push, now: now) }
         case .answer(let answer):
             response = state.responses.response(answer)
         }

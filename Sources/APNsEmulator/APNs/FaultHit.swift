@@ -1,4 +1,5 @@
 import StateStore
+
 /// A fault rule that hit a request, as the pipeline and the handler carry it. Immutable, so an answer sent
 /// later can share it.
 final class FaultHit: Sendable {

@@ -3,7 +3,6 @@ import Foundation
 import H2Transport
 import Synchronization
 
-
 /// The one source of "now" for every time rule (JWT age, 20-minute refresh, expiration, unregistration).
 ///
 /// Real time by default; scenarios and tests use `ManualClock` so an hour passes in a call.

@@ -41,7 +41,7 @@ public final class ConnectionStats: Sendable {
     }
 
     /// The JSON row (`requestsPerSecond` over the connection's life so far, or until it closed).
-    func view(now: Millis) -> [String: Any] {
+    package func view(now: Millis) -> [String: Any] {
         let closed = closedAt.load(ordering: .relaxed)
         let end = closed > 0 ? closed : now
         let seconds = max(0.001, Double(end - openedAt) / 1000)
@@ -81,7 +81,7 @@ public final class ConnectionStatsRegistry: Sendable {
     }
 
     /// Open connections by id, then the closed ones kept, newest last.
-    func all() -> (open: [ConnectionStats], closed: [ConnectionStats]) {
+    package func all() -> (open: [ConnectionStats], closed: [ConnectionStats]) {
         state.withLock { s in (s.open.values.sorted { $0.id < $1.id }, s.closed) }
     }
 

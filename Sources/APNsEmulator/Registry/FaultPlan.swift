@@ -1,6 +1,6 @@
 import APNsProtocol
-import Synchronization
 import StateStore
+import Synchronization
 
 /// Injected faults, checked for every APNs request.
 public final class FaultPlan: Sendable {

@@ -1,7 +1,7 @@
 import APNsProtocol
 import OpenSSLSupport
-import Synchronization
 import StateStore
+import Synchronization
 
 /// A registered key with its parsed public key, ready for signature checks.
 public struct ProviderKey: Sendable {

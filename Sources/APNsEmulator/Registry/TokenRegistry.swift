@@ -1,7 +1,7 @@
 import APNsProtocol
 import Foundation
-import Synchronization
 import StateStore
+import Synchronization
 
 /// Device tokens per (bundle id, environment), and how fast each is being pushed to.
 public final class TokenRegistry: DeviceTokenLookup {

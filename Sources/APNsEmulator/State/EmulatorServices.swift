@@ -1,8 +1,8 @@
 import APNsProtocol
 import Foundation
 import OpenSSLSupport
-import Synchronization
 import StateStore
+import Synchronization
 
 /// The emulator's shared state: registries, journal, faults, clock and the store behind them.
 ///

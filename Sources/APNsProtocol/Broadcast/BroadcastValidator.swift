@@ -1,5 +1,5 @@
-import WireBytes
 import Foundation
+import WireBytes
 
 /// Validation of broadcast sends and channel management, in one documented order:
 /// 1. path and method (BadPath, MethodNotAllowed);

@@ -1,5 +1,6 @@
 import APNsEmulator
 import CShims
+import EmulatorControl
 import Foundation
 import VirtualDevices
 

@@ -1,5 +1,6 @@
 import APNsEmulator
 import APNsProtocol
+import EmulatorControl
 import Foundation
 import VirtualDevices
 

@@ -1,4 +1,5 @@
 import CNGHTTP2
+
 #if canImport(Glibc)
 import Glibc
 import WireBytes

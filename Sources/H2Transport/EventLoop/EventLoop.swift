@@ -1,6 +1,7 @@
 import CShims
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import CNGHTTP2
 import CShims
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import WireBytes
+
 /// One header field as text.
 public struct H2Header: Sendable, Hashable {
     public var name: String

@@ -1,3 +1,4 @@
+import EmulatorControl
 import Foundation
 
 /// A strict reader over one YAML mapping of a scenario file, the file-side twin of the control API's

@@ -1,5 +1,6 @@
 import APNsEmulator
 import APNsProtocol
+import EmulatorControl
 import VirtualDevices
 
 /// Reads one step of a scenario: exactly one kind key (`call`, `action`, `push`…), its arguments, the

@@ -1,4 +1,5 @@
 import APNsEmulator
+import EmulatorControl
 import Foundation
 import Synchronization
 import VirtualDevices

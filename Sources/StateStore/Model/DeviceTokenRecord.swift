@@ -1,4 +1,5 @@
 import APNsProtocol
+
 /// What a device token is for: an app's remote notifications or a Live Activity (longer tokens).
 public enum DeviceTokenKind: String, Sendable, Codable, CaseIterable, Hashable {
     case app

@@ -1,4 +1,5 @@
 import APNsProtocol
+
 /// Everything that persists across restarts and moves between instances (export/import).
 public struct EmulatorState: Sendable, Codable, Equatable {
     /// Format version, so an older emulator refuses a newer snapshot instead of misreading it.

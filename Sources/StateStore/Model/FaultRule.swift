@@ -1,4 +1,5 @@
 import APNsProtocol
+
 /// An injected misbehaviour: which requests it hits and what happens to them.
 public struct FaultRule: Sendable, Codable, Equatable, Hashable {
     public var id: String

@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// The JSON shapes of the devices endpoints. Enums the plugin defines as integers (authorization status,
 /// presentation options, interruption level, provider environment) are written as those integers.

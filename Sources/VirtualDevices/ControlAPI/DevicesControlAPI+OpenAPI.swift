@@ -1,4 +1,5 @@
 import APNsEmulator
+import EmulatorControl
 
 /// The devices endpoints in the control API's OpenAPI document (served at `/_emulator/openapi.json`).
 extension DevicesControlAPI {

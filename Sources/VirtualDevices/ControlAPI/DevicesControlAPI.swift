@@ -1,5 +1,6 @@
 import APNsEmulator
 import APNsProtocol
+import EmulatorControl
 import H2Transport
 
 /// Every devices endpoint, by its OpenAPI `operationId`: a closed set, so an unrouted one is a compile error.

@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// Devices and apps: create, install, connect, restore, remove.
 extension DeviceFarm {

@@ -1,6 +1,7 @@
 import APNsEmulator
 import APNsProtocol
 import Dispatch
+import EmulatorControl
 import H2Transport
 import Synchronization
 import WireBytes

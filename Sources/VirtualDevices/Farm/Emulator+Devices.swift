@@ -1,5 +1,6 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
+import EmulatorControl
 
 extension Emulator {
     /// The emulator with virtual devices attached: accepted pushes reach devices, the control API gains

@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// The newest push fates, oldest first; once `capacity` is reached each new fate drops the oldest (a load
 /// test records one or more per push).

@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// Where each step of a push's fate goes as it happens: the farm's fate log, and the counts `/metrics` shows.
 ///

@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// A plugin event as journaled: in order (`seq` is shared with call completions), with the time it fired.
 public struct RecordedEvent: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// The notifications an app has on display, newest first, grouped by thread identifier.
 ///

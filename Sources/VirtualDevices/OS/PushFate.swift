@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// One step of what happened to a push on a device, linked to the APNs request by `apnsId`.
 ///

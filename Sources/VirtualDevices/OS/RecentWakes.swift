@@ -1,5 +1,5 @@
-import APNsProtocol
 import APNsEmulator
+import APNsProtocol
 
 /// When background pushes woke the app within the last hour, for the device's per-hour budget.
 ///

@@ -1,5 +1,8 @@
+import APNsEmulator
+import APNsProtocol
 import Foundation
 import H2Transport
+import StateStore
 
 /// The running emulator: APNs listeners (production and sandbox) and the control API.
 ///
@@ -61,7 +64,7 @@ public final class Emulator: Sendable {
         self.extensions = extensions
         self.server = configuration.transportOnly
             ? try H2Server(configuration: config, handler: StaticResponseHandler())
-            : try H2Server(configuration: config, handler: APNsHandler(services: services, extensions: extensions))
+            : try H2Server(configuration: config, handler: APNsHandler(services: services, observers: extensions))
         self.control = HTTP1Server(handler: ControlAPI(
             services: services, controlToken: configuration.controlToken, extensions: extensions))
     }

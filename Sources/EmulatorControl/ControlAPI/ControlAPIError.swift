@@ -1,3 +1,5 @@
+import APNsEmulator
+
 /// Why a control request was refused, and how that is said on the wire.
 ///
 /// Every failure of the control API ends up as one of these cases, and `ControlAPI` turns it into a

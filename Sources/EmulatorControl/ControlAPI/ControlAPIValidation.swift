@@ -1,3 +1,4 @@
+import APNsEmulator
 import APNsProtocol
 import OpenSSLSupport
 import StateStore

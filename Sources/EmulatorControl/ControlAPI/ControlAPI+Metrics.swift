@@ -1,3 +1,4 @@
+import APNsEmulator
 import Foundation
 import H2Transport
 

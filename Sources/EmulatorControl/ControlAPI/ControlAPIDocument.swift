@@ -1,3 +1,4 @@
+import APNsEmulator
 import Foundation
 
 /// The OpenAPI 3.0 description of the control API, served at `GET /_emulator/openapi.json`.

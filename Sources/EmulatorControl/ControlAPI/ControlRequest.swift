@@ -1,3 +1,4 @@
+import APNsEmulator
 import H2Transport
 
 /// A routed control request: the HTTP request plus the path parameters its route captured.

@@ -1,3 +1,5 @@
+import APNsEmulator
+
 /// A strict reader over a request's query arguments, the counterpart of `JSONBodyReader` for GET filters.
 ///
 /// Every accessor names one parameter; `finish()` refuses parameters nobody asked for and parameters

@@ -1,3 +1,5 @@
+import APNsEmulator
+
 /// Matches a method and a path against route patterns such as `/_emulator/tokens/{token}/expire`.
 ///
 /// ### Overview

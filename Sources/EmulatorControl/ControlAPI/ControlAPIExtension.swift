@@ -1,3 +1,4 @@
+import APNsEmulator
 import H2Transport
 
 /// Endpoints a higher layer adds to the control API (the virtual devices), routed and documented with

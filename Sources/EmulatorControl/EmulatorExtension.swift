@@ -1,15 +1,12 @@
+import APNsEmulator
 import APNsProtocol
 
 /// A higher layer plugged into the running emulator: it sees every accepted push, hears when the manual
 /// clock moves and when the state is reset, and adds control endpoints (see `ControlAPIExtension`).
 ///
 /// The virtual devices are one: accepted pushes go to their delivery queue. Keeping the slot here lets
-/// the emulator stay ignorant of devices (layers only know the ones below them). Class-bound: every
-/// extension is one long-lived object, and the handler's per-push closures capture it with one reference.
-package protocol EmulatorExtension: AnyObject, ControlAPIExtension {
-    /// Called on the connection's event loop after a push was answered 200: must be quick and must not
-    /// block (take a lock briefly, never wait for I/O).
-    func pushAccepted(_ push: AcceptedPush, now: Millis)
+/// the emulator stay ignorant of devices (layers only know the ones below them).
+package protocol EmulatorExtension: AcceptedPushObserver, ControlAPIExtension {
     /// The manual clock moved forward through the control API (timers due by `now` should fire).
     func clockAdvanced(to now: Millis)
     /// `POST /_emulator/reset`: forget everything.

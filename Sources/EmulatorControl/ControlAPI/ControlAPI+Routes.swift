@@ -1,3 +1,4 @@
+import APNsEmulator
 import H2Transport
 
 /// Every control endpoint, by the name the OpenAPI document gives it as `operationId`.

@@ -1,3 +1,4 @@
+import APNsEmulator
 import Foundation
 
 /// A strict reader over one JSON object of a control request body.

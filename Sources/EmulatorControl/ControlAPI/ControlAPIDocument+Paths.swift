@@ -1,4 +1,6 @@
+import APNsEmulator
 import StateStore
+
 /// `paths`: one entry per control operation. Shared answers (401, 400, 413, 500) are added by `Operation`
 /// from what the operation takes, so no operation can forget them.
 extension ControlAPIDocument {

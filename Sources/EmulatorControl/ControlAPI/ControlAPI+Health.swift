@@ -1,3 +1,4 @@
+import APNsEmulator
 import H2Transport
 
 /// `/_emulator/health` and `/_emulator/openapi.json`: liveness and the API's own description.

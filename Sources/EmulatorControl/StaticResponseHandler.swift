@@ -1,3 +1,4 @@
+import APNsEmulator
 import H2Transport
 
 /// `--transport-only`: 200 with the emulator's version header, nothing else. It exists so `bench/transport.sh`
