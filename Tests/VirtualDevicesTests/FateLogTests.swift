@@ -44,11 +44,3 @@ struct FateLogTests {
         #expect(log.matching(apnsId: "Ä" + id.dropFirst()).isEmpty)
     }
 }
-
-extension FateLog {
-    /// Appends a whole fate (the tests build `PushFate` values; the farm records from fields).
-    mutating func append(_ fate: PushFate) {
-        append(apnsId: fate.apnsId, deviceId: fate.deviceId, bundleId: fate.bundleId, token: fate.token,
-               kind: fate.fate, reason: fate.reason, at: fate.at, notificationId: fate.notificationId)
-    }
-}

@@ -9,11 +9,11 @@ struct NotificationCentreTests {
     static func item(_ id: String, thread: String = "", apnsId: String? = nil) -> StoredNotification {
         let content = PushContent(payload: Array(#"{"aps":{"alert":"x","thread-id":"\#(thread)"}}"#.utf8))
         let n = ApnsNotification(identifier: id, content: content, platform: .iOS, level: .active, source: .delegate)
-        return StoredNotification(otherApnsId: apnsId, apnsIdIsIdentifier: apnsId == nil, notification: n, deliveredAt: 0,
+        return StoredNotification(apnsId: apnsId ?? id, notification: n, deliveredAt: 0,
                                   soundPlayed: "", banner: false, list: true, contentExtension: false, extensionResult: nil)
     }
 
-    /// The apns-id is kept once: the identifier when there was no collapse id, its own String when there was.
+    /// The apns-id reads back whether it is the identifier (no collapse id) or another string (a collapse id).
     @Test func theApnsIdReadsBackWhetherOrNotItIsTheIdentifier() {
         #expect(Self.item("id-1").apnsId == "id-1" && Self.item("id-1").delivered.apnsId == "id-1")
         let collapsed = Self.item("collapse-me", apnsId: "id-2")

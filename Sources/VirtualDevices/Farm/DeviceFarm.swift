@@ -140,8 +140,8 @@ public final class DeviceFarm: Sendable {
     /// Records a fate the farm decided (the queue's, or a push no app could take).
     private func record(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing DeviceStore,
                         _ now: Millis) {
-        s.fates.record(apnsId: push.apnsId, deviceId: s.owners[TokenKey(push.token)]?.deviceId ?? "", bundleId: push.bundleId,
-                       token: push.token, kind, reason, at: now)
+        s.fates.record(PushFate(apnsId: push.apnsId, deviceId: s.owners[TokenKey(push.token)]?.deviceId ?? "",
+                                bundleId: push.bundleId, token: push.token, fate: kind, reason: reason, at: now))
     }
 
     // MARK: Running app operations
@@ -218,9 +218,10 @@ public final class DeviceFarm: Sendable {
         let owner = s.removeOwner(of: TokenKey(token))
         if owner != nil { ownedTokenCount.subtract(1, ordering: .relaxed) }
         for push in s.queue.forget(token: token) {
-            s.fates.record(apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId, token: token,
-                           .dropped, "the token's install ended (uninstall, restore or device removed) while APNs held"
-                               + " the push", at: now)
+            s.fates.record(PushFate(
+                apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId, token: token,
+                fate: .dropped, reason: "the token's install ended (uninstall, restore or device removed) while APNs"
+                    + " held the push", at: now))
         }
     }
 

@@ -4,12 +4,10 @@ import APNsProtocol
 /// The newest push fates, oldest first; once `capacity` is reached each new fate drops the oldest (a load
 /// test records one or more per push).
 ///
-/// Kept as bytes in an `EntryArena`, as the journal keeps requests. A ring of `PushFate` values made each
-/// new fate overwrite one from 100,000 pushes earlier, releasing its strings (and freeing its apns-id) far
-/// out of cache: ~5% of the CPU of a push delivered to a device (nghttp2-normalised `perf` units: 3.27 with
-/// a 100,000-slot ring, 3.10 with 1,000 slots, 3.11 with this log keeping 100,000). Appending is a few
-/// copies at the end of the current chunk, and dropping the oldest only counts it. Reads compare the stored
-/// bytes and decode the matches; they serve the control API and scenarios, never the push path.
+/// Kept as bytes in an `EntryArena`, as the journal keeps requests: appending is a few copies at the end of the
+/// current chunk and dropping the oldest only counts it, where a ring of values would release the strings of a
+/// fate 100,000 pushes old, far out of cache. Reads compare the stored bytes and decode the matches; they serve
+/// the control API and scenarios, never the push path.
 struct FateLog: ~Copyable {
     let capacity: Int
     private var arena = EntryArena()
@@ -24,23 +22,20 @@ struct FateLog: ~Copyable {
 
     /// Bytes before the strings: length (UInt32), time (Int64), kind (its `ordinal`) and flags (UInt8 each).
     private static let fixedSize = 4 + 8 + 1 + 1
-    /// Flag: the notification id is the apns-id (as for every push shown without a collapse id), so it is not
-    /// written a second time.
+    /// Flag: the notification id is the apns-id (every push shown without a collapse id), written once.
     private static let notificationIdIsApnsId: UInt8 = 1
 
-    /// Appends a fate from its fields, as the OS model has them (no `PushFate` is built to be encoded).
-    /// `notificationIdIsApnsId` says the notification id is the apns-id without the caller copying it to say so.
-    mutating func append(apnsId: String, deviceId: String, bundleId: String, token: String, kind: PushFate.Kind,
-                         reason: String, at: Millis, notificationId: String?, notificationIdIsApnsId: Bool = false) {
+    mutating func append(_ fate: borrowing PushFate) {
+        let apnsId = fate.apnsId, deviceId = fate.deviceId, bundleId = fate.bundleId, token = fate.token
+        let reason = fate.reason, notificationId = fate.notificationId
         if arena.count >= capacity { arena.removeFirst() }
-        // Equal strings sharing storage compare by pointer: the usual case costs no byte comparison.
-        let sameId = notificationIdIsApnsId || notificationId == apnsId
+        let sameId = notificationId == apnsId
         let maxBytes = Self.fixedSize + EntryByteWriter.size(apnsId) + EntryByteWriter.size(deviceId)
             + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token) + EntryByteWriter.size(reason)
             + (sameId ? 0 : EntryByteWriter.size(notificationId))
         var (w, _) = arena.begin(maxBytes: maxBytes)
-        w.int64(at)
-        w.uint8(UInt8(kind.ordinal))
+        w.int64(fate.at)
+        w.uint8(UInt8(fate.fate.ordinal))
         w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
         w.string(apnsId)
         w.string(deviceId)

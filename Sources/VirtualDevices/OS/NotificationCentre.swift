@@ -157,16 +157,11 @@ struct NotificationCentre: Sendable {
 
 /// A notification as the centre keeps it, made into a `DeliveredNotification` when read.
 ///
-/// Every delivery writes one and evicts the oldest, whose references are then released long out of cache. So
-/// it holds fewer than the public record: the identifier is the notification's own (the record carries a
-/// second copy), and how it was presented is two flags (the record an array). What a service extension left is
-/// kept as the delivery had it (nil, and no reference to release, when none ran).
+/// How it was presented is two flags (the record an array); what a service extension left is kept as the
+/// delivery had it (nil when none ran).
 struct StoredNotification: Sendable {
-    /// The push's `apns-id` when it is not the notification's identifier (a push with a collapse id); nil when it
-    /// is (`apnsIdIsIdentifier`), or for a local notification. Most pushes have no collapse id: the same String
-    /// kept twice cost a retain at delivery and a release at eviction, far out of cache.
-    var otherApnsId: String?
-    var apnsIdIsIdentifier: Bool
+    /// The push's `apns-id` (nil for a local notification).
+    var apnsId: String?
     var notification: ApnsNotification
     var deliveredAt: Millis
     var soundPlayed: String
@@ -176,8 +171,6 @@ struct StoredNotification: Sendable {
     var extensionResult: VirtualApp.ExtensionResult?
 
     var identifier: String { notification.identifier }
-    /// The push's `apns-id` (nil for a local notification).
-    var apnsId: String? { apnsIdIsIdentifier ? notification.identifier : otherApnsId }
 
     /// How it was presented, as the JSON shows it.
     var presentation: [String] { (banner ? ["banner"] : []) + (list ? ["list"] : []) }

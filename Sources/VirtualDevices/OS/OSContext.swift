@@ -33,12 +33,6 @@ struct OSContext {
         caches.content(of: payload)
     }
 
-    /// Records a fate step in the farm's recorder.
-    func record(apnsId: String, bundleId: String, token: String, _ kind: PushFate.Kind, _ reason: String,
-                notificationId: String?, notificationIdIsApnsId: Bool = false) {
-        fates.record(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token, kind, reason, at: now,
-                     notificationId: notificationId, notificationIdIsApnsId: notificationIdIsApnsId)
-    }
 
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
     func fetchAttachment(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {

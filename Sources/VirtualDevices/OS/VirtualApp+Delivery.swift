@@ -45,10 +45,9 @@ extension VirtualApp {
     mutating func present(_ n: consuming ApnsNotification, content: PushContent, apnsId: String?, token: String,
                           _ ctx: OSContext, extensionResult: ExtensionResult? = nil) {
         // A local notification (no apns-id) has no fate to record.
-        // The apns-id and token are passed on borrowed (`??` or a copy of the identifier retained a String a push).
-        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil, idIsApnsId: Bool = false) {
+        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil) {
             guard let apnsId else { return }
-            recordFate(kind, reason, apnsId: apnsId, token: token, notificationId: id, notificationIdIsApnsId: idIsApnsId, ctx)
+            recordFate(kind, reason, apnsId: apnsId, token: token, notificationId: id, ctx)
         }
         guard authorization.isAllowed else {
             fate(.suppressed, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
@@ -96,13 +95,9 @@ extension VirtualApp {
                  : "alerts are not among the authorized options")
             return
         }
-        // The notification moves into the record the centre keeps (a copy would retain its ten strings). Built
-        // whole as a `let`: a `var` filled in afterwards was copied into the centre and destroyed here.
-        // The identifier is the apns-id unless the push had a collapse id: only then is a copy kept for the fates.
-        let idIsApnsId = apnsId != nil && n.identifier == apnsId
-        let identifier: String? = idIsApnsId ? nil : n.identifier
+        let identifier = n.identifier
         let item = StoredNotification(
-            otherApnsId: idIsApnsId ? nil : apnsId, apnsIdIsIdentifier: idIsApnsId, notification: consume n,
+            apnsId: apnsId, notification: consume n,
             deliveredAt: ctx.now,
             soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
             banner: banner, list: list,
@@ -114,12 +109,11 @@ extension VirtualApp {
             return reason + "; " + log.joined(separator: "; ")
         }
         guard options.contains(.list) || lifecycle != .foreground else {
-            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier,
-                 idIsApnsId: idIsApnsId)
+            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier)
             return
         }
-        if let replaced = centre.add(consume item), let replacedId = replaced.apnsId ?? apnsId {  // moved into the centre
-            recordFate(.coalesced, "replaced on screen by \(apnsId ?? identifier ?? "") (same identifier / apns-collapse-id)",
+        if let replaced = centre.add(item), let replacedId = replaced.apnsId ?? apnsId {
+            recordFate(.coalesced, "replaced on screen by \(apnsId ?? identifier) (same identifier / apns-collapse-id)",
                        apnsId: replacedId, token: token, notificationId: replaced.identifier, ctx)
         }
         let shown: String
@@ -130,7 +124,7 @@ extension VirtualApp {
         } else {
             shown = "presented in the foreground (list)"
         }
-        fate(.shown, withLog(shown), identifier, idIsApnsId: idIsApnsId)
+        fate(.shown, withLog(shown), identifier)
     }
 
     /// Presentation options as bits: the set `willPresent` answered, tested on every push without a `Set`.
