@@ -1,4 +1,5 @@
 # apns-emulator: one-word entry points for developers, CI (.ci/run) and the Docker image.
+# `make sanitize` runs H2TransportTests and APNsEmulatorTests under ASan (leak checks included), then under TSan.
 # Plain GNU make; every target is phony. Override tools and flags on the command line:
 #   make test SWIFT=/opt/swift/usr/bin/swift      make run SERVE_FLAGS='--event-loops 1'
 
@@ -18,7 +19,7 @@ SERVE_FLAGS ?=
 # test imports XCTest, skip the XCTest pass entirely so its summary never appears.
 SWIFT_TEST_FLAGS ?= $(if $(shell grep -rlw --include='*.swift' 'import XCTest' Tests 2>/dev/null),,--disable-xctest)
 
-.PHONY: all deps build run test bench bench-idle clean
+.PHONY: all deps build run test sanitize bench bench-idle clean
 # Prerequisites run in the order written (deps before build), even under `make -j`; swift parallelises itself.
 .NOTPARALLEL:
 
@@ -37,9 +38,32 @@ run: deps build
 	fi
 	exec $(BIN) serve --certs $(CERTS_DIR) --state-dir $(STATE_DIR) $(SERVE_FLAGS)
 
+# The build checks that no target imports one it does not depend on (so no layer imports one above it); SwiftPM
+# reports that as an error but goes on building, so the log is searched and the run stops there.
 test: deps
-	$(SWIFT) build --build-tests
+	@mkdir -p .build
+	@$(SWIFT) build --build-tests --explicit-target-dependency-import-check error > .build/build-tests.log 2>&1; \
+		status=$$?; cat .build/build-tests.log; \
+		if grep -q 'without declaring it a dependency' .build/build-tests.log; then \
+			echo "make test: a target imports a module it does not declare (see above)"; exit 1; fi; \
+		exit $$status
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
+
+# Each sanitizer builds in a scratch folder of its own, so neither invalidates the normal build. `swift test` builds
+# every test target but runs only the two filtered here. Both sanitizers run even when the first fails; the target
+# fails if either did. TSan needs no options to run here; its suppressions are for Mutex (see the file).
+SANITIZE_FILTERS := --filter '^H2TransportTests\.' --filter '^APNsEmulatorTests\.'
+TSAN_SUPPRESSIONS := $(CURDIR)/scripts/tsan-suppressions.txt
+
+sanitize: deps
+	@status=0; \
+	for sanitizer in address thread; do \
+		echo "$(SWIFT) test $(SWIFT_TEST_FLAGS) --sanitize=$$sanitizer --scratch-path .build/sanitize-$$sanitizer $(SANITIZE_FILTERS)"; \
+		TSAN_OPTIONS="suppressions=$(TSAN_SUPPRESSIONS) $$TSAN_OPTIONS" \
+			$(SWIFT) test $(SWIFT_TEST_FLAGS) --sanitize=$$sanitizer --scratch-path .build/sanitize-$$sanitizer \
+			$(SANITIZE_FILTERS) || status=1; \
+	done; \
+	exit $$status
 
 bench: deps build
 	bench/transport.sh

@@ -1,16 +1,21 @@
 // swift-tools-version:6.0
-// The layers, lowest first (a module may import only those above it in this list):
-//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML – C libraries and the macros Swift cannot import
-//                                            (CShims also holds nghttp2's per-loop allocation cache)
+// The layers, lowest first (a module may import only those above it in this list; `make test` builds with
+// SwiftPM's explicit import check, so an undeclared import fails):
+//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML, CJemalloc – C libraries and the macros Swift cannot
+//                                            import (CShims also holds nghttp2's per-loop allocation cache)
+//   WireBytes                                – byte comparisons, UTF-8 views, the request-fields view
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
-//   APNsProtocol                             – pure: reasons, validation pipeline, JWT (no I/O)
-//   APNsEmulator                             – hosts, certificates, handlers, delivery queue, the emulator itself
+//   APNsProtocol                             – pure: reasons, validation, answers, JWT (no I/O, no transport)
+//   StateStore                               – what persists across restarts, and its SQLite store
+//   APNsEmulator                             – the provider API: services, registries, journal, pipeline, handler
+//   EmulatorControl                          – the control API and the Emulator that starts it with the listeners
 //   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
 //   Scenarios                                – scenario files (libyaml), the runner, its reports
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
 //   apns-emulator                            – the executable (calls EmulatorCLI)
+//   SpawnedProcess                           – test support: child processes without Foundation.Process
 import PackageDescription
 
 let package = Package(
@@ -18,7 +23,10 @@ let package = Package(
     products: [
         .executable(name: "apns-emulator", targets: ["apns-emulator"]),
         .library(name: "H2Transport", targets: ["H2Transport"]),
+        .library(name: "OpenSSLSupport", targets: ["OpenSSLSupport"]),
+        .library(name: "APNsProtocol", targets: ["APNsProtocol"]),
         .library(name: "APNsEmulator", targets: ["APNsEmulator"]),
+        .library(name: "EmulatorControl", targets: ["EmulatorControl"]),
         .library(name: "VirtualDevices", targets: ["VirtualDevices"]),
         .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
         .library(name: "SpawnedProcess", targets: ["SpawnedProcess"]),
@@ -151,6 +159,12 @@ let package = Package(
         .testTarget(
             name: "EmulatorCLITests",
             dependencies: ["SpawnedProcess", "EmulatorCLI", "APNsEmulator", "EmulatorTesting", "H2Transport", "OpenSSLSupport", "EmulatorControl", "StateStore"]
+        ),
+        .testTarget(
+            // Builds a throwaway package that depends on a tagged copy of this one and uses EmulatorTesting; it
+            // runs git and swift as child processes and imports none of the package's other modules.
+            name: "EmulatorTestingTests",
+            dependencies: ["SpawnedProcess"]
         ),
     ],
     swiftLanguageModes: [.v6]

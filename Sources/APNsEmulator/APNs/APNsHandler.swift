@@ -89,8 +89,14 @@ package final class APNsHandler: H2ServerHandler {
             .map(FaultHit.init)
         let decision = pipeline.decide(request, serverName: connection.serverName, fault: fault, state: state, now: now)
         countTokenUpdates(state, now: now)
-        let journaledAt = journal(decision, request: request, connectionId: connection.id, started: context.readAt,
-                                  now: now)
+        let journaledAt: UInt64?
+        if case .accepted(let push, _) = decision.answer {
+            journaledAt = journal(decision, summary: push.summary, request: request, connectionId: connection.id,
+                                  started: context.readAt, now: now)
+        } else {
+            journaledAt = journal(decision, summary: decision.record.summary ?? RequestSummary(), request: request,
+                                  connectionId: connection.id, started: context.readAt, now: now)
+        }
 
         if let streams = decision.effects.maxConcurrentStreams { advertise(streams, on: connection) }
         if let goAway = decision.effects.goAwayBeforeAnswer { connection.sendGoAway(debugData: goAway) }
@@ -106,10 +112,10 @@ package final class APNsHandler: H2ServerHandler {
         case .answer(let answer):
             response = state.responses.response(answer)
         }
-        let record = decision.record
-        if record.reason == nil { state.stats.bump(state.stats.accepted) } else { state.stats.bump(state.stats.rejected) }
-        let counted = AnswerMetrics(reason: record.reason, status: record.status, pushType: record.pushType,
-                                    environment: decision.environment, started: context.readAt)
+        if decision.record.reason == nil { state.stats.bump(state.stats.accepted) } else { state.stats.bump(state.stats.rejected) }
+        let counted = AnswerMetrics(reason: decision.record.reason, status: decision.record.status,
+                                    pushType: decision.record.pushType, environment: decision.environment,
+                                    started: context.readAt)
         let responder = context.responder
         if decision.effects.delay == .zero {
             Self.answer(response, counted, finished: journaledAt, metrics: metrics, responder: responder)
@@ -164,16 +170,17 @@ package final class APNsHandler: H2ServerHandler {
     }
 
     /// Records the decision when the journal is on; returns the time it read for the entry's duration.
-    private func journal(_ decision: borrowing PushDecision, request: H2Request, connectionId: UInt64, started: UInt64,
-                         now: Millis) -> UInt64? {
+    private func journal(_ decision: borrowing PushDecision, summary: borrowing RequestSummary, request: H2Request,
+                         connectionId: UInt64, started: UInt64, now: Millis) -> UInt64? {
         guard services.journal.isEnabled else { return nil }
-        let r = decision.record
         let finished = monotonicNanoseconds()
         services.journal.append(JournalRecord(
-            receivedAt: now, connectionId: connectionId, environment: decision.environment, authMode: r.authMode,
-            authRejection: r.authRejection, status: r.status, reason: r.reason.map(policy.wireString(for:)),
-            timestamp: r.timestamp, apnsId: r.id, apnsUniqueId: r.uniqueId,
-            durationMicros: Int64((finished &- started) / 1000), faultId: r.faultId), request: request, summary: r.summary)
+            receivedAt: now, connectionId: connectionId, environment: decision.environment,
+            authMode: decision.record.authMode, authRejection: decision.record.authRejection,
+            status: decision.record.status, reason: decision.record.reason.map(policy.wireString(for:)),
+            timestamp: decision.record.timestamp, apnsId: decision.record.id, apnsUniqueId: decision.record.uniqueId,
+            durationMicros: Int64((finished &- started) / 1000), faultId: decision.record.faultId), request: request,
+            summary: summary)
         return finished
     }
 }

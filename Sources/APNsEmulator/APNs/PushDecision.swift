@@ -26,8 +26,8 @@ struct PushDecision: Sendable {
         /// The id echoed (`apns-id`, or `apns-request-id` for broadcasts); empty for a reset.
         var id: String
         var uniqueId: String?
-        /// What validation read of the request (for an accepted push: the push's own).
-        var summary: RequestSummary
+        /// What validation read of the request; nil for an accepted push, which carries its own.
+        var summary: RequestSummary?
         var pushType: PushType?
         var authMode: JournalRecord.AuthMode
         /// The reason, when it was an authentication one.

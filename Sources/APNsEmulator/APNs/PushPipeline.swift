@@ -38,23 +38,30 @@ struct PushPipeline: Sendable {
             ? EnvironmentResolver.environment(headers: request.headers, serverName: serverName,
                                               listener: state.listenerEnvironment)
             : state.listenerEnvironment
-        var decision: PushDecision
         if let fault, case .resetStream = fault.action {
-            decision = PushDecision(
+            var decision = PushDecision(
                 answer: .reset, environment: environment,
                 record: .init(status: 0, id: "", summary: RequestSummary(), authMode: authMode(request, RequestSummary(), state),
                               faultId: fault.id))
-        } else {
-            state.validation.environment = environment
-            state.validation.now = now
-            if Self.isBroadcastPath(request.headers) {
-                decision = decideBroadcast(request, fault: fault, state: state, now: now)
-            } else {
-                decision = decidePush(request, fault: fault, state: state, now: now)
-            }
-            decision.effects.delay = delay(fault: fault, state: state)
-            decision.effects.goAwayAfterAnswer = faultGoAway(fault) ?? recycleIfDue(state, now: now)
+            if state.advertisedStreams != advertisedBefore { decision.effects.maxConcurrentStreams = state.advertisedStreams }
+            return decision
         }
+        state.validation.environment = environment
+        state.validation.now = now
+        if Self.isBroadcastPath(request.headers) {
+            return finish(decideBroadcast(request, fault: fault, state: state, now: now), fault: fault, state: state,
+                          advertisedBefore: advertisedBefore, now: now)
+        }
+        return finish(decidePush(request, fault: fault, state: state, now: now), fault: fault, state: state,
+                      advertisedBefore: advertisedBefore, now: now)
+    }
+
+    /// The effects every answered request may have: its delay, a GOAWAY after it, new SETTINGS.
+    private func finish(_ decision: consuming PushDecision, fault: FaultHit?, state: APNsConnectionState,
+                        advertisedBefore: Int, now: Millis) -> PushDecision {
+        var decision = decision
+        decision.effects.delay = delay(fault: fault, state: state)
+        decision.effects.goAwayAfterAnswer = faultGoAway(fault) ?? recycleIfDue(state, now: now)
         if state.advertisedStreams != advertisedBefore { decision.effects.maxConcurrentStreams = state.advertisedStreams }
         return decision
     }
@@ -72,13 +79,13 @@ struct PushPipeline: Sendable {
             outcome = Self.replace(outcome, with: reason)
         }
         let environment = state.validation.environment
-        switch outcome {
+        switch consume outcome {
         case .success(let push):
             let uniqueId = environment == .sandbox ? state.authState.ids.generate() : nil
             accepted(state)
             return PushDecision(
                 answer: .accepted(push, uniqueId: uniqueId), environment: environment,
-                record: .init(status: 200, id: push.apnsId, uniqueId: uniqueId, summary: push.summary,
+                record: .init(status: 200, id: push.apnsId, uniqueId: uniqueId, summary: nil,
                               pushType: push.pushType, authMode: authMode(request, push.summary, state),
                               faultId: fault?.id))
         case .failure(let rejection):

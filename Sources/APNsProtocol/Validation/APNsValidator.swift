@@ -219,8 +219,11 @@ public struct APNsValidator: Sendable {
         if let at = info.unregisteredAt, at <= context.now { return reject(.unregistered, summary, timestamp: at) }
         if let at = info.expiredAt, at <= context.now { return reject(.expiredToken, summary, timestamp: at) }
 
+        // Swapped out rather than copied (`consume summary` is refused here: "compiler bug").
+        var taken = RequestSummary()
+        swap(&taken, &summary)
         return .success(AcceptedPush(
-            summary: summary, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: responseId,
+            summary: taken, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: responseId,
             payload: request.body, payloadSummary: scanned, environment: context.environment))
     }
 

@@ -27,22 +27,22 @@ public protocol ValidatedRequest: Sendable {
     var responseId: String { get }
 }
 
-/// A push that passed every check.
+/// A push that passed every check. Immutable and shared: the answer, the journal and the devices' delivery all
+/// read the same one.
 ///
-/// The token, topic, collapse id and expiration live once, in `summary` (which the validator filled and
-/// checked): storing them twice cost a retain and a release per String per push, on the hottest path.
-public struct AcceptedPush: ValidatedRequest {
-    public var summary: RequestSummary
+/// The token, topic, collapse id and expiration live once, in `summary` (which the validator filled and checked).
+public final class AcceptedPush: ValidatedRequest {
+    public let summary: RequestSummary
     /// The topic without the push type's suffix: the app's bundle id.
-    public var bundleId: String
-    public var pushType: PushType
+    public let bundleId: String
+    public let pushType: PushType
     /// The effective priority (an omitted header on a background push reads as 5).
-    public var priority: Int
+    public let priority: Int
     /// The apns-id to send back: as received, or generated (lowercase).
-    public var apnsId: String
-    public var payload: [UInt8]
-    public var payloadSummary: PayloadScanner.Summary
-    public var environment: APNsEnvironment
+    public let apnsId: String
+    public let payload: [UInt8]
+    public let payloadSummary: PayloadScanner.Summary
+    public let environment: APNsEnvironment
 
     /// `summary` must carry a token and a topic (the validator sets both before it accepts).
     init(summary: RequestSummary, bundleId: String, pushType: PushType, priority: Int, apnsId: String,

@@ -16,24 +16,37 @@ import Foundation
 /// rule for handlers is: read every field, call `finish()`, and only then use the values. Checks of
 /// meaning (formats, cross-field rules) come after `finish()` and throw directly; mutations come last.
 package final class JSONBodyReader {
-    /// Shared by a reader and its children: the first recorded error and every reader, in creation order.
+    /// Shared by a reader and its children: the first recorded error and every reader's scope, in creation order.
+    /// It holds scopes, not readers: a reader holds its session, and a session holding readers made a cycle that
+    /// leaked every request body.
     private final class Session {
         var firstError: ControlAPIError?
-        var readers: [JSONBodyReader] = []
+        var scopes: [Scope] = []
     }
 
-    private let object: [String: Any]
-    /// `""` for the body itself, `"action."` for a nested object.
-    private let prefix: String
+    /// One object's fields and the names asked of it.
+    private final class Scope {
+        let object: [String: Any]
+        /// `""` for the body itself, `"action."` for a nested object.
+        let prefix: String
+        /// Names asked for, in the order asked (the "expected one of" list).
+        var known: [String] = []
+
+        init(object: [String: Any], prefix: String) {
+            self.object = object
+            self.prefix = prefix
+        }
+    }
+
+    private let scope: Scope
     private let session: Session
-    /// Names asked for, in the order asked (the "expected one of" list).
-    private var known: [String] = []
+    private var object: [String: Any] { scope.object }
+    private var prefix: String { scope.prefix }
 
     private init(object: [String: Any], prefix: String, session: Session) {
-        self.object = object
-        self.prefix = prefix
+        self.scope = Scope(object: object, prefix: prefix)
         self.session = session
-        session.readers.append(self)
+        session.scopes.append(scope)
     }
 
     /// Parses a request body. An empty (or all-whitespace) body reads as `{}`, so endpoints whose fields
@@ -63,7 +76,7 @@ package final class JSONBodyReader {
 
     /// The value for `name`, marking it known; JSON `null` reads as absent.
     private func value(_ name: String) -> Any? {
-        if !known.contains(name) { known.append(name) }
+        if !scope.known.contains(name) { scope.known.append(name) }
         guard let v = object[name], !(v is NSNull) else { return nil }
         return v
     }
@@ -210,7 +223,7 @@ package final class JSONBodyReader {
     /// Whether the field is present with JSON `null` (for calls where null is a programming error the
     /// emulated API reports, as the plugin's argument-null exception, rather than "absent").
     package func isNull(_ name: String) -> Bool {
-        if !known.contains(name) { known.append(name) }
+        if !scope.known.contains(name) { scope.known.append(name) }
         return object[name] is NSNull
     }
 
@@ -220,10 +233,10 @@ package final class JSONBodyReader {
     /// first recorded type or missing-field problem. Call once, on the top-level reader, before using
     /// any value read.
     package func finish() throws(ControlAPIError) {
-        for reader in session.readers {
-            let unknown = reader.object.keys.filter { !reader.known.contains($0) }.sorted()
+        for scope in session.scopes {
+            let unknown = scope.object.keys.filter { !scope.known.contains($0) }.sorted()
             if let name = unknown.first {
-                throw .unknownField(reader.prefix + name, expected: reader.known, location: .body)
+                throw .unknownField(scope.prefix + name, expected: scope.known, location: .body)
             }
         }
         if let error = session.firstError { throw error }

@@ -18,6 +18,8 @@ import Glibc
 /// which case it asks to be resumed on the next tick (`resumeReadingNextTick`) so one busy peer cannot
 /// starve the others. The loop also owns scratch buffers that connections borrow while they run:
 /// only one connection runs at a time, so sharing them keeps idle connections small.
+/// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
+/// owning event loop, one call at a time, and no access to one overlaps another. See `ServerStream`.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: every stored var below is touched only on `thread` (checked by
     // `preconditionInLoop`), except `inbox` (a Mutex), `threadID` (an Atomic, read from any thread by
@@ -30,12 +32,14 @@ public final class EventLoop: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
 
     // Owned by the loop thread.
-    private var registrations: ContiguousArray<Selectable?> = []
-    private var timers = TimerQueue()
-    private var resumeList: [ReadResumable] = []
+    @exclusivity(unchecked) private var registrations: ContiguousArray<Selectable?> = []
+    @exclusivity(unchecked) private var timers = TimerQueue()
+    @exclusivity(unchecked) private var resumeList: [ReadResumable] = []
     /// The loop thread's pthread_t (0 until it runs), read by `inEventLoop` from any thread.
     private let threadID = Atomic<UInt>(0)
-    private var thread: Thread? = nil
+    /// Whether `start` ran. The thread is not kept: it holds this loop through its closure, and a kept thread
+    /// made a cycle that leaked every loop (a running Thread keeps itself alive and drops the closure at its end).
+    private var started = false
     private let finished = DispatchSemaphore(value: 0)
 
     /// 64 KiB of ciphertext read straight from a socket; borrowed by whichever connection is running.
@@ -45,14 +49,14 @@ public final class EventLoop: @unchecked Sendable {
     /// nghttp2 output coalesced into ~16 KiB TLS records (1 SSL_write per ~80 small responses).
     let coalesceBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     /// Ciphertext produced by TLS for the running connection, written to its socket before it yields.
-    var scratchOut: [UInt8] = []
+    @exclusivity(unchecked) var scratchOut: [UInt8] = []
     /// CLOCK_MONOTONIC when the loop last woke up or read from a socket (loop thread only): activity stamps
     /// for idle timeouts read this instead of the clock, and so do the requests found in that read, as the
     /// start of their latency (one clock read per read(2), not several per request).
-    public private(set) var readAt: UInt64 = monotonicNanoseconds()
+    @exclusivity(unchecked) public private(set) var readAt: UInt64 = monotonicNanoseconds()
     /// CLOCK_REALTIME in milliseconds since the epoch at the same moment (loop thread only), for handlers that
     /// stamp requests with wall time.
-    public private(set) var readAtWallMillis: Int64 = wallMillis()
+    @exclusivity(unchecked) public private(set) var readAtWallMillis: Int64 = wallMillis()
 
     /// Restamps `readAt` and `readAtWallMillis`; connections call it for each read that returned data, so
     /// input read late in a long wakeup is not stamped with the wakeup's time.
@@ -65,7 +69,7 @@ public final class EventLoop: @unchecked Sendable {
     /// `headerEncoder` borrowed, for the per-answer path (valid for the loop's life: `headerEncoder` holds it).
     let borrowedHeaderEncoder: Borrowed<HeaderEncoder>
     /// Request streams closed by this loop's server connections, for their next requests (loop thread only).
-    var streamPool = ServerStreamPool()
+    @exclusivity(unchecked) var streamPool = ServerStreamPool()
     /// The allocator of this loop's nghttp2 sessions (loop thread only: nghttp2's allocator is not synchronised).
     let nghttp2Allocator = NGHTTP2Allocator()
 
@@ -110,7 +114,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         t.name = name
         t.stackSize = 1 << 20
-        thread = t
+        started = true
         t.start()
     }
 
@@ -192,7 +196,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     func join() {
-        guard thread != nil else { return }
+        guard started else { return }
         finished.wait()
         finished.signal()
     }

@@ -19,6 +19,8 @@ import Glibc
 /// `mem_recv`/`mem_send`, which run under a method of this object.
 /// `nghttp2_session_del` does not report still-open streams, so subclasses drop their
 /// stream tables in `didClose`.
+/// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
+/// owning event loop, one call at a time, and no access to one overlaps another. See `ServerStream`.
 public class H2Connection: Selectable, ReadResumable {
     enum State: Equatable {
         case connecting     // client: TCP connect in progress
@@ -33,18 +35,18 @@ public class H2Connection: Selectable, ReadResumable {
     let loop: EventLoop
     let tls: TLSSession
     // Owned by the loop.
-    var state: State
-    var session: OpaquePointer? = nil
+    @exclusivity(unchecked) var state: State
+    @exclusivity(unchecked) var session: OpaquePointer? = nil
     /// Set while this connection runs inside handleEvent, so nested submits do not flush re-entrantly.
-    private var activating = false
+    @exclusivity(unchecked) private var activating = false
     /// Whether the connection is inside a read or resume (nghttp2 delivering frames): nothing is sent meanwhile.
     var isActivating: Bool { activating }
     /// A connection-level failure recorded by a callback, reported when the connection closes.
     var closeReason: String? = nil
     /// When the last byte arrived or a stream ended (monotonic ns): drives the idle timeout.
-    var lastActivity: UInt64 = monotonicNanoseconds()
+    @exclusivity(unchecked) var lastActivity: UInt64 = monotonicNanoseconds()
     /// True while reading paused because the peer is not reading our output.
-    private var readPausedForBackpressure = false
+    @exclusivity(unchecked) private var readPausedForBackpressure = false
 
     /// Stop reading while more than this much ciphertext waits for the peer.
     static let backpressureLimit = 1 << 20
@@ -191,9 +193,9 @@ public class H2Connection: Selectable, ReadResumable {
     }
 
     /// Set when the connection must close as soon as its queued output (a GOAWAY) is written.
-    private var closeAfterFlush = false
+    @exclusivity(unchecked) private var closeAfterFlush = false
     /// A close asked for while nghttp2 was delivering frames (`closeSoon`), carried out when that read ends.
-    private var pendingClose: (reason: String, abortive: Bool)?
+    @exclusivity(unchecked) private var pendingClose: (reason: String, abortive: Bool)?
 
     /// Closes now, or, from inside a read (a handler running under nghttp2's callbacks), as soon as that read
     /// ends: closing there deletes the session and drops the streams the callbacks are still using.

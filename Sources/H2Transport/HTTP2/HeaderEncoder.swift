@@ -12,15 +12,17 @@ import WireBytes
 /// nghttp2 then neither copies nor lowercases it again (a byte-at-a-time pass per name, every response).
 /// NO_COPY_NAME needs the name alive until its frame is sent: kept names live as long as the encoder, that
 /// is as long as its event loop, which every connection (and so every nghttp2 session) on it holds strongly.
+/// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
+/// owning event loop, one call at a time, and no access to one overlaps another. See `ServerStream`.
 final class HeaderEncoder {
-    private var bytes: UnsafeMutableRawPointer
-    private var byteCapacity: Int
-    private var nvs: UnsafeMutablePointer<nghttp2_nv>
-    private var nvCapacity: Int
-    private var used = 0
-    private(set) var count = 0
+    @exclusivity(unchecked) private var bytes: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var byteCapacity: Int
+    @exclusivity(unchecked) private var nvs: UnsafeMutablePointer<nghttp2_nv>
+    @exclusivity(unchecked) private var nvCapacity: Int
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private(set) var count = 0
     /// Lowercase names sent before, in memory of their own that lives as long as the encoder.
-    private var names: [UnsafeRawBufferPointer] = []
+    @exclusivity(unchecked) private var names: [UnsafeRawBufferPointer] = []
     /// Names kept at most: the few a server or client sends again and again, not whatever it is asked to.
     static let internLimit = 32
 

@@ -6,6 +6,9 @@ import Glibc
 
 /// A server-side HTTP/2 connection as the layer above sees it: who is connected, over what, and controls
 /// for GOAWAY and SETTINGS. Loop-confined: use it only on `eventLoop` (handler calls already are).
+/// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
+/// owning event loop (`preconditionInLoop`), one call at a time, and no access to one overlaps another (nothing
+/// reached while one is being modified reaches back to it). The checks ran on every header field and request.
 public final class H2ServerConnection: H2Connection {
     /// Unique per server, for logs and journals.
     public let id: UInt64
@@ -35,12 +38,12 @@ public final class H2ServerConnection: H2Connection {
     /// Whether GOAWAY was sent (no new streams will be accepted).
     public private(set) var goAwaySent = false
     /// The last stream id that GOAWAY named: requests on streams above it are refused, never handled.
-    private var goAwayLastStreamID: Int32 = .max
+    @exclusivity(unchecked) private var goAwayLastStreamID: Int32 = .max
 
     private let config: H2ServerConfiguration
     private let handler: AnyServerHandler
     /// The handler bound to this connection's state, from the handshake's end until the close.
-    private var opened: OpenConnectionHandler?
+    @exclusivity(unchecked) private var opened: OpenConnectionHandler?
     private weak var registry: ServerConnectionRegistry?
     /// The open request streams, owned here, each at its `openIndex` (removal swaps the last one into its place).
     ///
@@ -49,13 +52,13 @@ public final class H2ServerConnection: H2Connection {
     /// `open` only in `onStreamClose`, after which nghttp2 forgets the stream at once (closed streams are not
     /// kept: `NGHTTP2Callbacks.options`), or in `didClose`, once the session is gone. A dictionary of our own
     /// from id to stream hashed the id twice per request (insertion and removal, SipHash) next to nghttp2's map.
-    private var open: [ServerStream] = []
+    @exclusivity(unchecked) private var open: [ServerStream] = []
     /// The stream last begun or looked up (see `stream(_:)`): frames of one stream come in a row and its
     /// answer follows its last frame, so this saves a map lookup per header field and per response.
     ///
     /// Borrowed: it is only ever nil or a stream that `open` holds, because every removal from `open`
     /// (`onStreamClose`, `didClose`) clears it first when it is the stream removed.
-    private var current: Borrowed<ServerStream>? = nil
+    @exclusivity(unchecked) private var current: Borrowed<ServerStream>? = nil
     private var timerID: UInt64? = nil
     private let acceptedAt = monotonicNanoseconds()
 

@@ -3,6 +3,8 @@ import WireBytes
 
 /// State the OS model reads on every delivery, owned by the farm: uploaded files and parsed payloads.
 ///
+/// `payloads` skips the dynamic exclusivity check: only `content(of:)` touches it, under the farm's lock.
+///
 /// `@unchecked Sendable`: every access happens under the device farm's `Mutex` (an `OSContext`, which carries
 /// this reference, exists only inside `DeviceFarm.withApp`, itself called with the lock held).
 final class FarmCaches: @unchecked Sendable {
@@ -10,7 +12,7 @@ final class FarmCaches: @unchecked Sendable {
     var files: [String: [UInt8]] = [:]
     /// The last payloads parsed, newest first: a sender repeats its payload template, so a push usually costs
     /// a byte comparison instead of a JSON parse.
-    private var payloads: [(bytes: [UInt8], content: PushContent)] = []
+    @exclusivity(unchecked) private var payloads: [(bytes: [UInt8], content: PushContent)] = []
     private static let payloadsKept = 8
 
     func content(of payload: [UInt8]) -> PushContent {

@@ -26,23 +26,21 @@ struct FateLog: ~Copyable {
     private static let notificationIdIsApnsId: UInt8 = 1
 
     mutating func append(_ fate: borrowing PushFate) {
-        let apnsId = fate.apnsId, deviceId = fate.deviceId, bundleId = fate.bundleId, token = fate.token
-        let reason = fate.reason, notificationId = fate.notificationId
         if arena.count >= capacity { arena.removeFirst() }
-        let sameId = notificationId == apnsId
-        let maxBytes = Self.fixedSize + EntryByteWriter.size(apnsId) + EntryByteWriter.size(deviceId)
-            + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token) + EntryByteWriter.size(reason)
-            + (sameId ? 0 : EntryByteWriter.size(notificationId))
+        let sameId = fate.notificationId == fate.apnsId
+        let maxBytes = Self.fixedSize + EntryByteWriter.size(fate.apnsId) + EntryByteWriter.size(fate.deviceId)
+            + EntryByteWriter.size(fate.bundleId) + EntryByteWriter.size(fate.token) + EntryByteWriter.size(fate.reason)
+            + (sameId ? 0 : EntryByteWriter.size(fate.notificationId))
         var (w, _) = arena.begin(maxBytes: maxBytes)
         w.int64(fate.at)
         w.uint8(UInt8(fate.fate.ordinal))
         w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
-        w.string(apnsId)
-        w.string(deviceId)
-        w.string(bundleId)
-        w.string(token)
-        w.string(reason)
-        if !sameId { w.string(notificationId) }
+        w.string(fate.apnsId)
+        w.string(fate.deviceId)
+        w.string(fate.bundleId)
+        w.string(fate.token)
+        w.string(fate.reason)
+        if !sameId { w.string(fate.notificationId) }
         arena.commit(w)
     }
 

@@ -3,19 +3,22 @@ import APNsProtocol
 
 /// Where each step of a push's fate goes as it happens: the farm's fate log, and the counts `/metrics` shows.
 ///
+/// Its fields skip the dynamic exclusivity check (`@exclusivity(unchecked)`): `record` is its only writer and
+/// runs under the farm's lock, never re-entered.
+///
 /// `@unchecked Sendable`: like `FarmCaches`, reached only under the device farm's `Mutex` (the farm holds it in
 /// `DeviceStore`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withApp`).
 final class FateRecorder: @unchecked Sendable {
     /// The newest fates (a ring: the oldest go once it is full).
-    private(set) var log: FateLog
+    @exclusivity(unchecked) private(set) var log: FateLog
     /// Fate steps recorded since start (never trimmed).
-    private(set) var counts = FateCounts()
+    @exclusivity(unchecked) private(set) var counts = FateCounts()
 
     init(capacity: Int) {
         log = FateLog(capacity: capacity)
     }
 
-    func record(_ fate: PushFate) {
+    func record(_ fate: consuming PushFate) {
         counts.add(fate.fate)
         log.append(fate)
     }

@@ -112,7 +112,7 @@ extension VirtualApp {
             fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier)
             return
         }
-        if let replaced = centre.add(item), let replacedId = replaced.apnsId ?? apnsId {
+        if let replaced = centre.add(consume item), let replacedId = replaced.apnsId ?? apnsId {
             recordFate(.coalesced, "replaced on screen by \(apnsId ?? identifier) (same identifier / apns-collapse-id)",
                        apnsId: replacedId, token: token, notificationId: replaced.identifier, ctx)
         }
