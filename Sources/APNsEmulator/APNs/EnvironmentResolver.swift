@@ -14,7 +14,7 @@ enum EnvironmentResolver {
         ("api-manage-broadcast.sandbox.push.apple.com", .sandbox),
     ]
 
-    static func environment(headers: some RequestFields, serverName: String?, listener: APNsEnvironment) -> APNsEnvironment {
+    static func environment(headers: borrowing HeaderFields, serverName: String?, listener: APNsEnvironment) -> APNsEnvironment {
         if let i = headers.authorityIndex ?? headers.firstIndex(of: "host"),
            let env = headers.withValue(at: i, { host($0) }) {
             return env

@@ -177,7 +177,7 @@ struct PushPipeline: Sendable {
     }
 
     /// Broadcast and channel paths start `/1/` or `/4/`.
-    static func isBroadcastPath(_ headers: some RequestFields) -> Bool {
+    static func isBroadcastPath(_ headers: borrowing HeaderFields) -> Bool {
         guard let i = headers.pathIndex else { return false }
         return headers.withValue(at: i) { p in
             p.count > 3 && p[0] == UInt8(ascii: "/") && (p[1] == UInt8(ascii: "1") || p[1] == UInt8(ascii: "4"))

@@ -8,7 +8,7 @@ enum ProviderAuthenticator {
     /// - Parameters:
     ///   - authorizationIndex: where the `authorization` header is in `headers` (ignored for certificate
     ///     connections, as Apple does).
-    static func authenticate(headers: some RequestFields, authorizationIndex: Int?, context: ValidationContext,
+    static func authenticate(headers: borrowing HeaderFields, authorizationIndex: Int?, context: ValidationContext,
                              state: inout ConnectionAuthState, summary: inout RequestSummary) -> APNsReason? {
         switch context.auth {
         case .certificate(let cert):

@@ -91,7 +91,7 @@ public enum DeviceToken {
 
     /// The lowercase text after `/3/device/` in a request's `:path`, well-formed or not: what faults match on
     /// and the journal files a request under, even one that validation refused early.
-    public static func pathToken(in headers: some RequestFields) -> String? {
+    public static func pathToken(in headers: borrowing HeaderFields) -> String? {
         guard let i = headers.pathIndex else { return nil }
         return pathToken(inPath: headers.value(at: i))
     }

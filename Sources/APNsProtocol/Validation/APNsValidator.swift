@@ -35,10 +35,19 @@ public struct APNsValidator: Sendable {
 
     /// The same, reading a context the caller keeps (a connection keeps one and sets its clock and environment
     /// per request). The context is only read.
+    @inlinable
     public func validate<Request: RequestMessage>(_ request: Request, inPlace context: inout ValidationContext,
                                                   state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
+        validate(headers: request.headers, body: request.body, bodyLength: request.bodyLength,
+                 bodyExceededLimit: request.bodyExceededLimit, inPlace: &context, state: &state)
+    }
+
+    /// The pipeline itself, over the request's parts (concrete, so the header list's accessors inline).
+    @usableFromInline
+    func validate(headers: borrowing HeaderFields, body: borrowing [UInt8], bodyLength: Int, bodyExceededLimit: Bool,
+                  inPlace context: inout ValidationContext,
+                  state: inout ConnectionAuthState) -> Result<AcceptedPush, Rejection> {
         var summary = RequestSummary()
-        let headers = request.headers
 
         // The pseudo-headers' places were noted as the list was filled (HTTP/2 allows each once). The other
         // fields we need are picked out in one pass, by name length first, noting repeats (names are compared
@@ -196,9 +205,9 @@ public struct APNsValidator: Sendable {
         }
 
         // 8. Payload.
-        if request.bodyLength == 0 { return reject(.payloadEmpty, summary) }
-        if request.bodyExceededLimit || request.bodyLength > pushType.payloadLimit { return reject(.payloadTooLarge, summary) }
-        let scanned = state.scanPayload(request.body)
+        if bodyLength == 0 { return reject(.payloadEmpty, summary) }
+        if bodyExceededLimit || bodyLength > pushType.payloadLimit { return reject(.payloadTooLarge, summary) }
+        let scanned = state.scanPayload(body)
         guard scanned.isObject else {
             summary.warnings.append("payload is not a JSON object")
             return reject(context.policy.nonObjectPayloadReason, summary)
@@ -224,7 +233,7 @@ public struct APNsValidator: Sendable {
         swap(&taken, &summary)
         return .success(AcceptedPush(
             summary: taken, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: responseId,
-            payload: request.body, payloadSummary: scanned, environment: context.environment))
+            payload: copy body, payloadSummary: scanned, environment: context.environment))
     }
 
     /// The topic minus the push type's suffix.
