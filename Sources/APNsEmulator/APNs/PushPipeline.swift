@@ -48,22 +48,19 @@ struct PushPipeline: Sendable {
         }
         state.validation.environment = environment
         state.validation.now = now
-        if Self.isBroadcastPath(request.headers) {
-            return finish(decideBroadcast(request, fault: fault, state: state, now: now), fault: fault, state: state,
-                          advertisedBefore: advertisedBefore, now: now)
-        }
-        return finish(decidePush(request, fault: fault, state: state, now: now), fault: fault, state: state,
-                      advertisedBefore: advertisedBefore, now: now)
+        var decision = Self.isBroadcastPath(request.headers)
+            ? decideBroadcast(request, fault: fault, state: state, now: now)
+            : decidePush(request, fault: fault, state: state, now: now)
+        finish(&decision, fault: fault, state: state, advertisedBefore: advertisedBefore, now: now)
+        return decision
     }
 
     /// The effects every answered request may have: its delay, a GOAWAY after it, new SETTINGS.
-    private func finish(_ decision: consuming PushDecision, fault: FaultHit?, state: APNsConnectionState,
-                        advertisedBefore: Int, now: Millis) -> PushDecision {
-        var decision = decision
+    private func finish(_ decision: inout PushDecision, fault: FaultHit?, state: APNsConnectionState,
+                        advertisedBefore: Int, now: Millis) {
         decision.effects.delay = delay(fault: fault, state: state)
         decision.effects.goAwayAfterAnswer = faultGoAway(fault) ?? recycleIfDue(state, now: now)
         if state.advertisedStreams != advertisedBefore { decision.effects.maxConcurrentStreams = state.advertisedStreams }
-        return decision
     }
 
     private func decidePush<Request: RequestMessage>(_ request: Request, fault: FaultHit?, state: APNsConnectionState,

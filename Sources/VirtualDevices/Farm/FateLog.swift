@@ -25,22 +25,31 @@ struct FateLog: ~Copyable {
     /// Flag: the notification id is the apns-id (every push shown without a collapse id), written once.
     private static let notificationIdIsApnsId: UInt8 = 1
 
-    mutating func append(_ fate: borrowing PushFate) {
+    mutating func append(_ fate: PushFate) {
+        append(fate.fate, fate.reason, at: fate.at, apnsId: fate.apnsId, deviceId: fate.deviceId,
+               bundleId: fate.bundleId, token: fate.token, notificationId: fate.notificationId)
+    }
+
+    /// The same from the fields where the OS model has them: encoded in place, no `PushFate` built (one would
+    /// retain its six strings, and the copies on its way here as many again).
+    mutating func append(_ kind: PushFate.Kind, _ reason: String, at: Millis, apnsId: String,
+                         deviceId: String, bundleId: String, token: String,
+                         notificationId: String?) {
         if arena.count >= capacity { arena.removeFirst() }
-        let sameId = fate.notificationId == fate.apnsId
-        let maxBytes = Self.fixedSize + EntryByteWriter.size(fate.apnsId) + EntryByteWriter.size(fate.deviceId)
-            + EntryByteWriter.size(fate.bundleId) + EntryByteWriter.size(fate.token) + EntryByteWriter.size(fate.reason)
-            + (sameId ? 0 : EntryByteWriter.size(fate.notificationId))
+        let sameId = notificationId == apnsId
+        let maxBytes = Self.fixedSize + EntryByteWriter.size(apnsId) + EntryByteWriter.size(deviceId)
+            + EntryByteWriter.size(bundleId) + EntryByteWriter.size(token) + EntryByteWriter.size(reason)
+            + (sameId ? 0 : EntryByteWriter.size(notificationId))
         var (w, _) = arena.begin(maxBytes: maxBytes)
-        w.int64(fate.at)
-        w.uint8(UInt8(fate.fate.ordinal))
+        w.int64(at)
+        w.uint8(UInt8(kind.ordinal))
         w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
-        w.string(fate.apnsId)
-        w.string(fate.deviceId)
-        w.string(fate.bundleId)
-        w.string(fate.token)
-        w.string(fate.reason)
-        if !sameId { w.string(fate.notificationId) }
+        w.string(apnsId)
+        w.string(deviceId)
+        w.string(bundleId)
+        w.string(token)
+        w.string(reason)
+        if !sameId { w.string(notificationId) }
         arena.commit(w)
     }
 

@@ -18,8 +18,17 @@ final class FateRecorder: @unchecked Sendable {
         log = FateLog(capacity: capacity)
     }
 
-    func record(_ fate: consuming PushFate) {
+    func record(_ fate: PushFate) {
         counts.add(fate.fate)
         log.append(fate)
+    }
+
+    /// A step recorded by the OS model, from the fields where it has them (see `FateLog.append`).
+    func record(_ kind: PushFate.Kind, _ reason: String, at: Millis, apnsId: String,
+                deviceId: String, bundleId: String, token: String,
+                notificationId: String?) {
+        counts.add(kind)
+        log.append(kind, reason, at: at, apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token,
+                   notificationId: notificationId)
     }
 }

@@ -83,8 +83,8 @@ public struct VirtualApp: Sendable {
     /// Records a step of a push's fate on this app (device and time from `ctx`), as it happens.
     func recordFate(_ kind: PushFate.Kind, _ reason: String, apnsId: String, token: String,
                     notificationId: String? = nil, _ ctx: OSContext) {
-        ctx.fates.record(PushFate(apnsId: apnsId, deviceId: ctx.deviceId, bundleId: bundleId, token: token, fate: kind,
-                                  reason: reason, at: ctx.now, notificationId: notificationId))
+        ctx.fates.record(kind, reason, at: ctx.now, apnsId: apnsId, deviceId: ctx.deviceId, bundleId: bundleId,
+                         token: token, notificationId: notificationId)
     }
 
     /// The same for `push`.
