@@ -1,18 +1,10 @@
+import WireBytes
+
 /// An answer of the provider API as values: its status, the fields to send in order, and the body. Every
 /// answer is built here; the emulator turns it into a transport response.
 public struct APNsAnswer: Sendable, Equatable {
-    public struct Field: Sendable, Equatable {
-        public var name: String
-        public var value: String
-        /// Sent "never indexed" in HPACK: values unique to one message (ids) only evict useful table entries.
-        public var neverIndexed: Bool
-
-        public init(_ name: String, _ value: String, neverIndexed: Bool = false) {
-            self.name = name
-            self.value = value
-            self.neverIndexed = neverIndexed
-        }
-    }
+    /// A field to send (`HeaderField.neverIndexed` for values unique to one message, such as ids).
+    public typealias Field = HeaderField
 
     public var status: Int
     public var fields: [Field]
