@@ -3,7 +3,7 @@
 // SwiftPM's explicit import check, so an undeclared import fails):
 //   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML, CJemalloc – C libraries and the macros Swift cannot
 //                                            import (CShims also holds nghttp2's per-loop allocation cache)
-//   WireBytes                                – byte comparisons, UTF-8 views, the request-fields view
+//   WireBytes                                – byte comparisons, UTF-8 views, the header list
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
 //   APNsProtocol                             – pure: reasons, validation, answers, JWT (no I/O, no transport)
@@ -74,7 +74,7 @@ let package = Package(
             dependencies: ["CShims"]
         ),
         .target(
-            // Byte comparisons, UTF-8 views and the request-fields view: below both the transport and the protocol.
+            // Byte comparisons, UTF-8 views and the header list: below both the transport and the protocol.
             name: "WireBytes"
         ),
         .target(

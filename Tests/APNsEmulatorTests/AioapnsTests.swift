@@ -9,7 +9,7 @@ import VirtualDevices
 
 /// The real third-party sender Python aioapns (pinned, from PyPI) against the in-process emulator.
 ///
-/// aioapns is the client the spec's "What real clients do" describes: it offers no ALPN, sends `host`
+/// aioapns is a real client with quirks of its own: it offers no ALPN, sends `host`
 /// instead of `:authority`, and matches answers to requests by `apns-id`. Every assertion here reads what
 /// aioapns itself reported (its `NotificationResult`), plus the emulator's journal for what went over the
 /// wire. How aioapns is pointed at the emulator (it has no option for another host, port or clock) is

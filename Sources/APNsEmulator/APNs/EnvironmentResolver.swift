@@ -2,7 +2,7 @@ import APNsProtocol
 import WireBytes
 
 /// Decides a request's environment: an Apple host named by `:authority`/`host` or SNI wins, otherwise the
-/// listener's (Decision in the provider-API spec: clients that dial an IP get the listener's default).
+/// listener's: clients that dial an IP get the listener's environment.
 ///
 /// Works on the header's bytes: it runs for every request, and the authority is the same on every request
 /// of a connection, so building and lowercasing a String each time would be pure waste.

@@ -68,10 +68,14 @@ extension PushPipeline {
     }
 
     /// An injected delay plus the shaping latency (clamped to the 10 minutes the settings accept: a log-normal
-    /// tail is unbounded).
+    /// tail is unbounded). A fault that closes the connection (GOAWAY, shutdown) answers at once, then closes.
     func delay(fault: FaultHit?, state: APNsConnectionState) -> Duration {
         var micros: Int64 = 0
-        if case .delay(let ms)? = fault?.action { micros = Int64(ms) * 1000 }
+        switch fault?.action {
+        case .delay(let ms)?: micros = Int64(ms) * 1000
+        case .goAway?, .shutdown?: return .zero
+        default: break
+        }
         if state.shaping.latency != .none {
             let uniform = state.random.nextUniform(), normal = state.random.nextNormal()
             let sampled = min(600_000, max(0, state.shaping.latency.sample(uniform01: uniform, normal: normal)))

@@ -59,7 +59,9 @@ struct PushPipeline: Sendable {
     private func finish(_ decision: inout PushDecision, fault: FaultHit?, state: APNsConnectionState,
                         advertisedBefore: Int, now: Millis) {
         decision.effects.delay = delay(fault: fault, state: state)
-        decision.effects.goAwayAfterAnswer = faultGoAway(fault) ?? recycleIfDue(state, now: now)
+        // Counted whatever the fault: a recycling GOAWAY that a fault's GOAWAY stands in for is still due.
+        let recycle = recycleIfDue(state, now: now)
+        decision.effects.goAwayAfterAnswer = faultGoAway(fault) ?? recycle
         if state.advertisedStreams != advertisedBefore { decision.effects.maxConcurrentStreams = state.advertisedStreams }
     }
 

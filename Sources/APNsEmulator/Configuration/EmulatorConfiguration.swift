@@ -32,7 +32,7 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var shutdownGraceSeconds: Double = 10
     /// Whether TLS client certificates are requested (certificate auth); they are verified against `ca.pem`.
     public var requestClientCertificates: Bool = true
-    /// Decision (provider-API spec): an Apple host named by `:authority`/`host` or SNI chooses the environment,
+    /// An Apple host named by `:authority`/`host` or SNI chooses the environment,
     /// so one listener can serve both (clients that dial an IP get the listener's). Off: the listener alone decides.
     public var environmentFromHostNames = true
     /// Benchmarking aid: answer every APNs request 200 with no validation, journal or registry, so a bench

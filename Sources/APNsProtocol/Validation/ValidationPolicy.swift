@@ -1,5 +1,5 @@
 /// Every place where Apple's documentation is unclear, as a named switch (see the README's conformance
-/// table). Defaults follow the Decisions in the provider-API spec.
+/// table). Defaults follow Apple's documented behaviour where it is documented, the strictest reading elsewhere.
 public struct ValidationPolicy: Sendable, Equatable, Codable {
     /// Absent `apns-push-type` is treated as `alert` (with a journal warning). Off: 400 InvalidPushType,
     /// as watchOS requires.

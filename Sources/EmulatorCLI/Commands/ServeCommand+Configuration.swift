@@ -90,7 +90,7 @@ extension ServeCommand {
         return (share, status)
     }
 
-    /// One flag per `ValidationPolicy` switch, starting from the policy's own defaults (the spec's Decisions).
+    /// One flag per `ValidationPolicy` switch, starting from the policy's own defaults.
     ///
     /// - Parameter options: The parsed flags.
     static func policy(from options: ParsedOptions) throws(UsageError) -> ValidationPolicy {

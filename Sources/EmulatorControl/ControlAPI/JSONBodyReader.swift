@@ -17,8 +17,7 @@ import Foundation
 /// meaning (formats, cross-field rules) come after `finish()` and throw directly; mutations come last.
 package final class JSONBodyReader {
     /// Shared by a reader and its children: the first recorded error and every reader's scope, in creation order.
-    /// It holds scopes, not readers: a reader holds its session, and a session holding readers made a cycle that
-    /// leaked every request body.
+    /// It holds scopes, not readers: a reader holds its session, so holding readers here would be a cycle.
     private final class Session {
         var firstError: ControlAPIError?
         var scopes: [Scope] = []

@@ -1,8 +1,8 @@
 import CNGHTTP2
+import WireBytes
 
 #if canImport(Glibc)
 import Glibc
-import WireBytes
 #endif
 
 /// The loop-confined client side of one HTTP/2-over-TLS connection.
@@ -130,7 +130,7 @@ final class H2ClientConnectionCore: H2Connection {
             let body = OutgoingBody(request.body)
             stream.outgoing = body
             var provider = nghttp2_data_provider(
-                source: nghttp2_data_source(ptr: Unmanaged.passUnretained(body).toOpaque()),
+                source: nghttp2_data_source(ptr: Borrowed(body).opaque),
                 read_callback: NGHTTP2Callbacks.bodyReader)
             streamID = encoder.withFields { nv, count in
                 nghttp2_submit_request(session, nil, nv, count, &provider, nil)

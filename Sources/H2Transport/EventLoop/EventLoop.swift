@@ -21,9 +21,9 @@ import Glibc
 /// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
 /// owning event loop, one call at a time, and no access to one overlaps another. See `ServerStream`.
 public final class EventLoop: @unchecked Sendable {
-    // @unchecked Sendable: every stored var below is touched only on `thread` (checked by
-    // `preconditionInLoop`), except `inbox` (a Mutex), `threadID` (an Atomic, read from any thread by
-    // `inEventLoop`) and the immutable fds.
+    // @unchecked Sendable: every stored var below is touched only on the loop's thread (checked by
+    // `preconditionInLoop`); `inbox` is a Mutex, `threadID`, `started` and `stopRequested` are Atomics, the fds
+    // immutable.
 
     public let index: Int
     private let epfd: Int32
@@ -37,9 +37,9 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var resumeList: [ReadResumable] = []
     /// The loop thread's pthread_t (0 until it runs), read by `inEventLoop` from any thread.
     private let threadID = Atomic<UInt>(0)
-    /// Whether `start` ran. The thread is not kept: it holds this loop through its closure, and a kept thread
-    /// made a cycle that leaked every loop (a running Thread keeps itself alive and drops the closure at its end).
-    private var started = false
+    /// Whether `start` ran (set by the group's thread, read by the one that joins). The thread itself is not kept:
+    /// its closure holds this loop, and a running Thread keeps itself alive and drops the closure when it ends.
+    private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// 64 KiB of ciphertext read straight from a socket; borrowed by whichever connection is running.
@@ -114,7 +114,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         t.name = name
         t.stackSize = 1 << 20
-        started = true
+        started.store(true, ordering: .releasing)
         t.start()
     }
 
@@ -196,7 +196,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     func join() {
-        guard started else { return }
+        guard started.load(ordering: .acquiring) else { return }
         finished.wait()
         finished.signal()
     }

@@ -8,7 +8,7 @@ import Glibc
 /// for GOAWAY and SETTINGS. Loop-confined: use it only on `eventLoop` (handler calls already are).
 /// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
 /// owning event loop (`preconditionInLoop`), one call at a time, and no access to one overlaps another (nothing
-/// reached while one is being modified reaches back to it). The checks ran on every header field and request.
+/// reached while one is being modified reaches back to it).
 public final class H2ServerConnection: H2Connection {
     /// Unique per server, for logs and journals.
     public let id: UInt64
@@ -293,16 +293,19 @@ public final class H2ServerConnection: H2Connection {
         // it with the stream, whose next request then writes into a copy of its own (copy on write). This relies on
         // the stream staying this request's until the swap back: nothing is sent while nghttp2 delivers frames
         // (`flushIfIdle` waits for the read to finish), so no stream closes and none goes back to the pool meanwhile.
+        guard let opened else {
+            // Requests arrive only after the handshake bound the handler; answer rather than leave the stream open.
+            resetStream(stream.id, code: .internalError)
+            return
+        }
         precondition(isActivating, "a request handled outside a read: its stream could close before the swap back")
         var request = H2Request(headers: H2HeaderList(), streamID: stream.id)
         swap(&request.headers, &stream.headers)
         swap(&request.body, &stream.body)
         request.bodyLength = stream.bodyLength
         request.bodyExceededLimit = stream.bodyExceededLimit
-        if let opened {
-            opened.handle(request, context: H2RequestContext(connection: self, streamID: stream.id, loop: loop,
-                                                            openStreams: open.count))
-        }
+        opened.handle(request, context: H2RequestContext(connection: self, streamID: stream.id, loop: loop,
+                                                        openStreams: open.count))
         swap(&request.headers, &stream.headers)
         swap(&request.body, &stream.body)
     }

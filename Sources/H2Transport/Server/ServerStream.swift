@@ -2,7 +2,7 @@
 /// steady-state traffic reuses header and body storage.
 /// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
 /// owning event loop (`preconditionInLoop`), one call at a time, and no access to one overlaps another (nothing
-/// reached while one is being modified reaches back to it). The checks ran on every header field and request.
+/// reached while one is being modified reaches back to it).
 final class ServerStream {
     @exclusivity(unchecked) var id: Int32 = 0
     /// Its position in its connection's open streams (`H2ServerConnection.open`) while it is open.

@@ -31,8 +31,8 @@ final class TLSContext: @unchecked Sendable {
             throw TLSError.drain("matching \(config.privateKeyFile) to \(config.certificateChainFile)")
         }
         SSL_CTX_set_alpn_select_cb(ctx, { _, out, outlen, inp, inlen, _ in
-            // Prefer h2; anything else gets no ALPN answer and is still spoken to in HTTP/2 (spec: clients
-            // such as aioapns offer no ALPN at all).
+            // Prefer h2; anything else gets no ALPN answer and is still spoken to in HTTP/2 (clients such as
+            // aioapns offer no ALPN at all).
             guard let inp, let out, let outlen else { return SSL_TLSEXT_ERR_NOACK }
             var selected: UnsafeMutablePointer<UInt8>? = nil
             let rc = nghttp2_select_next_protocol(&selected, outlen, inp, inlen)

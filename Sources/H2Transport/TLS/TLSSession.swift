@@ -33,10 +33,9 @@ final class TLSSession {
         }
         self.ssl = ssl
         self.loop = loop
-        BIO_set_data(bio, Unmanaged.passUnretained(self).toOpaque())
-        // One BIO for both directions. With rbio == wbio SSL_set_bio consumes a single reference (unlike the
-        // SSL_set0_rbio/SSL_set0_wbio pair, which needs a BIO_up_ref first), so BIO_new's is the one SSL_free drops:
-        // an extra BIO_up_ref here leaked every connection's BIO (LeakSanitizer, `make sanitize`).
+        BIO_set_data(bio, Borrowed(self).opaque)
+        // One BIO for both directions: with rbio == wbio SSL_set_bio takes a single reference (unlike the
+        // SSL_set0_rbio/SSL_set0_wbio pair), so BIO_new's is the one SSL_free drops.
         SSL_set_bio(ssl, bio, bio)
         if isServer {
             SSL_set_accept_state(ssl)

@@ -1,10 +1,10 @@
 import APNsEmulator
+import EmulatorControl
 import Foundation
 import H2Transport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import EmulatorControl
 #endif
 
 /// How the runner reaches an emulator's control API: in-process (the handler itself, no socket) or

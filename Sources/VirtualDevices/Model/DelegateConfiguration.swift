@@ -9,8 +9,8 @@ public struct DelegateConfiguration: Sendable, Codable, Equatable {
     public var thirdParty: ThirdPartyDelegate
     /// What `willPresent` returns for a foreground notification.
     public var presentation: [PresentationOption]
-    /// `willPresent` returns no options (nothing shown) when the payload has this top-level key (seed
-    /// 004 suppresses chosen notifications this way).
+    /// `willPresent` returns no options (nothing shown) when the payload has this top-level key (as a chat
+    /// app suppresses the conversation already on screen).
     public var suppressWhenPayloadHas: String?
 
     public init(forwarding: DelegateForwardingMode = .correct, setLate: Bool = false,

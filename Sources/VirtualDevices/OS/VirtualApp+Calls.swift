@@ -60,7 +60,7 @@ extension VirtualApp {
             }
             // Decisions: a negative count clears the badge (the value reaches the OS unvalidated; iOS treats
             // negative badge numbers as "no badge"); without badge authorization the OS leaves the badge as
-            // it is (spec §2), and the plugin, passing the OS through, still reports Success.
+            // it is, and the plugin, passing the OS through, still reports Success.
             if authorization.allows(.badge) { badge = max(0, count) }
             perform(plugin.setBadgeCount(callId: callId), ctx)
         case .cancelGetToken:

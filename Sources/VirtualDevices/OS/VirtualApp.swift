@@ -182,7 +182,7 @@ public struct VirtualApp: Sendable {
     /// The OS side of RequestAuthorization: answer at once, or show the prompt once.
     mutating func authorize(callId: Int, options: [AuthorizationOption], _ ctx: OSContext) {
         // macOS reports an error once notifications are switched off in System Settings; the plugin turns
-        // it into Success(Granted=false) (spec §1). iOS simply answers "not granted".
+        // it into Success(Granted=false). iOS simply answers "not granted".
         if plugin.platform == .macOS && authorization.switchedOffInSettings {
             perform(plugin.authorizationFailed(
                 callId: callId, osError: "UNErrorDomain error 1: Notifications are not allowed for this application"), ctx)
