@@ -25,7 +25,8 @@ build_packages=(
 )
 # Tests and benchmarks: h2load/nghttp (client), nghttpd (C reference server), curl, Python for helper
 # scripts, docker-compose for `docker-compose config`, openssl for throwaway certificates, HAProxy for the scale
-# profile's test (two replicas behind it on loopback).
+# profile's test (two replicas behind it on loopback), git for the versioned-dependency test's throwaway
+# repository, gcc for the allocation counter the allocations test preloads (bench/malloc-count).
 test_packages=(
     nghttp2-client
     nghttp2-server
@@ -37,6 +38,8 @@ test_packages=(
     docker-compose
     openssl
     ca-certificates
+    git
+    gcc
 )
 # Runtime: what a binary built with --static-swift-stdlib still loads, plus curl for the HEALTHCHECK.
 runtime_packages=(
