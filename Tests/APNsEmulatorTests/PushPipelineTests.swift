@@ -82,7 +82,7 @@ struct PushPipelineTests {
             return
         }
         #expect(answer.status == 400 && answer.body == Array(#"{"reason":"BadDeviceToken"}"#.utf8))
-        #expect(decision.record.reason == .badDeviceToken && decision.record.summary?.topic == "com.example.app")
+        #expect(decision.record.reason == .badDeviceToken && decision.record.summary?.summary.topic == "com.example.app")
         #expect(decision.record.authRejection == nil)
     }
 

@@ -94,7 +94,7 @@ package final class APNsHandler: H2ServerHandler {
             journaledAt = journal(decision, summary: push.summary, request: request, connectionId: connection.id,
                                   started: context.readAt, now: now)
         } else {
-            journaledAt = journal(decision, summary: decision.record.summary ?? RequestSummary(), request: request,
+            journaledAt = journal(decision, summary: decision.record.summary?.summary ?? RequestSummary(), request: request,
                                   connectionId: connection.id, started: context.readAt, now: now)
         }
 

@@ -26,13 +26,20 @@ struct PushDecision: Sendable {
         /// The id echoed (`apns-id`, or `apns-request-id` for broadcasts); empty for a reset.
         var id: String
         var uniqueId: String?
-        /// What validation read of the request; nil for an accepted push, which carries its own.
-        var summary: RequestSummary?
+        /// What validation read of the request; nil for an accepted push, which carries its own, and a reset.
+        var summary: ReadSummary?
         var pushType: PushType?
         var authMode: JournalRecord.AuthMode
         /// The reason, when it was an authentication one.
         var authRejection: APNsReason?
         var faultId: String?
+    }
+
+    /// A summary held by reference: the decision is moved through several calls, and a summary inline made it
+    /// several hundred bytes to copy each time.
+    final class ReadSummary: Sendable {
+        let summary: RequestSummary
+        init(_ summary: RequestSummary) { self.summary = summary }
     }
 
     /// What the connection does besides answering, in this order: new SETTINGS, a GOAWAY, the answer (after

@@ -16,7 +16,7 @@ extension PushPipeline {
             var decision = PushDecision(
                 answer: .answer(answer), environment: broadcast.environment,
                 record: .init(status: answer.status, reason: refused, id: broadcast.requestId,
-                              uniqueId: answer["apns-unique-id"], summary: broadcast.summary, pushType: .liveactivity,
+                              uniqueId: answer["apns-unique-id"], summary: .init(broadcast.summary), pushType: .liveactivity,
                               authMode: authMode(request, broadcast.summary, state), faultId: fault?.id))
             if let refused {
                 decision.effects.goAwayBeforeAnswer = rejected(refused, state)

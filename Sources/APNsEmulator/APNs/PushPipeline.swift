@@ -41,7 +41,7 @@ struct PushPipeline: Sendable {
         if let fault, case .resetStream = fault.action {
             var decision = PushDecision(
                 answer: .reset, environment: environment,
-                record: .init(status: 0, id: "", summary: RequestSummary(), authMode: authMode(request, RequestSummary(), state),
+                record: .init(status: 0, id: "", summary: nil, authMode: authMode(request, RequestSummary(), state),
                               faultId: fault.id))
             if state.advertisedStreams != advertisedBefore { decision.effects.maxConcurrentStreams = state.advertisedStreams }
             return decision
@@ -103,7 +103,7 @@ struct PushPipeline: Sendable {
                                                   pushType: PushType? = nil) -> PushDecision.Record {
         PushDecision.Record(
             status: rejection.reason.status, reason: rejection.reason, timestamp: rejection.timestamp,
-            id: rejection.apnsId, summary: rejection.summary, pushType: pushType ?? rejection.summary.pushType,
+            id: rejection.apnsId, summary: .init(rejection.summary), pushType: pushType ?? rejection.summary.pushType,
             authMode: authMode(request, rejection.summary, state),
             authRejection: Self.isAuthReason(rejection.reason) ? rejection.reason : nil, faultId: fault?.id)
     }
