@@ -16,16 +16,19 @@ public final class H2ServerConnection: H2Connection {
     public let listener: H2ListenerInfo
     public let remoteAddress: SocketAddress?
     /// SNI sent by the client, if any (clients that dial an IP send none).
-    public private(set) var serverName: String?
+    public var serverName: String? { sni }
+    /// Stored apart from `serverName`: a stored property read from another module gets a dynamic exclusivity
+    /// check there whatever its declaration says, and the handler reads this on every request.
+    @exclusivity(unchecked) private var sni: String?
     /// ALPN result; nil when the client offered none and is spoken to in HTTP/2 anyway.
-    public private(set) var alpnProtocol: String?
-    public private(set) var tlsVersion: String = ""
-    public private(set) var tlsCipher: String = ""
+    @exclusivity(unchecked) public private(set) var alpnProtocol: String?
+    @exclusivity(unchecked) public private(set) var tlsVersion: String = ""
+    @exclusivity(unchecked) public private(set) var tlsCipher: String = ""
     /// The client certificate (DER) if one was presented, and whether it chained to the trust roots.
-    public private(set) var peerCertificateDER: [UInt8]?
-    public private(set) var peerCertificateVerified = false
+    @exclusivity(unchecked) public private(set) var peerCertificateDER: [UInt8]?
+    @exclusivity(unchecked) public private(set) var peerCertificateVerified = false
     /// The SETTINGS most recently submitted to the peer.
-    public private(set) var settings: H2Settings
+    @exclusivity(unchecked) public private(set) var settings: H2Settings
 
     public var eventLoop: EventLoop { loop }
     /// The loop's index in its group, and whether the caller is on that loop.
@@ -36,7 +39,7 @@ public final class H2ServerConnection: H2Connection {
     /// Why the connection closed (or is closing), for logs and tests.
     public var closeDescription: String? { closeReason }
     /// Whether GOAWAY was sent (no new streams will be accepted).
-    public private(set) var goAwaySent = false
+    @exclusivity(unchecked) public private(set) var goAwaySent = false
     /// The last stream id that GOAWAY named: requests on streams above it are refused, never handled.
     @exclusivity(unchecked) private var goAwayLastStreamID: Int32 = .max
 
@@ -111,7 +114,7 @@ public final class H2ServerConnection: H2Connection {
     // MARK: Connection lifecycle
 
     override func handshakeCompleted() {
-        serverName = tls.serverName
+        sni = tls.serverName
         alpnProtocol = tls.negotiatedALPN
         tlsVersion = tls.protocolVersion
         tlsCipher = tls.cipherName
