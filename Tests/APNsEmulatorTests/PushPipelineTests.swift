@@ -35,7 +35,7 @@ struct PipelineFixture {
     func connection(advertising streams: Int = 1000) -> APNsConnectionState {
         let (shaping, generation) = services.shaping.snapshot()
         return APNsConnectionState(
-            auth: .token, advertisedStreams: streams, listenerEnvironment: .production, shaping: shaping,
+            auth: .token, advertisedStreams: streams, listenerEnvironment: .production, serverName: nil, shaping: shaping,
             shapingGeneration: generation, openedAt: Self.start,
             stats: ConnectionStats(id: 1, remote: "", listener: "production", auth: "token", openedAt: Self.start),
             validation: ValidationContext(environment: .production, auth: .token, now: Self.start,
@@ -52,7 +52,7 @@ struct PipelineFixture {
     }
 
     func decide(_ request: H2Request, _ state: APNsConnectionState, fault: FaultAction? = nil) -> PushDecision {
-        pipeline.decide(request, serverName: nil,
+        pipeline.decide(request,
                         fault: fault.map { FaultHit(FaultRule(id: "f1", action: $0, createdAt: Self.start)) },
                         state: state, now: Self.start)
     }

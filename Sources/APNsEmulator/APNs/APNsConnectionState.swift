@@ -11,6 +11,8 @@ package final class APNsConnectionState {
     let auth: ConnectionAuth
     /// The environment of the listener the connection arrived on (the default when no Apple host is named).
     let listenerEnvironment: APNsEnvironment
+    /// The SNI the client sent, if any (fixed by the handshake).
+    let serverName: String?
     @exclusivity(unchecked) var authState = ConnectionAuthState()
     /// What the validator reads, kept for the connection's life: each request sets its clock and environment.
     @exclusivity(unchecked) var validation: ValidationContext
@@ -38,7 +40,8 @@ package final class APNsConnectionState {
     /// Builds this connection's answers (reusing one field list for all its 200s).
     @exclusivity(unchecked) var responses: APNsResponseWriter
 
-    init(auth: ConnectionAuth, advertisedStreams: Int, listenerEnvironment: APNsEnvironment, shaping: ShapingSettings,
+    init(auth: ConnectionAuth, advertisedStreams: Int, listenerEnvironment: APNsEnvironment, serverName: String?,
+         shaping: ShapingSettings,
          shapingGeneration: UInt64, openedAt: Millis, stats: ConnectionStats, validation: ValidationContext,
          responses: APNsResponseWriter) {
         self.validation = validation
@@ -48,6 +51,7 @@ package final class APNsConnectionState {
         self.stats = stats
         self.auth = auth
         self.listenerEnvironment = listenerEnvironment
+        self.serverName = serverName
         self.advertisedStreams = advertisedStreams
         self.responses = responses
     }

@@ -58,7 +58,7 @@ package final class APNsHandler: H2ServerHandler {
         let listenerEnvironment = APNsEnvironment(rawValue: connection.listener.name) ?? .production
         let state = APNsConnectionState(
             auth: auth, advertisedStreams: connection.settings.maxConcurrentStreams,
-            listenerEnvironment: listenerEnvironment,
+            listenerEnvironment: listenerEnvironment, serverName: connection.serverName,
             shaping: shaping, shapingGeneration: generation, openedAt: now, stats: stats,
             validation: ValidationContext(environment: listenerEnvironment, auth: auth, now: now, policy: policy,
                                           keys: services.keys, tokens: services.tokens, verifier: services.verifier),
@@ -87,7 +87,7 @@ package final class APNsHandler: H2ServerHandler {
         let fault = services.faults.isEmpty ? nil : services.faults.take(
             token: DeviceToken.pathToken(in: request.headers), topic: PushPipeline.faultTopic(request), now: now)
             .map(FaultHit.init)
-        let decision = pipeline.decide(request, serverName: connection.serverName, fault: fault, state: state, now: now)
+        let decision = pipeline.decide(request, fault: fault, state: state, now: now)
         countTokenUpdates(state, now: now)
         let journaledAt: UInt64?
         if case .accepted(let push, _) = decision.answer {

@@ -27,15 +27,14 @@ struct PushPipeline: Sendable {
 
     /// The decision for `request` on the connection whose state is `state`.
     /// - Parameters:
-    ///   - serverName: the connection's SNI, if any.
     ///   - fault: the fault rule that matched the request, already counted as hit.
     ///   - now: the emulator's clock (ms since the epoch).
-    func decide<Request: RequestMessage>(_ request: Request, serverName: String?, fault: FaultHit?,
+    func decide<Request: RequestMessage>(_ request: Request, fault: FaultHit?,
                                          state: APNsConnectionState, now: Millis) -> PushDecision {
         let advertisedBefore = state.advertisedStreams
         refreshShaping(state)
         let environment = environmentFromHostNames
-            ? EnvironmentResolver.environment(headers: request.headers, serverName: serverName,
+            ? EnvironmentResolver.environment(headers: request.headers, serverName: state.serverName,
                                               listener: state.listenerEnvironment)
             : state.listenerEnvironment
         if let fault, case .resetStream = fault.action {

@@ -36,8 +36,6 @@ public struct H2Request: Sendable, RequestMessage {
         self.init(headers: list, body: body)
     }
 
-    public var method: String? { headers.methodIndex.map { headers.value(at: $0) } }
-    public var path: String? { headers.pathIndex.map { headers.value(at: $0) } }
     public var scheme: String? { headers.firstIndex(of: ":scheme").map { headers.value(at: $0) } }
     /// `:authority`, or `host` for clients (aioapns) that send that instead.
     public var authority: String? {

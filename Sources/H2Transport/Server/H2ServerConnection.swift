@@ -16,19 +16,16 @@ public final class H2ServerConnection: H2Connection {
     public let listener: H2ListenerInfo
     public let remoteAddress: SocketAddress?
     /// SNI sent by the client, if any (clients that dial an IP send none).
-    public var serverName: String? { sni }
-    /// Stored apart from `serverName`: a stored property read from another module gets a dynamic exclusivity
-    /// check there whatever its declaration says, and the handler reads this on every request.
-    @exclusivity(unchecked) private var sni: String?
+    public private(set) var serverName: String?
     /// ALPN result; nil when the client offered none and is spoken to in HTTP/2 anyway.
-    @exclusivity(unchecked) public private(set) var alpnProtocol: String?
-    @exclusivity(unchecked) public private(set) var tlsVersion: String = ""
-    @exclusivity(unchecked) public private(set) var tlsCipher: String = ""
+    public private(set) var alpnProtocol: String?
+    public private(set) var tlsVersion: String = ""
+    public private(set) var tlsCipher: String = ""
     /// The client certificate (DER) if one was presented, and whether it chained to the trust roots.
-    @exclusivity(unchecked) public private(set) var peerCertificateDER: [UInt8]?
-    @exclusivity(unchecked) public private(set) var peerCertificateVerified = false
+    public private(set) var peerCertificateDER: [UInt8]?
+    public private(set) var peerCertificateVerified = false
     /// The SETTINGS most recently submitted to the peer.
-    @exclusivity(unchecked) public private(set) var settings: H2Settings
+    public private(set) var settings: H2Settings
 
     public var eventLoop: EventLoop { loop }
     /// The loop's index in its group, and whether the caller is on that loop.
@@ -39,7 +36,7 @@ public final class H2ServerConnection: H2Connection {
     /// Why the connection closed (or is closing), for logs and tests.
     public var closeDescription: String? { closeReason }
     /// Whether GOAWAY was sent (no new streams will be accepted).
-    @exclusivity(unchecked) public private(set) var goAwaySent = false
+    public private(set) var goAwaySent = false
     /// The last stream id that GOAWAY named: requests on streams above it are refused, never handled.
     @exclusivity(unchecked) private var goAwayLastStreamID: Int32 = .max
 
@@ -114,7 +111,7 @@ public final class H2ServerConnection: H2Connection {
     // MARK: Connection lifecycle
 
     override func handshakeCompleted() {
-        sni = tls.serverName
+        serverName = tls.serverName
         alpnProtocol = tls.negotiatedALPN
         tlsVersion = tls.protocolVersion
         tlsCipher = tls.cipherName
