@@ -6,10 +6,10 @@ import Testing
 /// malloc, h2load's JWT-authenticated pushes to a virtual iPhone, journal on). A count, not a timing.
 @Suite("Allocations per accepted push")
 struct AllocationsPerPushTests {
-    /// The suite runs the debug build, which allocates more than release (no optimisation: values the optimiser
-    /// keeps on the stack are boxed): 11.2 Swift allocations per push when this was written, against 2.0 for the
-    /// release build, which `bench/load.sh` holds to at most 2. One more allocation per push fails this.
-    static let debugSwiftAllocationsLimit = 12.0
+    /// The suite runs the debug build, which allocates more than release (unspecialised generic code boxes what
+    /// the optimiser keeps on the stack): 15.0 Swift allocations per push when this was written, against 2.0 for
+    /// the release build, which `bench/load.sh` holds to at most 2. One more allocation per push fails this.
+    static let debugSwiftAllocationsLimit = 16.0
 
     @Test func anAcceptedPushDeliveredToADeviceAllocatesNoMoreThanItDid() async throws {
         let process = SpawnedProcess()
@@ -20,8 +20,11 @@ struct AllocationsPerPushTests {
         environment["APNS_EMULATOR_BIN"] = ExecutableTests.binary.path
         environment["PUSHES"] = "4000"
         environment["WARMUP"] = "4000"
-        // One connection: the counts do not depend on it, and it keeps the run light beside other tests.
+        // One connection with one push in flight: the debug build also allocates on every event-loop wake-up, so
+        // with more in flight the count per push would depend on how many requests a busy machine lets each read
+        // gather (11 to 13.4 seen at 100 streams); one at a time, every push is one wake-up and the count is exact.
         environment["CLIENTS"] = "1"
+        environment["STREAMS"] = "1"
         environment["PIN"] = "0"
         process.environment = environment
         let out = Pipe()
