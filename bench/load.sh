@@ -144,6 +144,8 @@ for ((round = 1; round <= DRIVER_ROUNDS; round++)); do
     printf 'load drivers, round %d: h2load %s req/s, apns-emulator bench %s req/s\n' "$round" "$h2" "$own"
 done
 cat "$BENCH_TMP/bench.txt"
+# Delivery runs off the request path: wait until every accepted push has reached its device.
+curl -fsS -X POST "$control/_emulator/settle" >/dev/null
 DELIVERED=$(curl -fsS "$control/metrics" | awk -F' ' '/^apns_emulator_deliveries_total\{fate="shown"\}/ { print $2 }')
 bench_log "pushes shown on the virtual devices: $DELIVERED"
 

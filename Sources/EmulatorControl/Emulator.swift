@@ -30,6 +30,7 @@ public final class Emulator: Sendable {
         if !NetworkAddress.isLoopback(configuration.host) && (configuration.controlToken ?? "").isEmpty {
             throw EmulatorError.controlTokenRequired(configuration.host)
         }
+        if configuration.deliveryLatency != .none, clock is ManualClock { throw EmulatorError.deliveryLatencyNeedsRealClock }
         let dir = URL(fileURLWithPath: configuration.certificatesDirectory).standardizedFileURL
         let ca = dir.appendingPathComponent("ca.pem").path
         let chain = dir.appendingPathComponent("server.pem").path
@@ -121,6 +122,7 @@ public enum EmulatorError: Error, CustomStringConvertible {
     case missingCertificate(String)
     case controlTokenRequired(String)
     case importFailed(String, String)
+    case deliveryLatencyNeedsRealClock
 
     public var description: String {
         switch self {
@@ -128,6 +130,9 @@ public enum EmulatorError: Error, CustomStringConvertible {
             return "missing \(path): run `apns-emulator certs` to create the development certificates"
         case .importFailed(let file, let why):
             return "could not import the state snapshot \(file): \(why)"
+        case .deliveryLatencyNeedsRealClock:
+            return "a delivery latency needs the real clock: drop --manual-clock or --delivery-latency (on a manual clock"
+                + " pushes reach their devices as they are accepted)"
         case .controlTokenRequired(let host):
             return "the control API would listen on \(host), reachable from the network: pass --control-token TOKEN"
                 + " (every control request must then carry 'Authorization: Bearer TOKEN')"

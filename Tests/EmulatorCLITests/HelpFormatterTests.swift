@@ -31,6 +31,7 @@ struct HelpFormatterTests {
         ("--manual-clock", nil),
         ("--low-priority-delay <seconds>", "0"),
         ("--latency <spec>", "none"),
+        ("--delivery-latency <spec>", "none"),
         ("--connection-rate-limit <n>", "0"),
         ("--goaway-after-requests <n>", "0"),
         ("--goaway-after-seconds <seconds>", "0"),
@@ -158,6 +159,11 @@ struct HelpFormatterTests {
               --latency <spec>        Delay every answer: fixed:5ms, uniform:1ms-10ms or
                                       lognormal:5ms,p99=50ms (also live: PUT
                                       /_emulator/shaping). (default: none)
+              --delivery-latency <spec>
+                                      Time from a push's 200 to its arrival on an online
+                                      virtual device: fixed:500ms, uniform:10ms-200ms or
+                                      lognormal:50ms,p99=2000ms (needs the real clock; POST
+                                      /_emulator/settle waits for it). (default: none)
               --connection-rate-limit <n>
                                       Answer 429 TooManyRequests beyond this many requests
                                       per connection per second; 0 never does. (default: 0)

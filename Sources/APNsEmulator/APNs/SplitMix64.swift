@@ -1,11 +1,13 @@
 import Foundation
 
 /// SplitMix64: cheap, per connection, no lock.
-struct SplitMix64 {
+package struct SplitMix64 {
     private var state = UInt64.random(in: 1...UInt64.max)
 
+    package init() {}
+
     /// A uniform draw in [0, 1).
-    mutating func nextUniform() -> Double {
+    package mutating func nextUniform() -> Double {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,7 +17,7 @@ struct SplitMix64 {
     }
 
     /// A standard normal draw (Box–Muller).
-    mutating func nextNormal() -> Double {
+    package mutating func nextNormal() -> Double {
         let u1 = max(nextUniform(), 1e-12), u2 = nextUniform()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }

@@ -61,6 +61,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// Latency, connection rate limit, GOAWAY recycling and brownout at start (stream limit and token rate
     /// limit come from their own fields above); `PUT /_emulator/shaping` changes them live.
     public var shaping = ShapingSettings()
+    /// Time from acceptance to arrival on an online virtual device, drawn per push (`--delivery-latency`;
+    /// none by default). Needs the real clock.
+    public var deliveryLatency = ShapingSettings.Latency.none
     /// How long APNs holds priority 5 and 1 pushes before delivering them to an online device (0: at once).
     public var lowPriorityDelaySeconds: Double = 0
     /// TooManyRequests when one token gets more than this many pushes per `tokenRateWindowSeconds` (0: off).

@@ -14,7 +14,7 @@ public final class EmulatorMetrics: Sendable {
     static let pushTypes = PushType.allCases
     static let environments = APNsEnvironment.allCases
     /// Upper bounds of the latency histogram, in microseconds (Prometheus reports them in seconds).
-    static let latencyBoundsMicros: [UInt64] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000,
+    package static let latencyBoundsMicros: [UInt64] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000,
                                                250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000]
 
     /// Where each counter sits in the table. Kept in the instance rather than as static lets: each static read

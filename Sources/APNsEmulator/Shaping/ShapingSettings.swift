@@ -28,7 +28,7 @@ public struct ShapingSettings: Sendable, Codable, Equatable {
         case logNormal(medianMs: Double, p99Ms: Double)
 
         /// A delay in milliseconds; `uniform01` and `normal` are draws from the caller's generator.
-        func sample(uniform01: Double, normal: Double) -> Double {
+        package func sample(uniform01: Double, normal: Double) -> Double {
             switch self {
             case .none: return 0
             case .fixed(let ms): return ms

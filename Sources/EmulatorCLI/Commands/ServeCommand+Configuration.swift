@@ -35,6 +35,11 @@ extension ServeCommand {
                                            Self.parseLatency) {
             configuration.shaping.latency = latency
         }
+        if let latency = try options.value(Option.deliveryLatency,
+                                           expected: "none, fixed:500ms, uniform:10ms-200ms or lognormal:50ms,p99=2000ms",
+                                           Self.parseLatency) {
+            configuration.deliveryLatency = latency
+        }
         if let n = try options.integer(Option.connectionRateLimit, in: 0...10_000_000) { configuration.shaping.connectionRateLimit = n }
         if let n = try options.integer(Option.goAwayAfterRequests, in: 0...Int(Int32.max)) { configuration.shaping.goAwayAfterRequests = n }
         if let seconds = try options.seconds(Option.goAwayAfterSeconds, allowingZero: true) {

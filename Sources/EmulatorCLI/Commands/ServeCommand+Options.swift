@@ -144,6 +144,13 @@ extension ServeCommand {
                 + "/_emulator/shaping).",
             default: "none"
         )
+        static let deliveryLatency = OptionDeclaration.value(
+            "delivery-latency",
+            valueName: "spec",
+            help: "Time from a push's 200 to its arrival on an online virtual device: fixed:500ms, uniform:10ms-200ms "
+                + "or lognormal:50ms,p99=2000ms (needs the real clock; POST /_emulator/settle waits for it).",
+            default: "none"
+        )
         static let connectionRateLimit = OptionDeclaration.value(
             "connection-rate-limit",
             valueName: "n",
@@ -267,7 +274,7 @@ extension ServeCommand {
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
             stateDirectory, ephemeral, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
-            lowPriorityDelay, latency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,
+            lowPriorityDelay, latency, deliveryLatency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,
             tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,

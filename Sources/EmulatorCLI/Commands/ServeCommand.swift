@@ -111,6 +111,12 @@ public struct ServeCommand: Command {
                 argument: hostArgument
             )
         }
+        if emulatorConfiguration.deliveryLatency != .none, emulatorConfiguration.manualClock {
+            throw .invalidCombination(
+                "--delivery-latency needs the real clock: drop --manual-clock (on a manual clock pushes reach their "
+                    + "devices as they are accepted)",
+                argument: nil)
+        }
         let listeners: [(option: OptionDeclaration, role: String, port: Int)] = [
             (Option.productionPort, "production", emulatorConfiguration.productionPort),
             (Option.sandboxPort, "sandbox", emulatorConfiguration.sandboxPort),

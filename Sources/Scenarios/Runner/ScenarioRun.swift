@@ -65,6 +65,9 @@ final class ScenarioRun {
             pushId = nil
             let label = "step \(index + 1) (\(Self.name(of: step.kind)))"
             do {
+                // APNs answers a push before its device has it: every step starts, and every expectation is
+                // checked, with the pushes accepted so far on their devices (`POST /_emulator/settle`).
+                try await settle()
                 if let clock = try? await control.object("GET", "/_emulator/clock"), let now = clock["now"] as? NSNumber {
                     variables["now"] = String(now.int64Value)
                 }
@@ -79,6 +82,14 @@ final class ScenarioRun {
                 fail(at: step.mark, label, message: "\(error)")
                 return
             }
+            if !step.expectations.isEmpty {
+                do {
+                    try await settle()
+                } catch {
+                    fail(at: step.mark, label, message: "\(error)")
+                    return
+                }
+            }
             for expectation in step.expectations {
                 do {
                     try await check(expectation, in: step)
@@ -88,6 +99,11 @@ final class ScenarioRun {
             }
             if !failures.isEmpty { return }
         }
+    }
+
+    /// Waits until every push accepted so far is on its device.
+    private func settle() async throws {
+        _ = try await control.json("POST", "/_emulator/settle", expecting: [200])
     }
 
     /// Closes the senders' connections (blocking briefly).

@@ -193,3 +193,8 @@ struct FileView: Encodable {
 struct ContentExtensionView: Encodable {
     var categories: [String]
 }
+
+/// `POST /_emulator/settle`'s answer.
+struct SettleView: Encodable {
+    let settled: Bool
+}

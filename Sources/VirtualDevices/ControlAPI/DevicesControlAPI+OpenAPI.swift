@@ -71,6 +71,15 @@ extension DevicesControlAPI {
                        Doc.queryParameter("deviceId", Doc.string("Device id.")),
                        Doc.queryParameter("bundleId", Doc.string("App bundle id."))],
                success: (200, "`{\"deliveries\": [...]}` oldest first; a push's last step is its fate.", "DeliveryList")),
+            Op(id: "settle", method: "POST", path: "/_emulator/settle", tag: "deliveries",
+               summary: "Wait until accepted pushes are on their devices",
+               description: "APNs answers 200 when it has accepted a push; the device gets it afterwards (after the"
+                + " `--delivery-latency`, if one is set). This returns once every push accepted before the call has"
+                + " reached its device and its fate is recorded, so a test can read `/_emulator/deliveries` or an"
+                + " app's notifications without polling. The body is optional. On a manual clock pushes reach their"
+                + " devices as they are accepted and this returns at once.",
+               body: ("SettleRequest", false), success: (200, "`{\"settled\": true}`.", "Settled"),
+               errors: [503: "The timeout passed first (nothing is lost: call again to keep waiting)."]),
             Op(id: "listFiles", method: "GET", path: "/_emulator/files", tag: "files", summary: "Uploaded files",
                success: (200, "`{\"files\": [{\"name\", \"bytes\"}]}`.", "FileList")),
             Op(id: "putFile", method: "PUT", path: "/_emulator/files/{name}", tag: "files", summary: "Upload a file",
@@ -292,6 +301,12 @@ extension DevicesControlAPI {
                 ("reason", Doc.string("Why.")), ("at", Doc.millis("When")),
                 ("notificationId", Doc.string("Its identifier in the notification centre.")),
             ]),
+            "SettleRequest": Doc.object("How long to wait.", [
+                ("timeoutSeconds", ["type": "number", "maximum": 300,
+                                    "description": "Seconds to wait at most, above 0 (default 30)."] as JSON),
+            ], closed: true),
+            "Settled": Doc.object("Every push accepted before the call is on its device.",
+                                  [("settled", Doc.boolean("Always true."))], required: ["settled"]),
             "DeliveryList": Doc.object("Fates.", [("deliveries", Doc.array(Doc.ref("PushFate"), "Steps"))],
                                        required: ["deliveries"]),
         ]

@@ -8,7 +8,7 @@ enum DevicesOperation: String, CaseIterable, Sendable {
     case listDevices, createDevice, getDevice, deleteDevice, deviceAction
     case listApps, installApp, getApp, uninstallApp
     case callPlugin, listCalls, appAction, listEvents, getNotificationCentre
-    case listDeliveries
+    case listDeliveries, settle
     case listFiles, putFile, getFile, deleteFile
 }
 
@@ -38,6 +38,7 @@ public final class DevicesControlAPI: EmulatorExtension {
             ("GET", app + "/events", DevicesOperation.listEvents.rawValue),
             ("GET", app + "/notifications", DevicesOperation.getNotificationCentre.rawValue),
             ("GET", "/_emulator/deliveries", DevicesOperation.listDeliveries.rawValue),
+            ("POST", "/_emulator/settle", DevicesOperation.settle.rawValue),
             ("GET", "/_emulator/files", DevicesOperation.listFiles.rawValue),
             ("PUT", "/_emulator/files/{name}", DevicesOperation.putFile.rawValue),
             ("GET", "/_emulator/files/{name}", DevicesOperation.getFile.rawValue),
@@ -50,7 +51,7 @@ public final class DevicesControlAPI: EmulatorExtension {
     }
 
     package func pushAccepted(_ push: AcceptedPush, now: Millis) {
-        farm.deliver(push, now: now)
+        farm.accept(push, now: now)
     }
 
     package func clockAdvanced(to now: Millis) {
@@ -67,7 +68,8 @@ public final class DevicesControlAPI: EmulatorExtension {
 
     package func prometheusLines() -> [String] {
         let (counts, devices) = farm.state.withLock { s in (s.fates.counts, s.devices.count) }
-        var lines = ["# HELP apns_emulator_deliveries_total Steps of pushes on virtual devices, by fate.",
+        var lines = farm.engine?.histogram.prometheusLines() ?? DeliveryLatencyHistogram().prometheusLines()
+        lines += ["# HELP apns_emulator_deliveries_total Steps of pushes on virtual devices, by fate.",
                      "# TYPE apns_emulator_deliveries_total counter"]
         for kind in PushFate.Kind.allCases {
             lines.append(#"apns_emulator_deliveries_total{fate="\#(kind.rawValue)"} \#(counts[kind])"#)
@@ -137,6 +139,8 @@ public final class DevicesControlAPI: EmulatorExtension {
         case .getNotificationCentre:
             let a = try farm.app(bundleId, on: deviceId)
             return try ControlAPIResponse.json(CentreView(badge: a.badge, notifications: a.notifications, groups: a.groups))
+        case .settle:
+            return try settle(request)
         case .listFiles:
             return try ControlAPIResponse.json("files", farm.state.withLock { s in
                 s.files.keys.sorted().map { FileView(name: $0, bytes: s.files[$0]?.count ?? 0) }
@@ -188,6 +192,23 @@ public final class DevicesControlAPI: EmulatorExtension {
     }
 
     /// `POST /devices/{id}/actions {"action": "online"|"offline"|"restore"}`.
+    /// `POST /_emulator/settle {"timeoutSeconds"?}`: returns once every push accepted before the call is on its
+    /// device and recorded.
+    private func settle(_ request: ControlRequest) throws -> HTTP1Response {
+        let body = try request.body()
+        let timeout = body.double("timeoutSeconds")
+        try body.finish()
+        if let timeout, !(timeout > 0 && timeout <= 300) {
+            throw ControlAPIError.invalid("timeoutSeconds", mustBe: "a number of seconds above 0 and at most 300", got: "\(timeout)")
+        }
+        let seconds = timeout ?? 30
+        guard farm.settle(timeout: .milliseconds(Int64((seconds * 1000).rounded(.up)))) else {
+            throw ControlAPIError.unavailable("\(farm.engine?.inFlight ?? 0) accepted push(es) had not reached their"
+                + " devices after \(seconds) s; call again to keep waiting")
+        }
+        return try ControlAPIResponse.json(SettleView(settled: true))
+    }
+
     private func deviceAction(_ request: ControlRequest, _ deviceId: String) throws -> HTTP1Response {
         let body = try request.body()
         let action = body.string("action", required: true)

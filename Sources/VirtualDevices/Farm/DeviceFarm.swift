@@ -6,39 +6,48 @@ import H2Transport
 import Synchronization
 import WireBytes
 
-/// Every virtual device of a running emulator, the delivery queue between APNs and them, and the record
-/// of each push's fate.
+/// Every virtual device of a running emulator, APNs' holding queue in front of them, and the record of each
+/// push's fate.
 ///
 /// ### Overview
-/// Accepted pushes arrive from the APNs handler (`pushAccepted`, on an event loop); if the token
-/// belongs to a device's app they reach the app's OS model, at once when the `DeliveryQueue` would hand them
-/// straight over (online device, no deferral) and through it otherwise (offline storage, deferral, expiry).
-/// What happens to each push is recorded as it happens in the fate log (`FateRecorder`). The control API (`+ControlAPI`) drives devices, apps, plugin calls and user
-/// actions. Time is the emulator's clock: a manual clock's advances arrive through `clockAdvanced`, and a
-/// timer ticks every 250 ms for real time.
+/// Accepted pushes arrive from the APNs handler (`accept`, on an event loop). On the real clock they go
+/// through the `DeliveryEngine`, which hands them to the devices on its own queue after the 200 has gone
+/// (after a delivery latency, if one is set); on a manual clock they reach the devices as they are
+/// accepted, so a scenario's next step sees them. If the token belongs to a device's app the push reaches
+/// the app's OS model, at once when the `DeliveryQueue` would hand it straight over (online device, no
+/// deferral) and through it otherwise (offline storage, deferral, expiry). What happens to each push is
+/// recorded as it happens in the fate log (`FateRecorder`). The control API drives devices, apps, plugin
+/// calls and user actions. Time is the emulator's clock: a manual clock's advances arrive through
+/// `clockAdvanced`, and a timer ticks every 250 ms for real time.
 ///
 /// ### Threading
-/// One `Mutex` guards all device state, the queue and the fates. Operations are short; the one kind of
-/// I/O under it is the token registry's store write when a device registers or an app is uninstalled
-/// (SQLite with `--state-dir`, nothing with `--ephemeral`): control-driven and rare, and pushes arriving
-/// meanwhile wait that long. The registry's own lock is always taken inside this one, never around it.
-/// While no device owns any token, a push costs one atomic load (`ownedTokenCount`); once one does,
-/// every accepted push takes this lock for a dictionary lookup.
-public final class DeviceFarm: Sendable {
+/// One `Mutex` guards all device state, the queue and the fates; the delivery engine takes it once per
+/// batch of pushes, the control API once per call. The one kind of I/O under it is the token registry's
+/// store write when a device registers or an app is uninstalled (SQLite with `--state-dir`, nothing with
+/// `--ephemeral`): control-driven and rare. The registry's own lock is always taken inside this one, never
+/// around it. While no device owns any token, an accepted push costs one atomic load (`ownedTokenCount`).
+public final class DeviceFarm: DeliverySink {
     let services: EmulatorServices
     let registrar: any TokenRegistrar
     let state: Mutex<DeviceStore>
     /// How many tokens map to an installed app (the hot path's "any device at all?" check).
     private let ownedTokenCount = Atomic<Int>(0)
     private let timer: Mutex<DispatchSourceTimer?> = Mutex(nil)
+    /// Carries pushes to the devices off the request path (none on a manual clock: delivery is synchronous).
+    let engine: DeliveryEngine?
     /// Fates kept (oldest dropped first).
     static let fateCapacity = 100_000
 
-    /// - Parameter lowPriorityDelayMillis: how long APNs holds priority 5 and 1 pushes to online devices.
-    public init(services: EmulatorServices, lowPriorityDelayMillis: Millis = 0) {
+    /// - Parameters:
+    ///   - lowPriorityDelayMillis: how long APNs holds priority 5 and 1 pushes to online devices.
+    ///   - deliveryLatency: time from acceptance to arrival, drawn per push (real clock only).
+    public init(services: EmulatorServices, lowPriorityDelayMillis: Millis = 0,
+                deliveryLatency: ShapingSettings.Latency = .none) {
         self.services = services
         self.registrar = RegistryTokenRegistrar(tokens: services.tokens)
         self.state = Mutex(DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis)))
+        self.engine = services.clock is ManualClock ? nil : DeliveryEngine(latency: deliveryLatency, clock: services.clock)
+        engine?.connect(self)
     }
 
     /// Starts the real-time tick (deferred pushes, expirations, background budget).
@@ -55,28 +64,48 @@ public final class DeviceFarm: Sendable {
 
     // MARK: Pushes
 
-    /// An accepted push: delivered, held or dropped per APNs semantics if a device owns its token.
-    public func deliver(_ push: AcceptedPush, now: Millis) {
+    /// An accepted push (on an event loop): on its way to the device that owns its token, if one does.
+    public func accept(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
-        state.withLock { s in
-            guard let o = s.ownerIndex(of: push.token) else { return }
-            let owner = s.owners.values[o]
-            // Every push of a load test goes to its device at once, read where the validator left it; only a
-            // push APNs holds (offline device, deferred priority) becomes a `QueuedPush`.
-            if s.queue.deliversAtOnce(priority: push.priority, online: owner.online) {
-                hand(push, owner: owner, route: s.route(at: o), to: &s, now: now)
-                return
-            }
-            var actions = s.spareActions
-            s.spareActions = []
-            if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: now), online: owner.online, now: now,
-                                                   into: &actions) {
-                hand(due, owner: owner, to: &s, now: now)
-            }
-            apply(actions, to: &s, now: now)
-            actions.removeAll(keepingCapacity: true)
-            s.spareActions = actions
+        if let engine {
+            engine.enqueue(push, acceptedAt: now)
+        } else {
+            state.withLock { s in deliver(push, now: now, in: &s) }
         }
+    }
+
+    /// Waits until every push accepted before the call has been recorded on its device (at once on a manual
+    /// clock); false if `timeout` passed first.
+    public func settle(timeout: Duration = .seconds(30)) -> Bool {
+        engine?.settle(timeout: timeout) ?? true
+    }
+
+    /// A batch from the delivery engine, under one lock.
+    func deliver(_ arrivals: ArraySlice<DeliveryArrival>) {
+        state.withLock { s in
+            for arrival in arrivals { deliver(arrival.push, now: arrival.arrivesAt, in: &s) }
+        }
+    }
+
+    /// A push reaching APNs' delivery: delivered, held or dropped per APNs semantics if a device owns its token.
+    private func deliver(_ push: AcceptedPush, now: Millis, in s: inout DeviceStore) {
+        guard let o = s.ownerIndex(of: push.token) else { return }
+        let owner = s.owners.values[o]
+        // Every push of a load test goes to its device at once, read where the validator left it; only a
+        // push APNs holds (offline device, deferred priority) becomes a `QueuedPush`.
+        if s.queue.deliversAtOnce(priority: push.priority, online: owner.online) {
+            hand(push, owner: owner, route: s.route(at: o), to: &s, now: now)
+            return
+        }
+        var actions = s.spareActions
+        s.spareActions = []
+        if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: now), online: owner.online, now: now,
+                                               into: &actions) {
+            hand(due, owner: owner, to: &s, now: now)
+        }
+        apply(actions, to: &s, now: now)
+        actions.removeAll(keepingCapacity: true)
+        s.spareActions = actions
     }
 
     /// Runs due timers: deferred pushes, stored pushes expiring, background pushes held by the budget.
@@ -225,16 +254,18 @@ public final class DeviceFarm: Sendable {
         }
     }
 
-    /// Stops the timer.
+    /// Stops the timers.
     public func stop() {
         timer.withLock { t in
             t?.cancel()
             t = nil
         }
+        engine?.stop()
     }
 
-    /// Forgets every device, held push and fate.
+    /// Forgets every device, held push and fate (and the pushes on their way to a device).
     public func removeAll() {
+        engine?.discardPending()
         state.withLock { s in
             ownedTokenCount.subtract(s.owners.count, ordering: .relaxed)
             s = DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis))

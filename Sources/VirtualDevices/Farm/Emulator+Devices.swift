@@ -16,7 +16,8 @@ extension Emulator {
         let emulator = try Emulator(configuration: configuration, clock: clock) { services in
             let devices = DeviceFarm(
                 services: services,
-                lowPriorityDelayMillis: Millis((configuration.lowPriorityDelaySeconds * 1000).rounded()))
+                lowPriorityDelayMillis: Millis((configuration.lowPriorityDelaySeconds * 1000).rounded()),
+                deliveryLatency: configuration.deliveryLatency)
             farm = devices
             return [DevicesControlAPI(farm: devices)]
         }

@@ -1,0 +1,252 @@
+import APNsEmulator
+import APNsProtocol
+import Dispatch
+import H2Transport
+import Synchronization
+
+/// Carries accepted pushes from the event loops to the devices on a queue of its own: the provider API
+/// answers once it has accepted a push, as APNs does, and the device model never runs inside a request.
+///
+/// An event loop appends to the inbox under a short lock and wakes the engine only when it was idle, so a
+/// busy sender's pushes reach the devices in batches (one farm lock per batch). A delivery latency, when
+/// configured, holds each push until its drawn arrival time. `settle` waits until every push accepted
+/// before the call has been recorded on its device.
+final class DeliveryEngine: Sendable {
+    private struct Inbox {
+        var pending: [DeliveryArrival] = []
+        /// A drain is queued or running: the next push need not wake the engine.
+        var draining = false
+        var nextSeq: UInt64 = 0
+    }
+
+    /// State only the engine's queue touches (the lock is never contended: it makes that checkable).
+    private struct Confined {
+        var held = HeldArrivals()
+        var watermark = SettleWatermark()
+        var generator = SplitMix64()
+        var timer: DispatchSourceTimer?
+        /// The drained batch's array, kept for the next drain.
+        var spare: [DeliveryArrival] = []
+    }
+
+    private struct Progress {
+        var settledBelow: UInt64 = 0
+        var waiters: [(target: UInt64, semaphore: DispatchSemaphore)] = []
+        var histogram = DeliveryLatencyHistogram()
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let confined = Mutex(Confined())
+    private let progress = Mutex(Progress())
+    private let queue = DispatchQueue(label: "apns-emulator.delivery")
+    /// Runs `drain` on `queue`; signalling it allocates nothing (a queued block would, once per wake-up).
+    private let wake: WakeSource
+    private let latency: ShapingSettings.Latency
+    private let clock: any EmulatorClock
+    /// Where batches go: the farm that owns the engine (weak: the farm holds the engine). A protocol reference
+    /// rather than a stored closure, which would need a reabstraction thunk allocated on every read.
+    private let sink = Mutex(WeakSink())
+    /// Pushes handed to the devices under one farm lock at most.
+    private static let batchLimit = 512
+
+    init(latency: ShapingSettings.Latency, clock: any EmulatorClock) {
+        self.latency = latency
+        self.clock = clock
+        let source = DispatchSource.makeUserDataAddSource(queue: queue)
+        wake = WakeSource(source: source)
+        source.setEventHandler { [weak self] in self?.drain() }
+        source.activate()
+    }
+
+    func connect(_ sink: any DeliverySink) {
+        self.sink.withLock { $0.sink = sink }
+    }
+
+    /// On an event loop: queues an accepted push for its device.
+    func enqueue(_ push: AcceptedPush, acceptedAt: Millis) {
+        let nanos = monotonicNanoseconds()
+        let wake = inbox.withLock { i -> Bool in
+            i.pending.append(DeliveryArrival(push: push, acceptedAt: acceptedAt, arrivesAt: acceptedAt,
+                                             acceptedAtNanos: nanos, seq: i.nextSeq))
+            i.nextSeq += 1
+            if i.draining { return false }
+            i.draining = true
+            return true
+        }
+        if wake { self.wake.source.add(data: 1) }
+    }
+
+    /// Waits until every push accepted before the call has been recorded on its device; false if `timeout`
+    /// passed first.
+    func settle(timeout: Duration) -> Bool {
+        let target = inbox.withLock { $0.nextSeq }
+        let semaphore = progress.withLock { p -> DispatchSemaphore? in
+            guard p.settledBelow < target else { return nil }
+            let s = DispatchSemaphore(value: 0)
+            p.waiters.append((target, s))
+            return s
+        }
+        guard let semaphore else { return true }
+        let nanos = max(0, timeout.components.seconds) * 1_000_000_000 + max(0, timeout.components.attoseconds) / 1_000_000_000
+        if semaphore.wait(timeout: .now() + .nanoseconds(Int(clamping: nanos))) == .success { return true }
+        // Timed out, unless the engine signalled in between (it removes the waiters it signals).
+        return progress.withLock { p in
+            guard let i = p.waiters.firstIndex(where: { $0.semaphore === semaphore }) else { return true }
+            p.waiters.remove(at: i)
+            return false
+        }
+    }
+
+    /// Pushes accepted and not yet recorded on their devices.
+    var inFlight: UInt64 {
+        let accepted = inbox.withLock { $0.nextSeq }
+        return accepted - progress.withLock { $0.settledBelow }
+    }
+
+    var histogram: DeliveryLatencyHistogram { progress.withLock { $0.histogram } }
+
+    /// Forgets the pushes not yet delivered (a reset): they count as settled, and reach no device.
+    func discardPending() {
+        queue.sync {
+            let dropped = inbox.withLock { i -> [DeliveryArrival] in
+                defer { i.pending.removeAll() }
+                return i.pending
+            }
+            let held = confined.withLock { c -> [DeliveryArrival] in
+                c.timer?.cancel()
+                c.timer = nil
+                return c.held.removeAll()
+            }
+            finish(dropped[...], arrivedAtNanos: nil)
+            finish(held[...], arrivedAtNanos: nil)
+        }
+    }
+
+    /// Stops the timer; pushes still held are dropped.
+    func stop() {
+        wake.source.cancel()
+        confined.withLock { c in
+            c.timer?.cancel()
+            c.timer = nil
+        }
+    }
+
+    // MARK: On the engine's queue
+
+    private func drain() {
+        while true {
+            var batch = confined.withLock { c -> [DeliveryArrival] in
+                var spare = [DeliveryArrival]()
+                swap(&spare, &c.spare)
+                return spare
+            }
+            inbox.withLock { i in
+                swap(&batch, &i.pending)
+                if batch.isEmpty { i.draining = false }
+            }
+            guard !batch.isEmpty else { return }
+            if case .none = latency {
+                hand(batch)
+            } else {
+                hold(batch)
+            }
+            batch.removeAll(keepingCapacity: true)
+            confined.withLock { c in if batch.capacity > c.spare.capacity { c.spare = batch } }
+        }
+    }
+
+    /// Draws each push's delivery latency and keeps it until then; delivers those already due.
+    private func hold(_ batch: [DeliveryArrival]) {
+        let now = clock.now()
+        var due: [DeliveryArrival] = []
+        confined.withLock { c in
+            for var arrival in batch {
+                let ms = min(600_000, max(0, latency.sample(uniform01: c.generator.nextUniform(),
+                                                              normal: c.generator.nextNormal())))
+                arrival.arrivesAt = arrival.acceptedAt + Millis(ms.rounded())
+                c.held.insert(arrival)
+            }
+            c.held.popDue(by: now, into: &due)
+        }
+        if !due.isEmpty { hand(due) }
+        scheduleTimer()
+    }
+
+    private func releaseDue() {
+        var due: [DeliveryArrival] = []
+        let now = clock.now()
+        confined.withLock { c in c.held.popDue(by: now, into: &due) }
+        if !due.isEmpty { hand(due) }
+        scheduleTimer()
+    }
+
+    private func scheduleTimer() {
+        let now = clock.now()
+        confined.withLock { c in
+            guard let next = c.held.nextDue else {
+                c.timer?.cancel()
+                c.timer = nil
+                return
+            }
+            if c.timer == nil {
+                let t = DispatchSource.makeTimerSource(queue: queue)
+                t.setEventHandler { [weak self] in self?.releaseDue() }
+                t.schedule(deadline: .now() + .milliseconds(Int(max(0, next - now))))
+                t.resume()
+                c.timer = t
+            } else {
+                c.timer!.schedule(deadline: .now() + .milliseconds(Int(max(0, next - now))))
+            }
+        }
+    }
+
+    private func hand(_ arrivals: [DeliveryArrival]) {
+        let sink = self.sink.withLock { $0.sink }
+        var start = arrivals.startIndex
+        while start < arrivals.endIndex {
+            let end = min(start + Self.batchLimit, arrivals.endIndex)
+            sink?.deliver(arrivals[start..<end])
+            finish(arrivals[start..<end], arrivedAtNanos: monotonicNanoseconds())
+            start = end
+        }
+    }
+
+    /// Moves the settle mark past `arrivals` and wakes the settles it satisfies; counts their delivery latency
+    /// when they arrived (at `arrivedAtNanos`) rather than being discarded.
+    private func finish(_ arrivals: ArraySlice<DeliveryArrival>, arrivedAtNanos: UInt64?) {
+        guard !arrivals.isEmpty else { return }
+        let mark = confined.withLock { c -> UInt64 in
+            for a in arrivals { c.watermark.finish(a.seq) }
+            return c.watermark.mark
+        }
+        progress.withLock { p in
+            p.settledBelow = mark
+            if let arrivedAtNanos {
+                for a in arrivals { p.histogram.record(micros: (arrivedAtNanos &- a.acceptedAtNanos) / 1000) }
+            }
+            guard !p.waiters.isEmpty else { return }
+            p.waiters.removeAll { w in
+                guard w.target <= mark else { return false }
+                w.semaphore.signal()
+                return true
+            }
+        }
+    }
+}
+
+/// The engine's wake-up source, shared with the event loops that signal it.
+///
+/// `@unchecked Sendable`: libdispatch sources are made to be signalled from any thread (`add(data:)` is an
+/// atomic add that coalesces, `cancel` is thread-safe), and the handler is set once before activation.
+private struct WakeSource: @unchecked Sendable {
+    let source: DispatchSourceUserDataAdd
+}
+
+/// What the engine hands its batches to (the device farm), under one lock per batch.
+protocol DeliverySink: AnyObject, Sendable {
+    func deliver(_ arrivals: ArraySlice<DeliveryArrival>)
+}
+
+private struct WeakSink {
+    weak var sink: (any DeliverySink)?
+}
