@@ -101,10 +101,12 @@ public final class Emulator: Sendable {
     public var connectionCount: Int { server.connectionCount }
 
     /// Stops accepting, lets in-flight pushes finish (bounded by the grace period) and stops everything.
+    /// Closes the listeners (in-flight streams get the grace period), stops the extensions (the devices take
+    /// the pushes still on their way), then the control API, which a `settle` may be waiting on until then.
     public func shutdown() {
-        control.stop()
         server.shutdown()
         for ext in extensions { ext.shutdown() }
+        control.stop()
     }
 
     /// A wildcard bind is reached through loopback; IPv6 literals need brackets in URLs.

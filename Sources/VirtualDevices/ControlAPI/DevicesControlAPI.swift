@@ -191,9 +191,8 @@ public final class DevicesControlAPI: EmulatorExtension {
             H2Header("location", "/_emulator/devices/\(device.id)")])
     }
 
-    /// `POST /devices/{id}/actions {"action": "online"|"offline"|"restore"}`.
-    /// `POST /_emulator/settle {"timeoutSeconds"?}`: returns once every push accepted before the call is on its
-    /// device and recorded.
+    /// `POST /_emulator/settle {"timeoutSeconds"?}`: returns once every push accepted before the call has reached
+    /// APNs' delivery and its fate is recorded (shown, stored for an offline device, deferred…).
     private func settle(_ request: ControlRequest) throws -> HTTP1Response {
         let body = try request.body()
         let timeout = body.double("timeoutSeconds")
@@ -209,6 +208,7 @@ public final class DevicesControlAPI: EmulatorExtension {
         return try ControlAPIResponse.json(SettleView(settled: true))
     }
 
+    /// `POST /devices/{id}/actions {"action": "online"|"offline"|"restore"}`.
     private func deviceAction(_ request: ControlRequest, _ deviceId: String) throws -> HTTP1Response {
         let body = try request.body()
         let action = body.string("action", required: true)

@@ -22,12 +22,15 @@ final class DeliveryEngine: Sendable {
         var nextSeq: UInt64 = 0
     }
 
-    /// State only the engine's queue touches (the lock is never contended: it makes that checkable).
+    /// State the engine's queue works on; `discardPending` and `stop` reach it from the control thread, under the
+    /// same lock.
     private struct Confined {
         var held = HeldArrivals()
         var watermark = SettleWatermark()
         var generator = SplitMix64()
         var timer: DispatchSourceTimer?
+        /// Set by `stop`: no timer is armed again.
+        var stopped = false
         /// The drained batch's array, kept for the next drain.
         var spare: [DeliveryArrival] = []
     }
@@ -110,29 +113,44 @@ final class DeliveryEngine: Sendable {
 
     var histogram: DeliveryLatencyHistogram { progress.withLock { $0.histogram } }
 
-    /// Forgets the pushes not yet delivered (a reset): they count as settled, and reach no device.
+    /// Forgets the pushes not yet delivered (a reset): they count as settled, and reach no device. A batch the
+    /// engine is handing over meanwhile still arrives (into whatever the farm holds by then). Not `queue.sync`:
+    /// under a steady load the engine's drain does not return, and a reset must not wait for the load to stop.
     func discardPending() {
+        let dropped = inbox.withLock { i -> [DeliveryArrival] in
+            defer { i.pending.removeAll() }
+            return i.pending
+        }
+        let held = confined.withLock { c -> [DeliveryArrival] in
+            c.timer?.cancel()
+            c.timer = nil
+            return c.held.removeAll()
+        }
+        finish(dropped[...], arrivedAtNanos: nil)
+        finish(held[...], arrivedAtNanos: nil)
+    }
+
+    /// Stops the engine once the listeners are closed: a drain in progress finishes, and what is still in the
+    /// inbox or held for its latency is handed over now (stamped with its drawn arrival), so no accepted push
+    /// goes without a fate and no settle waits on it.
+    func stop() {
+        wake.source.cancel()
         queue.sync {
-            let dropped = inbox.withLock { i -> [DeliveryArrival] in
+            let rest = inbox.withLock { i -> [DeliveryArrival] in
                 defer { i.pending.removeAll() }
                 return i.pending
             }
-            let held = confined.withLock { c -> [DeliveryArrival] in
+            var held = confined.withLock { c -> [DeliveryArrival] in
+                c.stopped = true
                 c.timer?.cancel()
                 c.timer = nil
-                return c.held.removeAll()
+                var due: [DeliveryArrival] = []
+                c.held.popDue(by: .max, into: &due)
+                return due
             }
-            finish(dropped[...], arrivedAtNanos: nil)
-            finish(held[...], arrivedAtNanos: nil)
-        }
-    }
-
-    /// Stops the timer; pushes still held are dropped.
-    func stop() {
-        wake.source.cancel()
-        confined.withLock { c in
-            c.timer?.cancel()
-            c.timer = nil
+            if !rest.isEmpty { hand(rest) }
+            held.sort { $0.arrivesAt < $1.arrivesAt }
+            if !held.isEmpty { hand(held) }
         }
     }
 
@@ -192,7 +210,7 @@ final class DeliveryEngine: Sendable {
     private func scheduleTimer() {
         let now = clock.now()
         confined.withLock { c in
-            guard let next = c.held.nextDue else {
+            guard !c.stopped, let next = c.held.nextDue else {
                 c.timer?.cancel()
                 c.timer = nil
                 return

@@ -70,7 +70,7 @@ public final class DeviceFarm: DeliverySink {
         if let engine {
             engine.enqueue(push, acceptedAt: now)
         } else {
-            state.withLock { s in deliver(push, now: now, in: &s) }
+            state.withLock { s in deliver(push, acceptedAt: now, now: now, in: &s) }
         }
     }
 
@@ -83,12 +83,13 @@ public final class DeviceFarm: DeliverySink {
     /// A batch from the delivery engine, under one lock.
     func deliver(_ arrivals: ArraySlice<DeliveryArrival>) {
         state.withLock { s in
-            for arrival in arrivals { deliver(arrival.push, now: arrival.arrivesAt, in: &s) }
+            for arrival in arrivals { deliver(arrival.push, acceptedAt: arrival.acceptedAt, now: arrival.arrivesAt, in: &s) }
         }
     }
 
-    /// A push reaching APNs' delivery: delivered, held or dropped per APNs semantics if a device owns its token.
-    private func deliver(_ push: AcceptedPush, now: Millis, in s: inout DeviceStore) {
+    /// A push reaching APNs' delivery at `now` (its acceptance plus any delivery latency): delivered, held or
+    /// dropped per APNs semantics if a device owns its token.
+    private func deliver(_ push: AcceptedPush, acceptedAt: Millis, now: Millis, in s: inout DeviceStore) {
         guard let o = s.ownerIndex(of: push.token) else { return }
         let owner = s.owners.values[o]
         // Every push of a load test goes to its device at once, read where the validator left it; only a
@@ -99,7 +100,7 @@ public final class DeviceFarm: DeliverySink {
         }
         var actions = s.spareActions
         s.spareActions = []
-        if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: now), online: owner.online, now: now,
+        if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: acceptedAt), online: owner.online, now: now,
                                                into: &actions) {
             hand(due, owner: owner, to: &s, now: now)
         }
