@@ -6,6 +6,7 @@
 # A count, not a timing: the test suite runs it against the debug binary with a threshold.
 #
 #   bench/allocations.sh   PUSHES (20000) WARMUP (20000) CLIENTS (8) STREAMS (100) JOURNAL (true)
+#                          MANUAL_CLOCK (0; 1: delivery inside the request, so the count does not depend on timing)
 #                          APNS_EMULATOR_BIN (the release binary; any build works)
 # Binds 127.0.0.1 only; stops what it started.
 set -euo pipefail
@@ -15,13 +16,16 @@ WARMUP=${WARMUP:-20000}
 JOURNAL=${JOURNAL:-true}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
+MANUAL_CLOCK=${MANUAL_CLOCK:-0}
 bench_require h2load curl python3 cc
 
 bench_prepare_certs
 shim=$(bash "$REPO_ROOT/bench/malloc-count/build.sh" "$BENCH_TMP/libmalloc_count.so")
 counts=$BENCH_TMP/allocations
 bench_write_body
-MALLOC_COUNT_FILE=$counts LD_PRELOAD=$shim bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
+clock=()
+((MANUAL_CLOCK)) && clock=(--manual-clock)
+MALLOC_COUNT_FILE=$counts LD_PRELOAD=$shim bench_start_emulator --event-loops 1 --ephemeral --no-sample-key "${clock[@]}"
 bench_register_key "$EMULATOR_CONTROL_URL"
 bench_register_device "$EMULATOR_CONTROL_URL"
 REQUEST_PATH=/3/device/$TOKEN

@@ -27,7 +27,7 @@ fi
 BENCH_PIDS=()
 # Set per call by scripts that spread a load over several paths (see bench_h2load_pushes), never inherited: an
 # exported one would send every other script's pushes elsewhere.
-unset REQUEST_PATHS
+unset REQUEST_PATHS REQUEST_PATHS_FILE
 BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/apns-bench.XXXXXX")
 
 bench_log() { printf '%s\n' "$*" >&2; }
@@ -136,9 +136,10 @@ bench_commit() {
 # REQUEST_PATH, so every POST there gets a static 200 with no body, like an accepted push. Sets NGHTTPD_PID and
 # NGHTTPD_PORT.
 bench_start_nghttpd() {
-    local htdocs=$BENCH_TMP/htdocs port log=$BENCH_TMP/nghttpd.log path
+    local htdocs=$BENCH_TMP/htdocs port log=$BENCH_TMP/nghttpd.log path dir made=
     for path in "$@"; do
-        mkdir -p "$htdocs$(dirname "$path")"
+        dir=$htdocs${path%/*}
+        [[ "$dir" == "$made" ]] || { mkdir -p "$dir"; made=$dir; }
         : >"$htdocs$path"
     done
     for _ in 1 2 3; do
@@ -260,16 +261,51 @@ bench_register_device() {
     curl -fsS -d '{"action":"background"}' "$app/actions" >/dev/null
 }
 
+# bench_register_devices CONTROL_URL COUNT PREFIX: COUNT more devices as bench_register_device makes them (ids
+# PREFIX1…PREFIXn), over one keep-alive connection (four curl processes per device took minutes for thousands);
+# sets TOKENS to their tokens, in order.
+bench_register_devices() {
+    local out=$BENCH_TMP/tokens-$3.txt
+    python3 - "$1" "$2" "$3" >"$out" <<'PY' || bench_die "registering $2 devices failed"
+import http.client, json, sys
+from urllib.parse import urlsplit
+control, count, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+url = urlsplit(control)
+conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+def call(path, body):
+    conn.request("POST", path, body=json.dumps(body), headers={"content-type": "application/json"})
+    r = conn.getresponse()
+    data = r.read()
+    if r.status not in (200, 201):
+        sys.exit(f"POST {path}: {r.status} {data[:200]!r}")
+    return json.loads(data)
+for i in range(1, count + 1):
+    d = f"{prefix}{i}"
+    call("/_emulator/devices", {"id": d, "apps": [{"bundleId": "com.example.app", "build": "appStore"}]})
+    app = f"/_emulator/devices/{d}/apps/com.example.app"
+    call(app + "/calls", {"call": "RequestAuthorization", "options": [1, 2, 3]})
+    print(call(app + "/calls", {"call": "GetToken"})["result"]["token"])
+    call(app + "/actions", {"action": "background"})
+PY
+    mapfile -t TOKENS <"$out"
+}
+
 # h2load with APNs-shaped, JWT-authenticated POSTs of $BODY to PORT ($1) at $REQUEST_PATH: COUNT ($2) requests
 # over $CLIENTS connections × $STREAMS streams, output to FILE ($3). Further arguments are a command h2load runs
 # under (e.g. `perf stat … --`).
 #
-# With REQUEST_PATHS (a space-separated list) set, the pushes go to those paths instead, each connection taking
-# them in turn (h2load's -i), so a load spreads over several tokens and devices.
+# With REQUEST_PATHS (a space-separated list) or REQUEST_PATHS_FILE (one per line) set, the pushes go to those
+# paths instead, each connection taking them in turn (h2load's -i), so a load spreads over several tokens and
+# devices.
 bench_h2load_pushes() {
     local port=$1 count=$2 out=$3 target path paths
     shift 3
-    if [[ -n "${REQUEST_PATHS:-}" ]]; then
+    if [[ -n "${REQUEST_PATHS_FILE:-}" ]]; then
+        # One path per line: thousands of them would not fit in an environment variable a child inherits.
+        target=$BENCH_TMP/uris-$port.txt
+        awk -v p="https://127.0.0.1:$port" '{ print p $0 }' "$REQUEST_PATHS_FILE" >"$target"
+        target=(-i "$target")
+    elif [[ -n "${REQUEST_PATHS:-}" ]]; then
         target=$BENCH_TMP/uris-$port.txt
         : >"$target"
         read -ra paths <<<"$REQUEST_PATHS"

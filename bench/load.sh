@@ -62,10 +62,10 @@ REQUEST_PATH=/3/device/$TOKEN
 # More devices (DEVICES > 1): the timed rounds go to all of them in turn.
 paths=("$REQUEST_PATH")
 first_token=$TOKEN
-for ((d = 2; d <= DEVICES; d++)); do
-    bench_register_device "$control" "bench-phone-$d"
-    paths+=("/3/device/$TOKEN")
-done
+if ((DEVICES > 1)); then
+    bench_register_devices "$control" "$((DEVICES - 1))" bench-phone-more-
+    for token in "${TOKENS[@]}"; do paths+=("/3/device/$token"); done
+fi
 TOKEN=$first_token
 bench_start_nghttpd "${paths[@]}"
 bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (allocations counted on pid $counted_pid); $DEVICES device(s), first token ${TOKEN:0:8}…"
@@ -74,7 +74,8 @@ bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (allocations c
 journal() { curl -fsS -X PUT -d "{\"enabled\":$1}" "${2:-$control}/_emulator/journal/settings" >/dev/null; }
 # "TOTAL SWIFT" heap allocations so far, from the preloaded counter.
 allocations() { sleep 0.2; cat "$ALLOC_FILE"; }
-run_load() { if ((DEVICES > 1)); then REQUEST_PATHS="${paths[*]}" bench_h2load_pushes "$@"; else bench_h2load_pushes "$@"; fi; }
+printf '%s\n' "${paths[@]}" >"$BENCH_TMP/paths.txt"
+run_load() { if ((DEVICES > 1)); then REQUEST_PATHS_FILE=$BENCH_TMP/paths.txt bench_h2load_pushes "$@"; else bench_h2load_pushes "$@"; fi; }
 # The counted emulator's load: the same pushes to its own device, with its own key.
 run_counted() { REQUEST_PATH=/3/device/$counted_token JWT=$counted_jwt bench_h2load_pushes "$@"; }
 

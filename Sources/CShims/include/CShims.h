@@ -79,12 +79,14 @@ static const long CShims_SSL_SESS_CACHE_SERVER = SSL_SESS_CACHE_SERVER;
 static const long CShims_SSL_SESS_CACHE_OFF = SSL_SESS_CACHE_OFF;
 
 // ---- libmicrohttpd (MHD_start_daemon is variadic, which Swift cannot call) ---
-/// Starts a daemon on an already bound, listening socket with its own polling thread.
+/// Starts a daemon on an already bound, listening socket with `thread_pool_size` polling threads (each serving
+/// its share of the connections; 1 for a single internal thread).
 struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
                                            MHD_AccessHandlerCallback handler, void *handler_cls,
                                            MHD_RequestCompletedCallback completed, void *completed_cls,
                                            unsigned int connection_timeout_seconds,
-                                           unsigned int connection_limit);
+                                           unsigned int connection_limit,
+                                           unsigned int thread_pool_size);
 
 // ---- counters --------------------------------------------------------------
 /// Relaxed atomic add and load on a plain uint64_t slot: metrics counters in one allocated table, bumped

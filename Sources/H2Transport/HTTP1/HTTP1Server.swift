@@ -9,16 +9,22 @@ import Glibc
 /// with no flags; a hand-written HTTP/1.1 parser is out of the question).
 ///
 /// We bind the socket ourselves (port 0 support, one address type for all listeners) and hand it to
-/// libmicrohttpd, which runs its own polling thread and calls the handler there.
+/// libmicrohttpd, which runs a small pool of polling threads and calls the handler on them: a handler that
+/// waits (the settle barrier) holds up only the connections of its thread, and concurrent callers (test workers,
+/// a dashboard) are served in parallel. The handler must therefore be safe to call concurrently (`Sendable`).
 public final class HTTP1Server: Sendable {
     private let handler: any HTTP1Handler
     private let maxBodyBytes: Int
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let context: Unmanaged<HTTP1ServerContext>
 
-    public init(handler: any HTTP1Handler, maxBodyBytes: Int = 16 * 1024 * 1024) {
+    private let threads: Int
+
+    /// - Parameter threads: libmicrohttpd's polling threads; each connection stays on one of them.
+    public init(handler: any HTTP1Handler, maxBodyBytes: Int = 16 * 1024 * 1024, threads: Int = 4) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        self.threads = max(1, threads)
         self.context = Unmanaged.passRetained(HTTP1ServerContext(handler: handler, maxBodyBytes: maxBodyBytes))
     }
 
@@ -35,7 +41,7 @@ public final class HTTP1Server: Sendable {
         let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue)
         guard let d = CShims_MHD_start_daemon(
             flags, fd, HTTP1ServerContext.accessHandler, context.toOpaque(),
-            HTTP1ServerContext.completedHandler, context.toOpaque(), 30, 1024)
+            HTTP1ServerContext.completedHandler, context.toOpaque(), 30, 1024, UInt32(threads))
         else {
             Glibc.close(fd)
             throw IOError(errno: EINVAL, function: "MHD_start_daemon(\(bound))")
