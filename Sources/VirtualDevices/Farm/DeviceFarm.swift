@@ -122,16 +122,16 @@ public final class DeviceFarm: DeliverySink {
                 actions = s.queue.tick(now: now, isOnline: online)
             }
             apply(actions, to: &s, now: now)
-            for id in s.order {
-                for bundle in s.devices[id]?.installOrder ?? [] {
-                    guard let app = s.devices[id]?.apps[bundle],
-                          app.heldBackgroundPush != nil || !app.extensionRuns.isEmpty else { continue }
-                    // The app exists (just checked under the same lock).
-                    try? withApp(&s, id, bundle, now: now) { app, ctx in
-                        app.releaseHeldBackgroundPush(ctx)
-                        app.advanceExtensions(ctx)
-                    }
-                }
+            // Sorted so a tick always visits them in the same order; `withApp` updates the set as each one runs.
+            let due = s.ticking.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
+            for install in due {
+                let stillDue = (try? withApp(&s, install.deviceId, install.bundleId, now: now) { app, ctx in
+                    app.releaseHeldBackgroundPush(ctx)
+                    app.advanceExtensions(ctx)
+                    return app.heldBackgroundPush != nil || !app.extensionRuns.isEmpty
+                }) ?? false
+                // Gone, or an install made since with the same ids and nothing due.
+                if !stillDue { s.ticking.remove(install) }
             }
         }
     }
@@ -199,6 +199,8 @@ public final class DeviceFarm: DeliverySink {
         var tokenBefore: String??
         var tokenAfter: String?
         var deviceOnline = false
+        var tickChanged = false
+        var ticking = false
         // Everything is read through the `inout` of each value position: a read through the dictionaries'
         // getters (`s.devices.values[d].configuration`) copies the whole device out first.
         Self.update(&s.devices.values[d]) { device in
@@ -213,12 +215,22 @@ public final class DeviceFarm: DeliverySink {
             deviceOnline = device.configuration.online
             Self.update(&device.apps.values[a]) { app in
                 do throws(DeviceError) { value = try body(&app, ctx) } catch { failure = error }
+                let needsTick = app.heldBackgroundPush != nil || !app.extensionRuns.isEmpty
+                if needsTick != app.ticking {
+                    app.ticking = needsTick
+                    tickChanged = true
+                }
+                ticking = needsTick
                 if let before = app.tokenBefore {
                     app.tokenBefore = nil
                     tokenBefore = before
                     tokenAfter = app.token
                 }
             }
+        }
+        if tickChanged {
+            let key = InstallKey(deviceId: deviceId, bundleId: bundleId)
+            if ticking { s.ticking.insert(key) } else { s.ticking.remove(key) }
         }
         if let before = tokenBefore, before != tokenAfter {
             if let before { unown(before, in: &s, now: now) }

@@ -121,6 +121,9 @@ struct DeviceStore: ~Copyable, Sendable {
         }
     }
     var queue: DeliveryQueue
+    /// Installs with something for the tick to move on (a background push held by the budget, a service
+    /// extension still running), kept by `DeviceFarm.withApp`: the tick visits these, not every device.
+    var ticking: Set<InstallKey> = []
     /// Fates, and their counts for `/metrics`; the OS model records into it through its `OSContext`.
     let fates = FateRecorder(capacity: DeviceFarm.fateCapacity)
     var nextDeviceNumber = 1
@@ -155,4 +158,10 @@ struct InstallRoute: Sendable, Equatable {
     var layout: UInt64
     var device: Dictionary<String, VirtualDevice>.Index
     var app: Dictionary<String, VirtualApp>.Index
+}
+
+/// A device's install of one app.
+struct InstallKey: Hashable, Sendable {
+    var deviceId: String
+    var bundleId: String
 }

@@ -43,6 +43,8 @@ public struct VirtualApp: Sendable {
     var heldBackgroundPush: QueuedPush?
     /// Service extension runs in progress, in start order.
     var extensionRuns: [ExtensionRun] = []
+    /// Whether the farm's tick visits this install (`DeviceStore.ticking`), as `DeviceFarm.withApp` last left it.
+    var ticking = false
     /// URLs in the extension's container cache, and how often it helped.
     var attachmentCache: Set<String> = []
     public internal(set) var attachmentCacheHits = 0
