@@ -27,11 +27,16 @@ public final class TokenRegistry: DeviceTokenLookup {
     }
 
     /// Issues a fresh random token for an app in an environment (what a device's registration returns).
+    /// - Parameter firstByte: a constraint on the token's first byte (the virtual devices keep each of their
+    ///   tokens in the shard that byte names); the token is random otherwise.
     public func issue(bundleId: String, environment: APNsEnvironment, kind: DeviceTokenKind = .app,
-                      deviceId: String? = nil, now: Millis) throws -> DeviceTokenRecord {
+                      deviceId: String? = nil, now: Millis,
+                      firstByte accept: (UInt8) -> Bool = { _ in true }) throws -> DeviceTokenRecord {
         var bytes = [UInt8](repeating: 0, count: kind.byteLength)
         var generator = SystemRandomNumberGenerator()
-        for i in bytes.indices { bytes[i] = generator.next() }
+        repeat {
+            for i in bytes.indices { bytes[i] = generator.next() }
+        } while !accept(bytes[0])
         let token = bytes.map { String(format: "%02x", $0) }.joined()
         let record = DeviceTokenRecord(token: token, bundleId: bundleId, environment: environment, kind: kind,
                                        createdAt: now, deviceId: deviceId)

@@ -67,8 +67,8 @@ public final class DevicesControlAPI: EmulatorExtension {
     }
 
     package func prometheusLines() -> [String] {
-        let (counts, devices) = farm.state.withLock { s in (s.fates.counts, s.devices.count) }
-        var lines = farm.engine?.histogram.prometheusLines() ?? DeliveryLatencyHistogram().prometheusLines()
+        let counts = farm.fateCounts(), devices = farm.deviceCount
+        var lines = farm.deliveryLatency().prometheusLines()
         lines += ["# HELP apns_emulator_deliveries_total Steps of pushes on virtual devices, by fate.",
                      "# TYPE apns_emulator_deliveries_total counter"]
         for kind in PushFate.Kind.allCases {
@@ -142,21 +142,20 @@ public final class DevicesControlAPI: EmulatorExtension {
         case .settle:
             return try settle(request)
         case .listFiles:
-            return try ControlAPIResponse.json("files", farm.state.withLock { s in
-                s.files.keys.sorted().map { FileView(name: $0, bytes: s.files[$0]?.count ?? 0) }
-            })
+            let files = farm.files.snapshot()
+            return try ControlAPIResponse.json("files", files.keys.sorted().map { FileView(name: $0, bytes: files[$0]?.count ?? 0) })
         case .putFile:
             let name = request.parameter("name")
             guard name.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x2F && $0 < 0x7F }), name.count <= 128 else {
                 throw ControlAPIError.invalid("name", mustBe: "1–128 printable characters without '/'", got: name)
             }
             let bytes = request.http.body
-            let replaced = farm.state.withLock { s in s.files.updateValue(bytes, forKey: name) != nil }
+            let replaced = farm.files.put(name, bytes)
             return try ControlAPIResponse.json(FileView(name: name, bytes: bytes.count), status: replaced ? 200 : 201,
                                                headers: [H2Header("location", "/_emulator/files/\(name)")])
         case .getFile:
             let name = request.parameter("name")
-            guard let bytes = farm.state.withLock({ $0.files[name] }) else {
+            guard let bytes = farm.files.get(name) else {
                 throw ControlAPIError.notFound("no file '\(name)'")
             }
             return HTTP1Response(status: 200, headers: [
@@ -165,7 +164,7 @@ public final class DevicesControlAPI: EmulatorExtension {
             ], body: bytes)
         case .deleteFile:
             let name = request.parameter("name")
-            guard farm.state.withLock({ $0.files.removeValue(forKey: name) }) != nil else {
+            guard farm.files.remove(name) else {
                 throw ControlAPIError.notFound("no file '\(name)'")
             }
             return ControlAPIResponse.noContent()
@@ -202,7 +201,7 @@ public final class DevicesControlAPI: EmulatorExtension {
         }
         let seconds = timeout ?? 30
         guard farm.settle(timeout: .milliseconds(Int64((seconds * 1000).rounded(.up)))) else {
-            throw ControlAPIError.unavailable("\(farm.engine?.inFlight ?? 0) accepted push(es) had not reached their"
+            throw ControlAPIError.unavailable("\(farm.inFlight) accepted push(es) had not reached their"
                 + " devices after \(seconds) s; call again to keep waiting")
         }
         return try ControlAPIResponse.json(SettleView(settled: true))

@@ -57,7 +57,11 @@ final class DeliveryEngine: Sendable {
     /// The pause between batches while busy: the delivery latency a sustained load adds, at most.
     private static let busyPollMicros: UInt32 = 500
 
-    init(latency: ShapingSettings.Latency, clock: any EmulatorClock) {
+    /// The farm's shard this engine feeds.
+    let shard: Int
+
+    init(shard: Int, latency: ShapingSettings.Latency, clock: any EmulatorClock) {
+        self.shard = shard
         self.latency = latency
         self.clock = clock
         let source = DispatchSource.makeUserDataAddSource(queue: queue)
@@ -84,10 +88,17 @@ final class DeliveryEngine: Sendable {
         if wake { self.wake.source.add(data: 1) }
     }
 
+    /// How many pushes were accepted so far (the mark `settle(upTo:timeout:)` waits for).
+    func acceptedSoFar() -> UInt64 { inbox.withLock { $0.nextSeq } }
+
     /// Waits until every push accepted before the call has been recorded on its device; false if `timeout`
     /// passed first.
     func settle(timeout: Duration) -> Bool {
-        let target = inbox.withLock { $0.nextSeq }
+        settle(upTo: acceptedSoFar(), timeout: timeout)
+    }
+
+    /// Waits until the first `target` pushes accepted have been recorded on their devices.
+    func settle(upTo target: UInt64, timeout: Duration) -> Bool {
         let semaphore = progress.withLock { p -> DispatchSemaphore? in
             guard p.settledBelow < target else { return nil }
             let s = DispatchSemaphore(value: 0)
@@ -232,7 +243,7 @@ final class DeliveryEngine: Sendable {
         var start = arrivals.startIndex
         while start < arrivals.endIndex {
             let end = min(start + Self.batchLimit, arrivals.endIndex)
-            sink?.deliver(arrivals[start..<end])
+            sink?.deliver(arrivals[start..<end], shard: shard)
             finish(arrivals[start..<end], arrivedAtNanos: monotonicNanoseconds())
             start = end
         }
@@ -271,7 +282,7 @@ private struct WakeSource: @unchecked Sendable {
 
 /// What the engine hands its batches to (the device farm), under one lock per batch.
 protocol DeliverySink: AnyObject, Sendable {
-    func deliver(_ arrivals: ArraySlice<DeliveryArrival>)
+    func deliver(_ arrivals: ArraySlice<DeliveryArrival>, shard: Int)
 }
 
 private struct WeakSink {

@@ -18,6 +18,12 @@ struct DeliveryLatencyHistogram: Sendable, Equatable {
         sumMicros &+= micros
     }
 
+    mutating func add(_ other: DeliveryLatencyHistogram) {
+        for i in buckets.indices { buckets[i] += other.buckets[i] }
+        count += other.count
+        sumMicros &+= other.sumMicros
+    }
+
     /// The Prometheus text lines, with their `# HELP` and `# TYPE`.
     func prometheusLines() -> [String] {
         let name = "apns_emulator_delivery_seconds"

@@ -5,7 +5,7 @@ extension DeviceFarm {
     /// Makes a plugin call in the app; returns its record (pending while it waits).
     public func call(_ call: PluginCall, bundleId: String, deviceId: String) throws(DeviceError) -> CallRecord? {
         let now = services.clock.now()
-        return try state.withLock { s throws(DeviceError) in
+        return try shard(ofDevice: deviceId).state.withLock { s throws(DeviceError) in
             try withApp(&s, deviceId, bundleId, now: now) { app, ctx in app.call(call, ctx) }
         }
     }
@@ -13,7 +13,7 @@ extension DeviceFarm {
     /// A user action on an app or one of its notifications.
     public func perform(_ action: UserAction, bundleId: String, deviceId: String) throws(DeviceError) {
         let now = services.clock.now()
-        try state.withLock { s throws(DeviceError) in
+        try shard(ofDevice: deviceId).state.withLock { s throws(DeviceError) in
             try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
                 switch action {
                 case .launch, .foreground: app.bringToForeground(ctx)

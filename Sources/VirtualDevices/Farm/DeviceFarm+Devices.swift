@@ -8,33 +8,40 @@ extension DeviceFarm {
     public func createDevice(_ configuration: DeviceConfiguration, apps: [AppConfiguration] = []) throws(DeviceError)
         -> VirtualDevice
     {
-        try state.withLock { s throws(DeviceError) in
-            var c = configuration
-            if c.id.isEmpty {
-                repeat {
-                    c.id = "device-\(s.nextDeviceNumber)"
-                    s.nextDeviceNumber += 1
-                } while s.devices[c.id] != nil
+        var c = configuration
+        var automaticId = c.id.isEmpty
+        while true {
+            if automaticId {
+                c.id = "device-\(deviceNumbers.wrappingAdd(1, ordering: .relaxed).oldValue)"
                 if configuration.name.isEmpty { c.name = c.id }
             }
-            guard s.devices[c.id] == nil else { throw .deviceExists(c.id) }
-            var device = VirtualDevice(configuration: c)
-            for app in apps {
-                guard device.apps[app.bundleId] == nil else {
-                    throw .appAlreadyInstalled(device: c.id, bundleId: app.bundleId)
+            let number = creationNumbers.wrappingAdd(1, ordering: .relaxed).oldValue
+            let made = try shard(ofDevice: c.id).state.withLock { s throws(DeviceError) -> VirtualDevice? in
+                if s.devices[c.id] != nil {
+                    if automaticId { return nil }
+                    throw .deviceExists(c.id)
                 }
-                device.apps[app.bundleId] = VirtualApp(configuration: app, platform: c.platform)
-                device.installOrder.append(app.bundleId)
+                var device = VirtualDevice(configuration: c)
+                device.creationNumber = number
+                for app in apps {
+                    guard device.apps[app.bundleId] == nil else {
+                        throw .appAlreadyInstalled(device: c.id, bundleId: app.bundleId)
+                    }
+                    device.apps[app.bundleId] = VirtualApp(configuration: app, platform: c.platform)
+                    device.installOrder.append(app.bundleId)
+                }
+                s.add(device)
+                return device
             }
-            s.add(device)
-            return device
+            if let made { return made }
+            automaticId = true
         }
     }
 
     /// Removes a device; its apps' tokens become Unregistered (as a wiped or lost phone's do).
     public func removeDevice(_ id: String) throws(DeviceError) {
         let now = services.clock.now()
-        try state.withLock { s throws(DeviceError) in
+        try shard(ofDevice: id).state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder { try removeApp(&s, id, bundle, now: now) }
             s.removeDevice(id)
@@ -43,12 +50,13 @@ extension DeviceFarm {
 
     /// Every device, in creation order.
     public func devices() -> [VirtualDevice] {
-        state.withLock { s in s.order.compactMap { s.devices[$0] } }
+        shards.flatMap { shard in shard.state.withLock { s in s.order.compactMap { s.devices[$0] } } }
+            .sorted { $0.creationNumber < $1.creationNumber }
     }
 
     /// One device, or `deviceNotFound`.
     public func device(_ id: String) throws(DeviceError) -> VirtualDevice {
-        try state.withLock { s throws(DeviceError) in
+        try shard(ofDevice: id).state.withLock { s throws(DeviceError) in
             guard let d = s.devices[id] else { throw .deviceNotFound(id) }
             return d
         }
@@ -57,7 +65,7 @@ extension DeviceFarm {
     /// Network on or off. Coming online delivers what APNs held and completes waiting registrations.
     public func setOnline(_ id: String, _ online: Bool) throws(DeviceError) {
         let now = services.clock.now()
-        try state.withLock { s throws(DeviceError) in
+        try shard(ofDevice: id).state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             s.setOnline(id, online)
             guard online, !device.configuration.online else { return }
@@ -73,7 +81,7 @@ extension DeviceFarm {
     /// Unregistered), its notifications and its running process.
     public func restore(_ id: String) throws(DeviceError) {
         let now = services.clock.now()
-        try state.withLock { s throws(DeviceError) in
+        try shard(ofDevice: id).state.withLock { s throws(DeviceError) in
             guard let device = s.devices[id] else { throw .deviceNotFound(id) }
             for bundle in device.installOrder {
                 try withApp(&s, id, bundle, now: now) { app, ctx throws(DeviceError) in
@@ -87,7 +95,7 @@ extension DeviceFarm {
 
     /// Installs an app (a reinstall after `uninstall` is a new install: it will get a new token).
     public func install(_ configuration: AppConfiguration, on deviceId: String) throws(DeviceError) -> VirtualApp {
-        try state.withLock { s throws(DeviceError) in
+        try shard(ofDevice: deviceId).state.withLock { s throws(DeviceError) in
             guard let device = s.devices[deviceId] else { throw .deviceNotFound(deviceId) }
             guard device.apps[configuration.bundleId] == nil else {
                 throw .appAlreadyInstalled(device: deviceId, bundleId: configuration.bundleId)
@@ -101,7 +109,7 @@ extension DeviceFarm {
     /// Uninstalls: the token becomes Unregistered now (pushes get 410 with this time).
     public func uninstall(_ bundleId: String, from deviceId: String) throws(DeviceError) {
         let now = services.clock.now()
-        try state.withLock { s throws(DeviceError) in try removeApp(&s, deviceId, bundleId, now: now) }
+        try shard(ofDevice: deviceId).state.withLock { s throws(DeviceError) in try removeApp(&s, deviceId, bundleId, now: now) }
     }
 
     private func removeApp(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, now: Millis)
@@ -115,7 +123,7 @@ extension DeviceFarm {
 
     /// One installed app, or `deviceNotFound` / `appNotInstalled`.
     public func app(_ bundleId: String, on deviceId: String) throws(DeviceError) -> VirtualApp {
-        try state.withLock { s throws(DeviceError) in
+        try shard(ofDevice: deviceId).state.withLock { s throws(DeviceError) in
             guard let device = s.devices[deviceId] else { throw .deviceNotFound(deviceId) }
             guard let app = device.apps[bundleId] else { throw .appNotInstalled(device: deviceId, bundleId: bundleId) }
             return app
@@ -124,6 +132,9 @@ extension DeviceFarm {
 
     /// Fates recorded for pushes, oldest first, filtered (`apnsId` in either case).
     public func fates(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
-        state.withLock { s in s.fates.log.matching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId) }
+        let searched = deviceId.map { [shard(ofDevice: $0)] } ?? shards
+        return searched.flatMap { shard in
+            shard.state.withLock { s in s.fates.log.numberedMatching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId) }
+        }.sorted { $0.seq < $1.seq }.map(\.fate)
     }
 }

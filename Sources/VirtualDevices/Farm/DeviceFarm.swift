@@ -1,6 +1,7 @@
 import APNsEmulator
 import APNsProtocol
 import Dispatch
+import Foundation
 import EmulatorControl
 import H2Transport
 import Synchronization
@@ -28,27 +29,48 @@ import WireBytes
 /// around it. While no device owns any token, an accepted push costs one atomic load (`ownedTokenCount`).
 public final class DeviceFarm: DeliverySink {
     let services: EmulatorServices
-    let registrar: any TokenRegistrar
-    let state: Mutex<DeviceStore>
+    /// Which shard holds which device and token.
+    let spread: DeviceShards
+    let shards: [DeviceShard]
     /// How many tokens map to an installed app (the hot path's "any device at all?" check).
     private let ownedTokenCount = Atomic<Int>(0)
+    /// The next `device-N` id.
+    let deviceNumbers = Atomic<Int>(1)
+    /// Orders devices by creation across shards.
+    let creationNumbers = Atomic<Int>(0)
     private let timer: Mutex<DispatchSourceTimer?> = Mutex(nil)
-    /// Carries pushes to the devices off the request path (none on a manual clock: delivery is synchronous).
-    let engine: DeliveryEngine?
-    /// Fates kept (oldest dropped first).
+    /// Uploaded files, shared by every shard's service extensions.
+    let files = SharedFiles()
+    /// Orders fates across shards.
+    let fateSequence = FateSequence()
+    /// Fates kept per shard (oldest dropped first).
     static let fateCapacity = 100_000
 
     /// - Parameters:
     ///   - lowPriorityDelayMillis: how long APNs holds priority 5 and 1 pushes to online devices.
     ///   - deliveryLatency: time from acceptance to arrival, drawn per push (real clock only).
+    ///   - shards: how many independent parts (each its own lock and delivery engine) the devices are spread over.
     public init(services: EmulatorServices, lowPriorityDelayMillis: Millis = 0,
-                deliveryLatency: ShapingSettings.Latency = .none) {
+                deliveryLatency: ShapingSettings.Latency = .none, shards: Int? = nil) {
         self.services = services
-        self.registrar = RegistryTokenRegistrar(tokens: services.tokens)
-        self.state = Mutex(DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis)))
-        self.engine = services.clock is ManualClock ? nil : DeliveryEngine(latency: deliveryLatency, clock: services.clock)
-        engine?.connect(self)
+        let spread = shards.map(DeviceShards.init(count:))
+            ?? DeviceShards.forThisMachine(cores: ProcessInfo.processInfo.activeProcessorCount)
+        self.spread = spread
+        let synchronous = services.clock is ManualClock
+        let files = self.files, sequence = self.fateSequence
+        self.shards = (0..<spread.count).map { i in
+            DeviceShard(
+                index: i,
+                store: DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis),
+                                   registrar: RegistryTokenRegistrar(tokens: services.tokens, shard: i, of: spread),
+                                   caches: FarmCaches(files: files), fates: FateRecorder(capacity: Self.fateCapacity, sequence: sequence)),
+                engine: synchronous ? nil : DeliveryEngine(shard: i, latency: deliveryLatency, clock: services.clock))
+        }
+        for shard in self.shards { shard.engine?.connect(self) }
     }
+
+    /// The shard holding device `id` (whether or not it exists).
+    func shard(ofDevice id: String) -> DeviceShard { shards[spread.shard(ofDevice: id)] }
 
     /// Starts the real-time tick (deferred pushes, expirations, background budget).
     public func startTimer() {
@@ -67,22 +89,33 @@ public final class DeviceFarm: DeliverySink {
     /// An accepted push (on an event loop): on its way to the device that owns its token, if one does.
     public func accept(_ push: AcceptedPush, now: Millis) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
-        if let engine {
+        let shard = shards[spread.shard(ofToken: push.token)]
+        if let engine = shard.engine {
             engine.enqueue(push, acceptedAt: now)
         } else {
-            state.withLock { s in deliver(push, acceptedAt: now, now: now, in: &s) }
+            shard.state.withLock { s in deliver(push, acceptedAt: now, now: now, in: &s) }
         }
     }
 
     /// Waits until every push accepted before the call has been recorded on its device (at once on a manual
     /// clock); false if `timeout` passed first.
     public func settle(timeout: Duration = .seconds(30)) -> Bool {
-        engine?.settle(timeout: timeout) ?? true
+        let deadline = ContinuousClock.now + timeout
+        // Every shard's mark is taken before any wait, so pushes accepted meanwhile are not waited for.
+        let marks = shards.map { $0.engine?.acceptedSoFar() }
+        for (shard, mark) in zip(shards, marks) {
+            guard let engine = shard.engine, let mark else { continue }
+            guard engine.settle(upTo: mark, timeout: max(.zero, deadline - ContinuousClock.now)) else { return false }
+        }
+        return true
     }
 
-    /// A batch from the delivery engine, under one lock.
-    func deliver(_ arrivals: ArraySlice<DeliveryArrival>) {
-        state.withLock { s in
+    /// Pushes accepted and not yet recorded on their devices, over all shards.
+    var inFlight: UInt64 { shards.reduce(0) { $0 + ($1.engine?.inFlight ?? 0) } }
+
+    /// A batch from a shard's delivery engine, under that shard's lock.
+    func deliver(_ arrivals: ArraySlice<DeliveryArrival>, shard: Int) {
+        shards[shard].state.withLock { s in
             for arrival in arrivals { deliver(arrival.push, acceptedAt: arrival.acceptedAt, now: arrival.arrivesAt, in: &s) }
         }
     }
@@ -112,7 +145,11 @@ public final class DeviceFarm: DeliverySink {
     /// Runs due timers: deferred pushes, stored pushes expiring, background pushes held by the budget.
     public func tick() {
         let now = services.clock.now()
-        state.withLock { s in
+        for shard in shards { shard.state.withLock { s in tick(&s, now: now) } }
+    }
+
+    private func tick(_ s: inout DeviceStore, now: Millis) {
+        do {
             let actions: [DeliveryQueue.Action]
             do {
                 // The owners map, not `s`, is captured: the queue is mutated while the closure runs. Scoped so the
@@ -192,6 +229,7 @@ public final class DeviceFarm: DeliverySink {
         guard let d = route?.device ?? s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
         let caches = s.caches
         let fates = s.fates
+        let registrar = s.registrar
         // Results land in locals rather than a returned tuple: a generic tuple of `Result` and two tokens was
         // copied through value witnesses on every push.
         var value: T?
@@ -273,15 +311,52 @@ public final class DeviceFarm: DeliverySink {
             t?.cancel()
             t = nil
         }
-        engine?.stop()
+        for shard in shards { shard.engine?.stop() }
     }
 
-    /// Forgets every device, held push and fate (and the pushes on their way to a device).
+    /// Forgets every device, held push, fate and uploaded file (and the pushes on their way to a device).
     public func removeAll() {
-        engine?.discardPending()
-        state.withLock { s in
-            ownedTokenCount.subtract(s.owners.count, ordering: .relaxed)
-            s = DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis))
+        for shard in shards {
+            shard.engine?.discardPending()
+            shard.state.withLock { s in
+                ownedTokenCount.subtract(s.owners.count, ordering: .relaxed)
+                s = DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis),
+                                registrar: s.registrar, caches: FarmCaches(files: files),
+                                fates: FateRecorder(capacity: Self.fateCapacity, sequence: fateSequence))
+            }
         }
+        files.removeAll()
+        deviceNumbers.store(1, ordering: .relaxed)
+    }
+
+    /// Fate steps recorded since start, over all shards (for `/metrics`).
+    func fateCounts() -> FateCounts {
+        shards.reduce(into: FateCounts()) { total, shard in total.add(shard.state.withLock { $0.fates.counts }) }
+    }
+
+    /// Virtual devices, over all shards.
+    var deviceCount: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.devices.count } } }
+
+    /// Delivery latency over all shards' engines.
+    func deliveryLatency() -> DeliveryLatencyHistogram {
+        shards.reduce(into: DeliveryLatencyHistogram()) { total, shard in
+            if let h = shard.engine?.histogram { total.add(h) }
+        }
+    }
+}
+
+/// One part of the farm: the devices whose ids fall in it (with their apps' tokens), its lock, and the engine
+/// that hands it pushes. Shards share nothing a push touches, so deliveries to different shards run in parallel.
+final class DeviceShard: Sendable {
+    let index: Int
+    let state: Mutex<DeviceStore>
+    /// Carries pushes to this shard's devices off the request path (none on a manual clock: delivery is then
+    /// synchronous).
+    let engine: DeliveryEngine?
+
+    init(index: Int, store: consuming DeviceStore, engine: DeliveryEngine?) {
+        self.index = index
+        self.state = Mutex(store)
+        self.engine = engine
     }
 }

@@ -1,7 +1,8 @@
 import APNsEmulator
 import WireBytes
 
-/// The devices, their installs and which install owns which token: the farm's state, guarded by its lock.
+/// The devices of one shard, their installs and which install owns which token: the shard's state, guarded by
+/// its lock.
 struct DeviceStore: ~Copyable, Sendable {
     /// Devices by id. Devices and apps are added and removed only through `add` and `remove…` below, which
     /// count the change in `layout`: owners keep the dictionaries' indices of their install (`TokenOwner.route`).
@@ -125,20 +126,21 @@ struct DeviceStore: ~Copyable, Sendable {
     /// extension still running), kept by `DeviceFarm.withApp`: the tick visits these, not every device.
     var ticking: Set<InstallKey> = []
     /// Fates, and their counts for `/metrics`; the OS model records into it through its `OSContext`.
-    let fates = FateRecorder(capacity: DeviceFarm.fateCapacity)
-    var nextDeviceNumber = 1
-    /// Files served at `/_emulator/files/{name}` for service extensions to download.
-    var files: [String: [UInt8]] {
-        get { caches.files }
-        nonmutating set { caches.files = newValue }
-    }
-    /// Uploaded files and parsed payloads, shared with every `OSContext` (guarded by the same lock).
-    let caches = FarmCaches()
+    let fates: FateRecorder
+    /// Issues this shard's tokens.
+    let registrar: any TokenRegistrar
+    /// Parsed payloads (this shard's) and the uploaded files (every shard's), for every `OSContext`.
+    let caches: FarmCaches
     /// A buffer reused by every queued delivery (emptied after use, capacity kept), swapped out of the state
     /// while in use so it stays uniquely referenced.
     var spareActions: [DeliveryQueue.Action] = []
 
-    init(queue: DeliveryQueue) { self.queue = queue }
+    init(queue: DeliveryQueue, registrar: any TokenRegistrar, caches: FarmCaches, fates: FateRecorder) {
+        self.queue = queue
+        self.registrar = registrar
+        self.caches = caches
+        self.fates = fates
+    }
 }
 
 /// The install that owns a token.

@@ -1,15 +1,21 @@
 import H2Transport
 import WireBytes
 
-/// State the OS model reads on every delivery, owned by the farm: uploaded files and parsed payloads.
+/// State the OS model reads on every delivery, owned by a shard of the farm: parsed payloads, and the farm's
+/// uploaded files.
 ///
 /// `payloads` skips the dynamic exclusivity check: only `content(of:)` touches it, under the farm's lock.
 ///
-/// `@unchecked Sendable`: every access happens under the device farm's `Mutex` (an `OSContext`, which carries
-/// this reference, exists only inside `DeviceFarm.withApp`, itself called with the lock held).
+/// `@unchecked Sendable`: every access to `payloads` happens under its shard's `Mutex` (an `OSContext`, which
+/// carries this reference, exists only inside `DeviceFarm.withApp`, itself called with the lock held); `files`
+/// has its own lock.
 final class FarmCaches: @unchecked Sendable {
     /// Files served at `/_emulator/files/{name}` for service extensions to download.
-    var files: [String: [UInt8]] = [:]
+    let files: SharedFiles
+
+    init(files: SharedFiles) {
+        self.files = files
+    }
     /// The last payloads parsed, newest first: a sender repeats its payload template, so a push usually costs
     /// a byte comparison instead of a JSON parse.
     @exclusivity(unchecked) private var payloads: [(bytes: [UInt8], content: PushContent)] = []
@@ -27,6 +33,6 @@ final class FarmCaches: @unchecked Sendable {
     }
 
     func fetch(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {
-        AttachmentFetch.load(url, files: files)
+        AttachmentFetch.load(url, files: files.snapshot())
     }
 }

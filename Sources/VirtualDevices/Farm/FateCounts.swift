@@ -10,6 +10,10 @@ struct FateCounts: Sendable {
     }
 
     subscript(kind: PushFate.Kind) -> Int { counts[kind.ordinal] }
+
+    mutating func add(_ other: FateCounts) {
+        for i in counts.indices { counts[i] += other.counts[i] }
+    }
 }
 
 extension PushFate.Kind {

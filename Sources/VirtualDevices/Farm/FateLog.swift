@@ -20,21 +20,23 @@ struct FateLog: ~Copyable {
     /// Fates kept.
     var count: Int { arena.count }
 
-    /// Bytes before the strings: length (UInt32), time (Int64), kind (its `ordinal`) and flags (UInt8 each).
-    private static let fixedSize = 4 + 8 + 1 + 1
+    /// Bytes before the strings: length (UInt32), time (Int64), sequence number (UInt64), kind (its `ordinal`)
+    /// and flags (UInt8 each).
+    private static let fixedSize = 4 + 8 + 8 + 1 + 1
     /// Flag: the notification id is the apns-id (every push shown without a collapse id), written once.
     private static let notificationIdIsApnsId: UInt8 = 1
 
-    mutating func append(_ fate: PushFate) {
+    /// - Parameter seq: the step's place among all shards' steps (listings merge on it).
+    mutating func append(_ fate: PushFate, seq: UInt64 = 0) {
         append(fate.fate, fate.reason, at: fate.at, apnsId: fate.apnsId, deviceId: fate.deviceId,
-               bundleId: fate.bundleId, token: fate.token, notificationId: fate.notificationId)
+               bundleId: fate.bundleId, token: fate.token, notificationId: fate.notificationId, seq: seq)
     }
 
     /// The same from the fields where the OS model has them: encoded in place, no `PushFate` built (one would
     /// retain its six strings, and the copies on its way here as many again).
     mutating func append(_ kind: PushFate.Kind, _ reason: String, at: Millis, apnsId: String,
                          deviceId: String, bundleId: String, token: String,
-                         notificationId: String?) {
+                         notificationId: String?, seq: UInt64 = 0) {
         if arena.count >= capacity { arena.removeFirst() }
         let sameId = notificationId == apnsId
         let maxBytes = Self.fixedSize + EntryByteWriter.size(apnsId) + EntryByteWriter.size(deviceId)
@@ -42,6 +44,7 @@ struct FateLog: ~Copyable {
             + (sameId ? 0 : EntryByteWriter.size(notificationId))
         var (w, _) = arena.begin(maxBytes: maxBytes)
         w.int64(at)
+        w.int64(Int64(bitPattern: seq))
         w.uint8(UInt8(kind.ordinal))
         w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
         w.string(apnsId)
@@ -56,7 +59,14 @@ struct FateLog: ~Copyable {
     /// Oldest first, those for `apnsId` (in either case), `deviceId` and `bundleId` (nil: any). Compared on the
     /// stored bytes and only the matches decoded: the farm's lock, which delivery also takes, is held meanwhile.
     func matching(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
-        var out: [PushFate] = []
+        numberedMatching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId).map(\.fate)
+    }
+
+    /// The same, each with its sequence number (to merge several shards' logs).
+    func numberedMatching(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil)
+        -> [(seq: UInt64, fate: PushFate)]
+    {
+        var out: [(seq: UInt64, fate: PushFate)] = []
         arena.forEach { bytes in
             var r = EntryByteReader(bytes, at: Self.fixedSize)
             let id = r.bytesOrNil(), device = r.bytesOrNil(), bundle = r.bytesOrNil()
@@ -81,15 +91,16 @@ struct FateLog: ~Copyable {
     }
 
     /// Reads back what `append` wrote (the arena only ever holds such entries).
-    private static func decode(_ bytes: UnsafeRawBufferPointer) -> PushFate {
+    private static func decode(_ bytes: UnsafeRawBufferPointer) -> (seq: UInt64, fate: PushFate) {
         var r = EntryByteReader(bytes, at: 4)
         let at = r.int64()
+        let seq = UInt64(bitPattern: r.int64())
         let kinds = PushFate.Kind.allCases, kind = Int(r.uint8())
         precondition(kind < kinds.count, "fate log entry with an unknown kind")
         let sameId = r.uint8() & notificationIdIsApnsId != 0
         let apnsId = r.string() ?? ""
-        return PushFate(apnsId: apnsId, deviceId: r.string() ?? "", bundleId: r.string() ?? "",
-                        token: r.string() ?? "", fate: kinds[kind], reason: r.string() ?? "", at: at,
-                        notificationId: sameId ? apnsId : r.string())
+        return (seq, PushFate(apnsId: apnsId, deviceId: r.string() ?? "", bundleId: r.string() ?? "",
+                              token: r.string() ?? "", fate: kinds[kind], reason: r.string() ?? "", at: at,
+                              notificationId: sameId ? apnsId : r.string()))
     }
 }

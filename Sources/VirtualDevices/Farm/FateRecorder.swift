@@ -6,7 +6,7 @@ import APNsProtocol
 /// Its fields skip the dynamic exclusivity check (`@exclusivity(unchecked)`): `record` is its only writer and
 /// runs under the farm's lock, never re-entered.
 ///
-/// `@unchecked Sendable`: like `FarmCaches`, reached only under the device farm's `Mutex` (the farm holds it in
+/// `@unchecked Sendable`: like `FarmCaches`, reached only under its shard's `Mutex` (the shard holds it in
 /// `DeviceStore`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withApp`).
 final class FateRecorder: @unchecked Sendable {
     /// The newest fates (a ring: the oldest go once it is full).
@@ -14,13 +14,17 @@ final class FateRecorder: @unchecked Sendable {
     /// Fate steps recorded since start (never trimmed).
     @exclusivity(unchecked) private(set) var counts = FateCounts()
 
-    init(capacity: Int) {
+    /// Numbers each step across the farm's shards.
+    let sequence: FateSequence
+
+    init(capacity: Int, sequence: FateSequence) {
         log = FateLog(capacity: capacity)
+        self.sequence = sequence
     }
 
     func record(_ fate: PushFate) {
         counts.add(fate.fate)
-        log.append(fate)
+        log.append(fate, seq: sequence.take())
     }
 
     /// A step recorded by the OS model, from the fields where it has them (see `FateLog.append`).
@@ -29,6 +33,6 @@ final class FateRecorder: @unchecked Sendable {
                 notificationId: String?) {
         counts.add(kind)
         log.append(kind, reason, at: at, apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token,
-                   notificationId: notificationId)
+                   notificationId: notificationId, seq: sequence.take())
     }
 }

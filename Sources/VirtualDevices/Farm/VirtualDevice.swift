@@ -5,6 +5,8 @@ public struct VirtualDevice: Sendable {
     var apps: [String: VirtualApp] = [:]
     /// Bundle ids in install order (listing order).
     var installOrder: [String] = []
+    /// Its place in the farm's creation order (listings follow it across shards).
+    var creationNumber = 0
 
     init(configuration: DeviceConfiguration) {
         self.configuration = configuration
