@@ -262,31 +262,13 @@ bench_register_device() {
 }
 
 # bench_register_devices CONTROL_URL COUNT PREFIX: COUNT more devices as bench_register_device makes them (ids
-# PREFIX1…PREFIXn), over one keep-alive connection (four curl processes per device took minutes for thousands);
-# sets TOKENS to their tokens, in order.
+# PREFIX1…PREFIXn), in one POST /_emulator/devices:batch; sets TOKENS to their tokens, in order.
 bench_register_devices() {
     local out=$BENCH_TMP/tokens-$3.txt
-    python3 - "$1" "$2" "$3" >"$out" <<'PY' || bench_die "registering $2 devices failed"
-import http.client, json, sys
-from urllib.parse import urlsplit
-control, count, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-url = urlsplit(control)
-conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
-def call(path, body):
-    conn.request("POST", path, body=json.dumps(body), headers={"content-type": "application/json"})
-    r = conn.getresponse()
-    data = r.read()
-    if r.status not in (200, 201):
-        sys.exit(f"POST {path}: {r.status} {data[:200]!r}")
-    return json.loads(data)
-for i in range(1, count + 1):
-    d = f"{prefix}{i}"
-    call("/_emulator/devices", {"id": d, "apps": [{"bundleId": "com.example.app", "build": "appStore"}]})
-    app = f"/_emulator/devices/{d}/apps/com.example.app"
-    call(app + "/calls", {"call": "RequestAuthorization", "options": [1, 2, 3]})
-    print(call(app + "/calls", {"call": "GetToken"})["result"]["token"])
-    call(app + "/actions", {"action": "background"})
-PY
+    curl -fsS -d "{\"count\":$2,\"idPrefix\":\"$3\",\"register\":true,\"template\":{\"apps\":[{\"bundleId\":\"com.example.app\",\"build\":\"appStore\"}]}}" \
+        "$1/_emulator/devices:batch" \
+        | python3 -c 'import json,sys; [print(d["tokens"]["com.example.app"]) for d in json.load(sys.stdin)["devices"]]' \
+        >"$out" || bench_die "registering $2 devices failed"
     mapfile -t TOKENS <"$out"
 }
 

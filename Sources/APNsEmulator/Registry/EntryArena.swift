@@ -13,7 +13,7 @@
 /// `@unchecked Sendable` because its only non-Sendable parts are the chunk pointers, and the memory behind
 /// them belongs to this value alone: it is `~Copyable` (never two owners) and frees the chunks in `deinit`,
 /// so sending it moves the memory with it and nothing else can reach it. Its two owners keep it inside a
-/// `Mutex` (`Journal.state`, `DeviceFarm.state` through `FateLog`), which serialises every use.
+/// `Mutex` (`Journal.state`, a device shard's `state` through `FateLog`), which serialises every use.
 package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// One block of entries. Entries never straddle chunks.
     private struct Chunk {

@@ -1,5 +1,6 @@
 import APNsEmulator
 import Foundation
+import Synchronization
 import H2Transport
 
 /// The emulator's control API: plain HTTP/1.1 and JSON under `/_emulator/`, served by `HTTP1Server`.
@@ -19,8 +20,8 @@ import H2Transport
 ///    so a 400 never leaves a half-applied change; registry or store failures → 500.
 ///
 /// ### Threading
-/// `handle` runs on libmicrohttpd's thread. The API holds no state of its own; every registry in
-/// `EmulatorServices` locks itself.
+/// `handle` runs on the control port's threads, one call at a time (`serial`), except the settle barrier and
+/// the health check. Every registry in `EmulatorServices` also locks itself.
 public struct ControlAPI: HTTP1Handler {
     /// The state the endpoints read and change.
     public let services: EmulatorServices
@@ -28,6 +29,8 @@ public struct ControlAPI: HTTP1Handler {
     let controlToken: String?
     /// Endpoints of higher layers (virtual devices), asked for paths the built-in router does not know.
     let extensions: [any EmulatorExtension]
+    /// Makes the calls of this API take turns.
+    private let serial = ControlAPISerial()
     private let extensionRouter: ControlAPIRouter<ExtensionOperation>
     /// The OpenAPI document including the extensions, serialised once.
     let document: [UInt8]
@@ -62,6 +65,13 @@ public struct ControlAPI: HTTP1Handler {
     /// Answers one control request (see the type's overview for the order of checks).
     /// - Parameter request: The request as `HTTP1Server` received it.
     public func handle(_ request: HTTP1Request) -> HTTP1Response {
+        // Calls run one at a time, as they always have (several change more than one registry, or read then
+        // write): the control port's threads only let a settle wait, and the health check answer, meanwhile.
+        if request.path == "/_emulator/settle" || request.path == "/_emulator/health" { return unserialisedHandle(request) }
+        return serial.lock.withLock { _ in unserialisedHandle(request) }
+    }
+
+    private func unserialisedHandle(_ request: HTTP1Request) -> HTTP1Response {
         do {
             return try route(request)
         } catch let error as ControlAPIError {
@@ -130,4 +140,9 @@ public struct ControlAPI: HTTP1Handler {
         }
         return difference == 0
     }
+}
+
+/// The lock `ControlAPI.handle` takes around a call (a class, so every copy of the API shares it).
+final class ControlAPISerial: Sendable {
+    let lock = Mutex(())
 }

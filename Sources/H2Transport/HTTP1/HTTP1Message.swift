@@ -46,7 +46,7 @@ public struct HTTP1Response: Sendable {
     }
 }
 
-/// Answers control requests; runs on libmicrohttpd's thread, so it must be thread-safe.
+/// Answers control requests; runs on libmicrohttpd's threads, so it must be thread-safe.
 public protocol HTTP1Handler: Sendable {
     func handle(_ request: HTTP1Request) -> HTTP1Response
 }

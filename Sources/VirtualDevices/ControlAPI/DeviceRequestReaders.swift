@@ -75,7 +75,7 @@ package enum DeviceRequestReaders {
         return (config, apps)
     }
 
-    private static func isIdByte(_ b: UInt8) -> Bool {
+    static func isIdByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F
             || b == 0x2D
     }

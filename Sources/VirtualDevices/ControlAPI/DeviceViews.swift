@@ -198,3 +198,10 @@ struct ContentExtensionView: Encodable {
 struct SettleView: Encodable {
     let settled: Bool
 }
+
+/// One device `POST /_emulator/devices:batch` created.
+struct BatchDeviceView: Encodable {
+    let id: String
+    /// Bundle id → token, when the call registered the apps.
+    let tokens: [String: String]?
+}

@@ -28,6 +28,14 @@ extension DevicesControlAPI {
                description: "Everything is checked before anything is created.",
                body: ("DeviceCreateRequest", false), success: (201, "The device.", "Device"),
                errors: [409: "A device with this id exists."]),
+            Op(id: "createDevices", method: "POST", path: d + ":batch", tag: "devices",
+               summary: "Create many devices from one template",
+               description: "Devices `{idPrefix}1` … `{idPrefix}{count}` (the prefix defaults to `device-`), each as"
+                + " `template` describes (a device without `id`). With `register`, each app asks for alert, sound and"
+                + " badge, gets its token and goes to the background, as at its first launch; the answer lists the"
+                + " tokens. If any of the ids exists, nothing is created.",
+               body: ("DeviceBatchRequest", true), success: (201, "`{\"devices\": [{\"id\", \"tokens\"?}]}`.", "DeviceBatch"),
+               errors: [409: "A device with one of the ids exists."]),
             Op(id: "getDevice", method: "GET", path: d + "/{deviceId}", tag: "devices", summary: "One device",
                success: (200, "The device.", "Device"), errors: missing),
             Op(id: "deleteDevice", method: "DELETE", path: d + "/{deviceId}", tag: "devices", summary: "Remove a device",
@@ -301,6 +309,19 @@ extension DevicesControlAPI {
                 ("reason", Doc.string("Why.")), ("at", Doc.millis("When")),
                 ("notificationId", Doc.string("Its identifier in the notification centre.")),
             ]),
+            "DeviceBatchRequest": Doc.object("Many devices.", [
+                ("count", Doc.integer("How many.", minimum: 1, maximum: Int64(DevicesControlAPI.batchLimit))),
+                ("idPrefix", Doc.string("Ids are this and the device's number (default `device-`).")),
+                ("template", Doc.ref("DeviceCreateRequest")),
+                ("register", Doc.boolean("Authorize each app and get its token (default false).")),
+            ], required: ["count"], closed: true),
+            "DeviceBatch": Doc.object("The devices created.", [
+                ("devices", Doc.array(Doc.object("A device.", [
+                    ("id", Doc.string("Its id.")),
+                    ("tokens", ["type": "object", "additionalProperties": ["type": "string"],
+                                "description": "Bundle id → token (with `register`)."] as JSON),
+                ], required: ["id"]), "In order.")),
+            ], required: ["devices"]),
             "SettleRequest": Doc.object("How long to wait.", [
                 ("timeoutSeconds", ["type": "number", "maximum": 300,
                                     "description": "Seconds to wait at most, above 0 (default 30)."] as JSON),

@@ -5,7 +5,7 @@ import H2Transport
 
 /// Every devices endpoint, by its OpenAPI `operationId`: a closed set, so an unrouted one is a compile error.
 enum DevicesOperation: String, CaseIterable, Sendable {
-    case listDevices, createDevice, getDevice, deleteDevice, deviceAction
+    case listDevices, createDevice, createDevices, getDevice, deleteDevice, deviceAction
     case listApps, installApp, getApp, uninstallApp
     case callPlugin, listCalls, appAction, listEvents, getNotificationCentre
     case listDeliveries, settle
@@ -25,6 +25,7 @@ public final class DevicesControlAPI: EmulatorExtension {
         return [
             ("GET", d, DevicesOperation.listDevices.rawValue),
             ("POST", d, DevicesOperation.createDevice.rawValue),
+            ("POST", d + ":batch", DevicesOperation.createDevices.rawValue),
             ("GET", d + "/{deviceId}", DevicesOperation.getDevice.rawValue),
             ("DELETE", d + "/{deviceId}", DevicesOperation.deleteDevice.rawValue),
             ("POST", d + "/{deviceId}/actions", DevicesOperation.deviceAction.rawValue),
@@ -99,6 +100,8 @@ public final class DevicesControlAPI: EmulatorExtension {
             return try ControlAPIResponse.json("devices", farm.devices().map(DeviceView.init))
         case .createDevice:
             return try createDevice(request)
+        case .createDevices:
+            return try createDevices(request)
         case .getDevice:
             return try ControlAPIResponse.json(DeviceView(farm.device(deviceId)))
         case .deleteDevice:
@@ -189,6 +192,56 @@ public final class DevicesControlAPI: EmulatorExtension {
         return try ControlAPIResponse.json(DeviceView(device), status: 201, headers: [
             H2Header("location", "/_emulator/devices/\(device.id)")])
     }
+
+    /// `POST /devices:batch {"count", "idPrefix"?, "template"?, "register"?}` → 201 with every device's id and, when
+    /// registered, its apps' tokens: many devices in one call (a load test's thousands).
+    private func createDevices(_ request: ControlRequest) throws -> HTTP1Response {
+        let body = try request.body()
+        let count = body.int64("count", required: true)
+        let prefix = body.string("idPrefix") ?? "device-"
+        let register = body.bool("register") ?? false
+        let template = body.object("template").map(DeviceRequestReaders.readDevice)
+        try body.finish()
+        guard let count, (1...Int64(DevicesControlAPI.batchLimit)).contains(count) else {
+            throw ControlAPIError.invalid("count", mustBe: "an integer from 1 to \(DevicesControlAPI.batchLimit)",
+                                          got: count.map { "\($0)" })
+        }
+        if template?.id != nil {
+            throw ControlAPIError.invalid("template.id", mustBe: "absent (each device's id is idPrefix and its number)")
+        }
+        let last = "\(prefix)\(count)"
+        guard !prefix.isEmpty, last.count <= 64, last.utf8.allSatisfy(DeviceRequestReaders.isIdByte) else {
+            throw ControlAPIError.invalid("idPrefix", mustBe: "1–58 characters of A–Z a–z 0–9 . _ -", got: "\"\(prefix)\"")
+        }
+        let (config, apps) = try DeviceRequestReaders.device(template ?? DeviceRequestReaders.DeviceFields())
+        for i in 1...Int(count) where farm.deviceExists("\(prefix)\(i)") {
+            throw ControlAPIError.conflict("a device with id '\(prefix)\(i)' exists; nothing was created")
+        }
+        var made: [BatchDeviceView] = []
+        made.reserveCapacity(Int(count))
+        for i in 1...Int(count) {
+            var c = config
+            c.id = "\(prefix)\(i)"
+            if c.name.isEmpty { c.name = c.id }
+            let device = try farm.createDevice(c, apps: apps)
+            var tokens: [String: String] = [:]
+            if register {
+                for app in apps {
+                    // What an app's first launch does: ask for alert, sound and badge, get a token, go to the background.
+                    _ = try farm.call(.requestAuthorization(options: [.badge, .sound, .alert]), bundleId: app.bundleId,
+                                      deviceId: device.id)
+                    _ = try farm.call(.getToken, bundleId: app.bundleId, deviceId: device.id)
+                    try farm.perform(.background, bundleId: app.bundleId, deviceId: device.id)
+                    tokens[app.bundleId] = try farm.app(app.bundleId, on: device.id).token
+                }
+            }
+            made.append(BatchDeviceView(id: device.id, tokens: register ? tokens : nil))
+        }
+        return try ControlAPIResponse.json("devices", made, status: 201)
+    }
+
+    /// Most devices one `POST /devices:batch` creates.
+    static let batchLimit = 100_000
 
     /// `POST /_emulator/settle {"timeoutSeconds"?}`: returns once every push accepted before the call has reached
     /// APNs' delivery and its fate is recorded (shown, stored for an offline device, deferred…).

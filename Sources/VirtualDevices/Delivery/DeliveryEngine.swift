@@ -7,13 +7,13 @@ import Glibc
 import H2Transport
 import Synchronization
 
-/// Carries accepted pushes from the event loops to the devices on a queue of its own: the provider API
-/// answers once it has accepted a push, as APNs does, and the device model never runs inside a request.
+/// Carries accepted pushes from the event loops to one shard's devices on a queue of its own: the provider
+/// API answers once it has accepted a push, as APNs does, and the device model never runs inside a request.
 ///
-/// An event loop appends to the inbox under a short lock and wakes the engine only when it was idle, so a
-/// busy sender's pushes reach the devices in batches (one farm lock per batch). A delivery latency, when
-/// configured, holds each push until its drawn arrival time. `settle` waits until every push accepted
-/// before the call has been recorded on its device.
+/// An event loop appends to the inbox under a short lock and wakes the engine only when it was idle (while
+/// pushes keep coming, the engine polls), so a busy sender's pushes reach the devices in batches, one take of
+/// the shard's lock each. A delivery latency, when configured, holds each push until its drawn arrival time.
+/// `settle` waits until every push accepted before the call has been recorded on its device.
 final class DeliveryEngine: Sendable {
     private struct Inbox {
         var pending: [DeliveryArrival] = []
@@ -52,7 +52,7 @@ final class DeliveryEngine: Sendable {
     /// Where batches go: the farm that owns the engine (weak: the farm holds the engine). A protocol reference
     /// rather than a stored closure, which would need a reabstraction thunk allocated on every read.
     private let sink = Mutex(WeakSink())
-    /// Pushes handed to the devices under one farm lock at most.
+    /// Pushes handed to the devices under one take of the shard's lock at most.
     private static let batchLimit = 512
     /// The pause between batches while busy: the delivery latency a sustained load adds, at most.
     private static let busyPollMicros: UInt32 = 500
@@ -258,7 +258,8 @@ final class DeliveryEngine: Sendable {
             return c.watermark.mark
         }
         progress.withLock { p in
-            p.settledBelow = mark
+            // `discardPending` (a control thread) and the engine's queue both get here: keep the higher mark.
+            p.settledBelow = max(p.settledBelow, mark)
             if let arrivedAtNanos {
                 for a in arrivals { p.histogram.record(micros: (arrivedAtNanos &- a.acceptedAtNanos) / 1000) }
             }

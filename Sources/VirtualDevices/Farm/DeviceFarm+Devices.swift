@@ -54,6 +54,11 @@ extension DeviceFarm {
             .sorted { $0.creationNumber < $1.creationNumber }
     }
 
+    /// Whether a device with this id exists.
+    public func deviceExists(_ id: String) -> Bool {
+        shard(ofDevice: id).state.withLock { $0.devices[id] != nil }
+    }
+
     /// One device, or `deviceNotFound`.
     public func device(_ id: String) throws(DeviceError) -> VirtualDevice {
         try shard(ofDevice: id).state.withLock { s throws(DeviceError) in
@@ -132,7 +137,8 @@ extension DeviceFarm {
 
     /// Fates recorded for pushes, oldest first, filtered (`apnsId` in either case).
     public func fates(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
-        let searched = deviceId.map { [shard(ofDevice: $0)] } ?? shards
+        // A device's fates are in its shard; those of a push no device owned (no device id) may be in any.
+        let searched = deviceId.flatMap { $0.isEmpty ? nil : [shard(ofDevice: $0)] } ?? shards
         return searched.flatMap { shard in
             shard.state.withLock { s in s.fates.log.numberedMatching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId) }
         }.sorted { $0.seq < $1.seq }.map(\.fate)

@@ -11,8 +11,9 @@ import WireBytes
 /// push's fate.
 ///
 /// ### Overview
-/// Accepted pushes arrive from the APNs handler (`accept`, on an event loop). On the real clock they go
-/// through the `DeliveryEngine`, which hands them to the devices on its own queue after the 200 has gone
+/// The devices are spread over shards (`DeviceShard`; which one by `DeviceShards`): a push goes to the shard its
+/// token names. Accepted pushes arrive from the APNs handler (`accept`, on an event loop). On the real clock
+/// they go through the shard's `DeliveryEngine`, which hands them to the devices on its own queue after the 200 has gone
 /// (after a delivery latency, if one is set); on a manual clock they reach the devices as they are
 /// accepted, so a scenario's next step sees them. If the token belongs to a device's app the push reaches
 /// the app's OS model, at once when the `DeliveryQueue` would hand it straight over (online device, no
@@ -22,11 +23,12 @@ import WireBytes
 /// `clockAdvanced`, and a timer ticks every 250 ms for real time.
 ///
 /// ### Threading
-/// One `Mutex` guards all device state, the queue and the fates; the delivery engine takes it once per
-/// batch of pushes, the control API once per call. The one kind of I/O under it is the token registry's
-/// store write when a device registers or an app is uninstalled (SQLite with `--state-dir`, nothing with
-/// `--ephemeral`): control-driven and rare. The registry's own lock is always taken inside this one, never
-/// around it. While no device owns any token, an accepted push costs one atomic load (`ownedTokenCount`).
+/// Each shard's `Mutex` guards its devices, its queue and its fates; its delivery engine takes it once per
+/// batch of pushes, the control API once per call on one of its devices (listings take each shard's in turn,
+/// never two at once). The one kind of I/O under it is the token registry's store write when a device
+/// registers or an app is uninstalled (SQLite with `--state-dir`, nothing with `--ephemeral`): control-driven
+/// and rare. The registry's own lock, and the shared files', are always taken inside a shard's, never around
+/// it. While no device owns any token, an accepted push costs one atomic load (`ownedTokenCount`).
 public final class DeviceFarm: DeliverySink {
     let services: EmulatorServices
     /// Which shard holds which device and token.
@@ -43,7 +45,7 @@ public final class DeviceFarm: DeliverySink {
     let files = SharedFiles()
     /// Orders fates across shards.
     let fateSequence = FateSequence()
-    /// Fates kept per shard (oldest dropped first).
+    /// Fates kept, over all shards (each keeps its share, oldest dropped first).
     static let fateCapacity = 100_000
 
     /// - Parameters:
@@ -63,7 +65,7 @@ public final class DeviceFarm: DeliverySink {
                 index: i,
                 store: DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis),
                                    registrar: RegistryTokenRegistrar(tokens: services.tokens, shard: i, of: spread),
-                                   caches: FarmCaches(files: files), fates: FateRecorder(capacity: Self.fateCapacity, sequence: sequence)),
+                                   caches: FarmCaches(files: files), fates: FateRecorder(capacity: Self.fateCapacity / spread.count, sequence: sequence)),
                 engine: synchronous ? nil : DeliveryEngine(shard: i, latency: deliveryLatency, clock: services.clock))
         }
         for shard in self.shards { shard.engine?.connect(self) }
@@ -322,7 +324,7 @@ public final class DeviceFarm: DeliverySink {
                 ownedTokenCount.subtract(s.owners.count, ordering: .relaxed)
                 s = DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis),
                                 registrar: s.registrar, caches: FarmCaches(files: files),
-                                fates: FateRecorder(capacity: Self.fateCapacity, sequence: fateSequence))
+                                fates: FateRecorder(capacity: Self.fateCapacity / spread.count, sequence: fateSequence))
             }
         }
         files.removeAll()

@@ -29,10 +29,13 @@ struct DeviceShards: Sendable {
         }
     }
 
-    /// The shard of a device id: FNV-1a over its bytes, the same in every run.
+    /// The shard of a device id: FNV-1a over its bytes, its high bits folded down (FNV's low bits follow only
+    /// the bytes' low bits), the same in every run.
     func shard(ofDevice id: String) -> Int {
         var hash: UInt32 = 0x811C_9DC5
         for b in id.utf8 { hash = (hash ^ UInt32(b)) &* 0x0100_0193 }
+        hash ^= hash >> 16
+        hash ^= hash >> 8
         return Int(hash) & (count - 1)
     }
 

@@ -4,7 +4,7 @@ import WireBytes
 /// State the OS model reads on every delivery, owned by a shard of the farm: parsed payloads, and the farm's
 /// uploaded files.
 ///
-/// `payloads` skips the dynamic exclusivity check: only `content(of:)` touches it, under the farm's lock.
+/// `payloads` skips the dynamic exclusivity check: only `content(of:)` touches it, under its shard's lock.
 ///
 /// `@unchecked Sendable`: every access to `payloads` happens under its shard's `Mutex` (an `OSContext`, which
 /// carries this reference, exists only inside `DeviceFarm.withApp`, itself called with the lock held); `files`

@@ -57,7 +57,7 @@ struct FateLog: ~Copyable {
     }
 
     /// Oldest first, those for `apnsId` (in either case), `deviceId` and `bundleId` (nil: any). Compared on the
-    /// stored bytes and only the matches decoded: the farm's lock, which delivery also takes, is held meanwhile.
+    /// stored bytes and only the matches decoded: the shard's lock, which delivery also takes, is held meanwhile.
     func matching(apnsId: String? = nil, deviceId: String? = nil, bundleId: String? = nil) -> [PushFate] {
         numberedMatching(apnsId: apnsId, deviceId: deviceId, bundleId: bundleId).map(\.fate)
     }

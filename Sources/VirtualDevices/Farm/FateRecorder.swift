@@ -4,7 +4,7 @@ import APNsProtocol
 /// Where each step of a push's fate goes as it happens: the farm's fate log, and the counts `/metrics` shows.
 ///
 /// Its fields skip the dynamic exclusivity check (`@exclusivity(unchecked)`): `record` is its only writer and
-/// runs under the farm's lock, never re-entered.
+/// runs under its shard's lock, never re-entered.
 ///
 /// `@unchecked Sendable`: like `FarmCaches`, reached only under its shard's `Mutex` (the shard holds it in
 /// `DeviceStore`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withApp`).

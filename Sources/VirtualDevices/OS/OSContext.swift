@@ -14,7 +14,7 @@ public protocol TokenRegistrar: AnyObject, Sendable {
 }
 
 /// What an app's OS model needs to know about its device and the moment. Built by `DeviceFarm.withApp` for
-/// one call, under the farm's lock (which guards the caches and the fate recorder it carries).
+/// one call, under its shard's lock (which guards the caches and the fate recorder it carries).
 struct OSContext {
     let deviceId: String
     let platform: Platform

@@ -11,7 +11,7 @@ import APNsProtocol
 /// plugin's actions in order (`events`, `calls`, one sequence for both).
 ///
 /// ### Implementation
-/// A value type owned by its `VirtualDevice` inside the device farm's lock; no I/O, time comes in the
+/// A value type owned by its `VirtualDevice` inside its device shard's lock; no I/O, time comes in the
 /// `OSContext`. Token issuance goes through the context's `TokenRegistrar`.
 public struct VirtualApp: Sendable {
     public internal(set) var configuration: AppConfiguration
