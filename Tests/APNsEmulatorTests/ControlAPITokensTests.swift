@@ -22,6 +22,25 @@ struct ControlAPITokensTests {
         #expect(f.services.tokens.lookup(token)?.bundleId == "com.example.app")
     }
 
+    @Test func aBatchIssuesDistinctRegisteredTokensOfOneApp() throws {
+        let f = try ControlAPIFixture()
+        let reply = f.post("/_emulator/tokens:batch",
+                           #"{"count":250,"bundleId":"com.example.app","environment":"production"}"#)
+        #expect(reply.status == 201, "\(reply.json)")
+        let tokens = try #require(reply.json["tokens"] as? [String])
+        #expect(tokens.count == 250 && Set(tokens).count == 250)
+        for token in tokens {
+            #expect(f.services.tokens.lookup(token)?.bundleId == "com.example.app")
+            #expect(f.services.tokens.lookup(token)?.environment == .production)
+        }
+        let tooMany = f.post("/_emulator/tokens:batch", #"{"count":100001,"bundleId":"com.example.app","environment":"sandbox"}"#)
+        #expect(tooMany.status == 400)
+        #expect(tooMany.json["error"] as? String == "field 'count' must be an integer from 1 to 100000 (got 100001)")
+        let noApp = f.post("/_emulator/tokens:batch", #"{"count":1,"environment":"sandbox"}"#)
+        #expect(noApp.status == 400)
+        #expect((noApp.json["error"] as? String)?.contains("bundleId") == true, "\(noApp.json)")
+    }
+
     @Test func liveActivityTokensAreLonger() throws {
         let f = try ControlAPIFixture()
         let reply = f.post("/_emulator/tokens",

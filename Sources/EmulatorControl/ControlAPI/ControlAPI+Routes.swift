@@ -5,7 +5,7 @@ import H2Transport
 enum ControlOperation: String, CaseIterable, Sendable {
     case health, openAPI, endpoints
     case listKeys, createKey, getKey, deleteKey
-    case listTokens, createToken, getToken, deleteToken, unregisterToken, expireToken
+    case listTokens, createToken, createTokens, getToken, deleteToken, unregisterToken, expireToken
     case listJournal, countJournal, clearJournal, getJournalSettings, updateJournalSettings
     case listFaults, createFault, getFault, deleteFault, deleteAllFaults
     case reset, exportState, importState
@@ -31,6 +31,7 @@ extension ControlAPI {
 
         ("GET", "/_emulator/tokens", .listTokens),
         ("POST", "/_emulator/tokens", .createToken),
+        ("POST", "/_emulator/tokens:batch", .createTokens),
         ("GET", "/_emulator/tokens/{token}", .getToken),
         ("DELETE", "/_emulator/tokens/{token}", .deleteToken),
         ("POST", "/_emulator/tokens/{token}/unregister", .unregisterToken),
@@ -75,6 +76,7 @@ extension ControlAPI {
         case .deleteKey: return try deleteKey(request)
         case .listTokens: return try listTokens(request)
         case .createToken: return try createToken(request)
+        case .createTokens: return try createTokens(request)
         case .getToken: return try getToken(request)
         case .deleteToken: return try deleteToken(request)
         case .unregisterToken: return try unregisterToken(request)

@@ -72,6 +72,37 @@ extension ControlAPI {
             headers: [H2Header("location", "\(Self.pathPrefix)/tokens/\(record.token)")])
     }
 
+    /// `POST /tokens:batch {"count", "bundleId", "environment", "kind"?}` → 201 `{"tokens": [hex…]}`: fresh random
+    /// tokens by the thousand (a load test's recipients), without one request each.
+    func createTokens(_ request: ControlRequest) throws -> HTTP1Response {
+        let body = try request.body()
+        let count = body.int64("count", required: true)
+        let bundleId = body.string("bundleId", required: true)
+        let environmentText = body.string("environment", required: true)
+        let kindText = body.string("kind")
+        try body.finish()
+        guard let count, (1...Int64(Self.tokenBatchLimit)).contains(count) else {
+            throw ControlAPIError.invalid("count", mustBe: "an integer from 1 to \(Self.tokenBatchLimit)",
+                                          got: count.map { "\($0)" })
+        }
+        let bundle = bundleId ?? ""
+        try ControlAPIValidation.topic(bundle, field: "bundleId")
+        let environment = try Self.enumValue(APNsEnvironment.self, environmentText, field: "environment") ?? .sandbox
+        let kind = try Self.enumValue(DeviceTokenKind.self, kindText, field: "kind") ?? .app
+        let now = services.clock.now()
+        var tokens: [String] = []
+        tokens.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            tokens.append(try persisting {
+                try services.tokens.issue(bundleId: bundle, environment: environment, kind: kind, now: now)
+            }.token)
+        }
+        return try ControlAPIResponse.json("tokens", tokens, status: 201)
+    }
+
+    /// Most tokens one `POST /tokens:batch` issues.
+    static let tokenBatchLimit = 100_000
+
     /// `POST /tokens/{token}/unregister {"at"?}` → 200 with `unregisteredAt` set: pushes now get 410
     /// Unregistered with that timestamp (the app was uninstalled).
     func unregisterToken(_ request: ControlRequest) throws -> HTTP1Response {

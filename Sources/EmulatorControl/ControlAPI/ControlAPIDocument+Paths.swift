@@ -168,6 +168,11 @@ extension ControlAPIDocument {
             Operation(id: .createToken, method: "POST", path: prefix + "/tokens", tag: "tokens",
                       summary: "Issue or register a device token", body: ("CreateTokenRequest", true),
                       success: (201, "Issued.", "DeviceToken"), replaces: true),
+            Operation(id: .createTokens, method: "POST", path: prefix + "/tokens:batch", tag: "tokens",
+                      summary: "Issue many device tokens",
+                      description: "Fresh random tokens of one app and environment, registered as `POST /tokens` would"
+                        + " register each.",
+                      body: ("CreateTokensRequest", true), success: (201, "`{\"tokens\": [hex…]}` in issue order.", "TokenBatch")),
             Operation(id: .getToken, method: "GET", path: prefix + "/tokens/{token}", tag: "tokens",
                       summary: "Get a token",
                       success: (200, "The token.", "DeviceToken"), errors: [404: "No such token."]),

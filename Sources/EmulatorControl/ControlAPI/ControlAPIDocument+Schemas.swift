@@ -164,6 +164,14 @@ extension ControlAPIDocument {
                 ("token", string("Register exactly this hex token (8–255 bytes, stored lowercase) instead of a random"
                                  + " one; an existing record for it is replaced.", pattern: hexToken)),
             ], required: ["bundleId", "environment"], closed: true),
+            "CreateTokensRequest": object("Tokens to issue.", [
+                ("count", integer("How many.", minimum: 1, maximum: Int64(ControlAPI.tokenBatchLimit))),
+                ("bundleId", string("The app.", example: "com.example.app", pattern: bundle)),
+                ("environment", string("The environment.", choices: environments)),
+                ("kind", string("Default `app`.", choices: kinds)),
+            ], required: ["count", "bundleId", "environment"], closed: true),
+            "TokenBatch": object("The tokens issued.", [("tokens", array(string("A hex token."), "In issue order."))],
+                                 required: ["tokens"]),
             "TokenList": object("Matching tokens, oldest first.",
                                 [("tokens", array(ref("DeviceToken"), "The tokens."))],
                                 required: ["tokens"]),
