@@ -1,5 +1,6 @@
 # apns-emulator: one-word entry points for developers, CI (.ci/run) and the Docker image.
-# `make sanitize` runs H2TransportTests and APNsEmulatorTests under ASan (leak checks included), then under TSan.
+# `make sanitize` runs H2TransportTests, APNsEmulatorTests and the delivery engine tests under ASan (leak checks
+# included), then under TSan.
 # Plain GNU make; every target is phony. Override tools and flags on the command line:
 #   make test SWIFT=/opt/swift/usr/bin/swift      make run SERVE_FLAGS='--event-loops 1'
 
@@ -52,7 +53,7 @@ test: deps
 # Each sanitizer builds in a scratch folder of its own, so neither invalidates the normal build. `swift test` builds
 # every test target but runs only the two filtered here. Both sanitizers run even when the first fails; the target
 # fails if either did. TSan needs no options to run here; its suppressions are for Mutex (see the file).
-SANITIZE_FILTERS := --filter '^H2TransportTests\.' --filter '^APNsEmulatorTests\.'
+SANITIZE_FILTERS := --filter '^H2TransportTests\.' --filter '^APNsEmulatorTests\.' --filter '^VirtualDevicesTests\.DeliveryEngineTests'
 TSAN_SUPPRESSIONS := $(CURDIR)/scripts/tsan-suppressions.txt
 
 sanitize: deps
