@@ -1,5 +1,4 @@
 import APNsEmulator
-import WireBytes
 
 /// The devices of one shard, their installs and which install owns which token: the shard's state, guarded by
 /// its lock.
@@ -10,63 +9,23 @@ struct DeviceStore: ~Copyable, Sendable {
     /// Device ids in creation order.
     private(set) var order: [String] = []
     /// token → (device, bundle id, network flag) of the install that owns it. Keys are added and removed
-    /// only through `setOwner` and `removeOwner`, which forget the last owner's position.
+    /// only through `setOwner` and `removeOwner`.
     private(set) var owners: [TokenKey: TokenOwner] = [:]
-    /// Where the last push's owner sits in `owners`, the first eight bytes of its token, and (from the second
-    /// push to it on) its key: a sender's burst to one device (and a load test's) finds its owner with one
-    /// comparison of the key instead of a fingerprint, a hash and a probe. Pushes to other tokens in turn (a
-    /// fan-out) differ in those first bytes, so each miss costs a word comparison and keeps no string (a kept
-    /// one would be retained and released every push). Positions stay valid until a key is added or removed,
-    /// and both forget them.
-    private var lastPrefix: UInt64 = 0
-    private var lastIndex: Dictionary<TokenKey, TokenOwner>.Index? = nil
-    private var lastKey: TokenKey? = nil
 
     /// The position in `owners` of `token`'s owner, if an install owns it.
-    mutating func ownerIndex(of token: String) -> Dictionary<TokenKey, TokenOwner>.Index? {
-        let prefix = Self.prefix(of: token)
-        if let i = lastIndex, lastPrefix == prefix {
-            // Compared with the borrowed token: a `TokenKey` built first retained and released it per push.
-            if lastKey != nil {
-                if lastKey!.matches(token) { return i }
-            } else if owners.keys[i].matches(token) {
-                lastKey = TokenKey(token)
-                return i
-            }
-        }
-        let key = TokenKey(token)
-        guard let o = owners.index(forKey: key) else { return nil }
-        lastPrefix = prefix
-        lastIndex = o
-        lastKey = nil
-        return o
-    }
-
-    /// The first eight bytes of `token` as a word (fewer, zero-filled, for a shorter one).
-    private static func prefix(of token: String) -> UInt64 {
-        withUTF8Bytes(token) { bytes -> UInt64 in
-            if bytes.count >= 8 { return bytes.loadUnaligned(as: UInt64.self) }
-            var word: UInt64 = 0
-            for (i, b) in bytes.enumerated() { word |= UInt64(b) << (8 * UInt64(i)) }
-            return word
-        }
+    func ownerIndex(of token: String) -> Dictionary<TokenKey, TokenOwner>.Index? {
+        owners.index(forKey: TokenKey(token))
     }
 
     /// Makes `owner` the owner of `token`; true when the token had none.
     mutating func setOwner(_ owner: TokenOwner, for token: TokenKey) -> Bool {
-        forgetLastOwner()
-        return owners.updateValue(owner, forKey: token) == nil
-    }
-
-    private mutating func forgetLastOwner() {
-        lastIndex = nil
-        lastKey = nil
+        owners.updateValue(owner, forKey: token) == nil
     }
 
     mutating func removeOwner(of token: TokenKey) -> TokenOwner? {
-        forgetLastOwner()
-        return owners.removeValue(forKey: token)
+        owners.removeValue(forKey: token)
     }
+
     /// Counts structural changes of `devices` and their apps: a route cached under another count is stale.
     private(set) var layout: UInt64 = 0
 
