@@ -51,7 +51,7 @@ test: deps
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
 
 # Each sanitizer builds in a scratch folder of its own, so neither invalidates the normal build. `swift test` builds
-# every test target but runs only the two filtered here. Both sanitizers run even when the first fails; the target
+# every test target but runs only those filtered here. Both sanitizers run even when the first fails; the target
 # fails if either did. TSan needs no options to run here; its suppressions are for Mutex (see the file).
 SANITIZE_FILTERS := --filter '^H2TransportTests\.' --filter '^APNsEmulatorTests\.' --filter '^VirtualDevicesTests\.DeliveryEngineTests'
 TSAN_SUPPRESSIONS := $(CURDIR)/scripts/tsan-suppressions.txt

@@ -262,13 +262,21 @@ bench_register_device() {
 }
 
 # bench_register_devices CONTROL_URL COUNT PREFIX: COUNT more devices as bench_register_device makes them (ids
-# PREFIX1…PREFIXn), in one POST /_emulator/devices:batch; sets TOKENS to their tokens, in order.
+# PREFIX<batch>-1…), through POST /_emulator/devices:batch of up to 10,000; sets TOKENS to their tokens, in order.
 bench_register_devices() {
-    local out=$BENCH_TMP/tokens-$3.txt
-    curl -fsS -d "{\"count\":$2,\"idPrefix\":\"$3\",\"register\":true,\"template\":{\"apps\":[{\"bundleId\":\"com.example.app\",\"build\":\"appStore\"}]}}" \
-        "$1/_emulator/devices:batch" \
-        | python3 -c 'import json,sys; [print(d["tokens"]["com.example.app"]) for d in json.load(sys.stdin)["devices"]]' \
-        >"$out" || bench_die "registering $2 devices failed"
+    local out=$BENCH_TMP/tokens-$3.txt left=$2 batch n=0
+    : >"$out"
+    while ((left > 0)); do
+        batch=$((left < 10000 ? left : 10000))
+        curl -sS --fail-with-body \
+            -d "{\"count\":$batch,\"idPrefix\":\"$3$n-\",\"register\":true,\"template\":{\"apps\":[{\"bundleId\":\"com.example.app\",\"build\":\"appStore\"}]}}" \
+            "$1/_emulator/devices:batch" >"$BENCH_TMP/batch.json" \
+            || { cat "$BENCH_TMP/batch.json" >&2; bench_die "registering $batch devices failed"; }
+        python3 -c 'import json,sys; [print(d["tokens"]["com.example.app"]) for d in json.load(open(sys.argv[1]))["devices"]]' \
+            "$BENCH_TMP/batch.json" >>"$out"
+        left=$((left - batch))
+        n=$((n + 1))
+    done
     mapfile -t TOKENS <"$out"
 }
 

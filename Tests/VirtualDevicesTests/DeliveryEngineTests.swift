@@ -36,6 +36,15 @@ struct DeliveryEngineTests {
             c.deliveryLatency = latency
             let (emulator, farm) = try Emulator.withDevices(configuration: c, clock: SystemClock())
             let endpoints = try emulator.start()
+            do {
+                return try prepare(emulator: emulator, farm: farm, endpoints: endpoints)
+            } catch {
+                emulator.shutdown()
+                throw error
+            }
+        }
+
+        private static func prepare(emulator: Emulator, farm: DeviceFarm, endpoints: EmulatorEndpoints) throws -> RealTime {
             var tokens: [String] = []
             var shardsHeld = Set<Int>()
             for i in 0..<200 where shardsHeld.count < farm.spread.count {
@@ -130,7 +139,13 @@ struct DeliveryEngineTests {
 
     @Test func stoppingHandsOverThePushesStillHeld() async throws {
         let rt = try RealTime.start(latency: .fixed(ms: 60_000))
-        let ids = try await rt.push(10)
+        let ids: [String]
+        do {
+            ids = try await rt.push(10)
+        } catch {
+            await rt.stop()
+            throw error
+        }
         #expect(rt.farm.fates().isEmpty, "a minute away")
         await rt.stop()
         #expect(Set(rt.farm.fates().filter { $0.fate == .shown }.map(\.apnsId)) == Set(ids),

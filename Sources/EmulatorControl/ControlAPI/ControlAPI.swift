@@ -67,7 +67,8 @@ public struct ControlAPI: HTTP1Handler {
     public func handle(_ request: HTTP1Request) -> HTTP1Response {
         // Calls run one at a time, as they always have (several change more than one registry, or read then
         // write): the control port's threads only let a settle wait, and the health check answer, meanwhile.
-        if request.path == "/_emulator/settle" || request.path == "/_emulator/health" { return unserialisedHandle(request) }
+        let path = request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+        if path == "/_emulator/settle" || path == "/_emulator/health" { return unserialisedHandle(request) }
         return serial.lock.withLock { _ in unserialisedHandle(request) }
     }
 

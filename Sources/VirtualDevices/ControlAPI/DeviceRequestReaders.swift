@@ -49,23 +49,26 @@ package enum DeviceRequestReaders {
                      apps: body.objectArray("apps")?.map(readApp))
     }
 
-    package static func device(_ f: DeviceFields) throws(ControlAPIError) -> (DeviceConfiguration, [AppConfiguration]) {
+    /// - Parameter prefix: where the fields sit in the body, for messages (`template.` in a batch).
+    package static func device(_ f: DeviceFields, prefix: String = "") throws(ControlAPIError)
+        -> (DeviceConfiguration, [AppConfiguration])
+    {
         if let id = f.id {
             guard !id.isEmpty, id.count <= 64, id.utf8.allSatisfy(isIdByte) else {
-                throw ControlAPIError.invalid("id", mustBe: "1–64 characters of A–Z a–z 0–9 . _ -", got: "\"\(id)\"")
+                throw ControlAPIError.invalid(prefix + "id", mustBe: "1–64 characters of A–Z a–z 0–9 . _ -", got: "\"\(id)\"")
             }
         }
-        let platform = try enumValue(Platform.self, f.platform, field: "platform") ?? .iOS
+        let platform = try enumValue(Platform.self, f.platform, field: prefix + "platform") ?? .iOS
         if let b = f.budget, !(0...Int64(DeviceConfiguration.maxBackgroundBudgetPerHour)).contains(b) {
-            throw ControlAPIError.invalid("backgroundBudgetPerHour",
+            throw ControlAPIError.invalid(prefix + "backgroundBudgetPerHour",
                                           mustBe: "an integer from 0 (unlimited) to \(DeviceConfiguration.maxBackgroundBudgetPerHour)",
                                           got: "\(b)")
         }
         var apps: [AppConfiguration] = []
         for (i, a) in (f.apps ?? []).enumerated() {
-            let app = try self.app(a, prefix: "apps[\(i)].")
+            let app = try self.app(a, prefix: "\(prefix)apps[\(i)].")
             if apps.contains(where: { $0.bundleId == app.bundleId }) {
-                throw ControlAPIError.invalidField("apps[\(i)].bundleId", message: "'\(app.bundleId)' is listed twice")
+                throw ControlAPIError.invalidField("\(prefix)apps[\(i)].bundleId", message: "'\(app.bundleId)' is listed twice")
             }
             apps.append(app)
         }

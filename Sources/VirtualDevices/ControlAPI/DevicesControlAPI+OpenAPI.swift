@@ -101,6 +101,20 @@ extension DevicesControlAPI {
         ]
     }
 
+    /// A device's fields other than its id (shared by a single device and a batch's template).
+    static var deviceFields: [(String, JSON)] {
+        let platforms = Platform.allCases.map(\.rawValue)
+        return [
+            ("name", Doc.string("Display name.")),
+            ("platform", Doc.string("Operating system.", choices: platforms)),
+            ("osVersion", Doc.string("OS version.", example: "18.0")),
+            ("online", Doc.boolean("Reachable by APNs (default true).")),
+            ("backgroundBudgetPerHour", Doc.integer("Background pushes per hour for a suspended app; 0 = unlimited.",
+                                                    minimum: 0, maximum: Int64(DeviceConfiguration.maxBackgroundBudgetPerHour))),
+            ("apps", Doc.array(Doc.ref("AppInstallRequest"), "Apps to install.")),
+        ]
+    }
+
     static var schemas: JSON {
         let platforms = Platform.allCases.map(\.rawValue)
         let builds = BuildKind.allCases.map(\.rawValue)
@@ -211,14 +225,9 @@ extension DevicesControlAPI {
             "AppList": Doc.object("Installed apps.", [("apps", Doc.array(Doc.ref("App"), "Apps"))], required: ["apps"]),
             "DeviceCreateRequest": Doc.object("A device; every field is optional.", [
                 ("id", Doc.string("Unique id (default `device-N`).", pattern: "^[A-Za-z0-9._-]{1,64}$")),
-                ("name", Doc.string("Display name.")),
-                ("platform", Doc.string("Operating system.", choices: platforms)),
-                ("osVersion", Doc.string("OS version.", example: "18.0")),
-                ("online", Doc.boolean("Reachable by APNs (default true).")),
-                ("backgroundBudgetPerHour", Doc.integer("Background pushes per hour for a suspended app; 0 = unlimited.",
-                                                        minimum: 0, maximum: Int64(DeviceConfiguration.maxBackgroundBudgetPerHour))),
-                ("apps", Doc.array(Doc.ref("AppInstallRequest"), "Apps to install.")),
-            ], closed: true),
+            ] + deviceFields, closed: true),
+            "DeviceTemplate": Doc.object("What every device of a batch is; its id comes from the batch.", deviceFields,
+                                         closed: true),
             "Device": Doc.object("A virtual device.", [
                 ("id", Doc.string("Id.")), ("name", Doc.string("Name.")),
                 ("platform", Doc.string("Operating system.", choices: platforms)),
@@ -311,8 +320,9 @@ extension DevicesControlAPI {
             ]),
             "DeviceBatchRequest": Doc.object("Many devices.", [
                 ("count", Doc.integer("How many.", minimum: 1, maximum: Int64(DevicesControlAPI.batchLimit))),
-                ("idPrefix", Doc.string("Ids are this and the device's number (default `device-`).")),
-                ("template", Doc.ref("DeviceCreateRequest")),
+                ("idPrefix", Doc.string("Ids are this and the device's number (default `device-`); with the number, at"
+                                        + " most 64 characters.", pattern: "^[A-Za-z0-9._-]{1,63}$")),
+                ("template", Doc.ref("DeviceTemplate")),
                 ("register", Doc.boolean("Authorize each app and get its token (default false).")),
             ], required: ["count"], closed: true),
             "DeviceBatch": Doc.object("The devices created.", [

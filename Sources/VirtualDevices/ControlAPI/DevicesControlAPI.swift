@@ -209,11 +209,17 @@ public final class DevicesControlAPI: EmulatorExtension {
         if template?.id != nil {
             throw ControlAPIError.invalid("template.id", mustBe: "absent (each device's id is idPrefix and its number)")
         }
-        let last = "\(prefix)\(count)"
-        guard !prefix.isEmpty, last.count <= 64, last.utf8.allSatisfy(DeviceRequestReaders.isIdByte) else {
-            throw ControlAPIError.invalid("idPrefix", mustBe: "1–58 characters of A–Z a–z 0–9 . _ -", got: "\"\(prefix)\"")
+        let longest = 64 - String(count).count
+        guard !prefix.isEmpty, prefix.count <= longest, prefix.utf8.allSatisfy(DeviceRequestReaders.isIdByte) else {
+            throw ControlAPIError.invalid("idPrefix", mustBe: "1–\(longest) characters of A–Z a–z 0–9 . _ - (an id is at"
+                                          + " most 64 with its number)", got: JSONValueKind.describe(prefix))
         }
-        let (config, apps) = try DeviceRequestReaders.device(template ?? DeviceRequestReaders.DeviceFields())
+        let (config, apps) = try DeviceRequestReaders.device(template ?? DeviceRequestReaders.DeviceFields(),
+                                                             prefix: "template.")
+        guard Int(count) * max(1, apps.count) <= DevicesControlAPI.batchLimit else {
+            throw ControlAPIError.invalid("count", mustBe: "at most \(DevicesControlAPI.batchLimit) installs in all"
+                                          + " (count × the template's apps)", got: "\(count) × \(apps.count)")
+        }
         for i in 1...Int(count) where farm.deviceExists("\(prefix)\(i)") {
             throw ControlAPIError.conflict("a device with id '\(prefix)\(i)' exists; nothing was created")
         }
