@@ -24,14 +24,8 @@ public final class TestEmulator: Sendable {
     ///   - certificatesDirectory: the folder holding ca.pem, server.pem, the sample `.p8` (the bundled `certs/`).
     ///   - configure: changes to the configuration before start.
     public init(certificatesDirectory: String, configure: (inout EmulatorConfiguration) -> Void = { _ in }) throws {
-        var c = EmulatorConfiguration()
-        c.productionPort = 0
-        c.sandboxPort = 0
-        c.controlPort = 0
-        c.ephemeral = true
-        c.eventLoops = 2
-        c.shutdownGraceSeconds = 2
-        c.certificatesDirectory = certificatesDirectory
+        var c = EmulatorConfiguration.inProcess(certificatesDirectory: certificatesDirectory, eventLoops: 2,
+                                                shutdownGraceSeconds: 2)
         configure(&c)
         let clock = ManualClock()
         self.clock = clock

@@ -24,15 +24,8 @@ struct DeliveryEngineTests {
         let tokens: [String]
 
         static func start(latency: ShapingSettings.Latency) throws -> RealTime {
-            var c = EmulatorConfiguration()
-            c.host = "127.0.0.1"
-            c.productionPort = 0
-            c.sandboxPort = 0
-            c.controlPort = 0
-            c.ephemeral = true
-            c.eventLoops = 2
-            c.shutdownGraceSeconds = 1
-            c.certificatesDirectory = bundledCertificates
+            var c = EmulatorConfiguration.inProcess(certificatesDirectory: bundledCertificates, eventLoops: 2,
+                                                    shutdownGraceSeconds: 1)
             c.deliveryLatency = latency
             let (emulator, farm) = try Emulator.withDevices(configuration: c, clock: SystemClock())
             let endpoints = try emulator.start()

@@ -76,6 +76,22 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var registerSampleKey = true
 
     public init() {}
+
+    /// An emulator inside a test process: 127.0.0.1 only, every port chosen by the kernel, nothing written to disk.
+    /// - Parameter shutdownGraceSeconds: how long in-flight streams get at shutdown (tests want it short).
+    public static func inProcess(certificatesDirectory: String, eventLoops: Int,
+                                 shutdownGraceSeconds: Double) -> EmulatorConfiguration {
+        var c = EmulatorConfiguration()
+        c.host = "127.0.0.1"
+        c.productionPort = 0
+        c.sandboxPort = 0
+        c.controlPort = 0
+        c.ephemeral = true
+        c.eventLoops = eventLoops
+        c.shutdownGraceSeconds = shutdownGraceSeconds
+        c.certificatesDirectory = certificatesDirectory
+        return c
+    }
 }
 
 /// Connection behaviours seen on real APNs that the documentation does not promise.

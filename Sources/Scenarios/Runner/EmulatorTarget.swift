@@ -22,15 +22,8 @@ final class EmulatorTarget: Sendable {
     /// A fresh in-process emulator on free ports with in-memory state, on the scenario's clock.
     static func inProcess(certificatesDirectory: String, clock: Scenario.ClockMode,
                           options: Scenario.EmulatorOptions = .init()) throws -> EmulatorTarget {
-        var c = EmulatorConfiguration()
-        c.host = "127.0.0.1"
-        c.productionPort = 0
-        c.sandboxPort = 0
-        c.controlPort = 0
-        c.ephemeral = true
-        c.eventLoops = 1
-        c.shutdownGraceSeconds = 0.5
-        c.certificatesDirectory = certificatesDirectory
+        var c = EmulatorConfiguration.inProcess(certificatesDirectory: certificatesDirectory, eventLoops: 1,
+                                                shutdownGraceSeconds: 0.5)
         if let v = options.tokenRateLimit { c.tokenRateLimit = v }
         if let v = options.tokenRateWindowMillis { c.tokenRateWindowSeconds = Double(v) / 1000 }
         if let v = options.lowPriorityDelayMillis { c.lowPriorityDelaySeconds = Double(v) / 1000 }
