@@ -32,10 +32,9 @@ REQUEST_PATH=/3/device/$TOKEN
 curl -fsS -X PUT -d "{\"enabled\":$JOURNAL}" "$EMULATOR_CONTROL_URL/_emulator/journal/settings" >/dev/null
 # The warm-up fills the pools and caches a long-running sender's load reaches.
 ((WARMUP > 0)) && bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup.txt"
-# The shim writes its counters every 50 ms.
-sleep 0.2; read -r total0 swift0 <"$counts"
+read -r total0 swift0 <<<"$(bench_allocation_counts "$counts" "$EMULATOR_CONTROL_URL")"
 bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$PUSHES" "$BENCH_TMP/h2load.txt"
-sleep 0.2; read -r total1 swift1 <"$counts"
+read -r total1 swift1 <<<"$(bench_allocation_counts "$counts" "$EMULATOR_CONTROL_URL")"
 bench_check_2xx "the emulator" "$BENCH_TMP/h2load.txt"
 done_count=$(bench_requests_done "$BENCH_TMP/h2load.txt")
 awk -v t="$((total1 - total0))" -v s="$((swift1 - swift0))" -v n="$done_count" \

@@ -280,6 +280,23 @@ bench_register_devices() {
     mapfile -t TOKENS <"$out"
 }
 
+# bench_allocation_counts COUNTS_FILE CONTROL_URL: prints "TOTAL SWIFT" from the malloc-count shim once every push
+# accepted so far is on its device (POST /_emulator/settle) and the shim has written its counters since: it writes
+# them every 50 ms from a thread of its own, which a loaded machine can hold up for longer than any fixed sleep.
+bench_allocation_counts() {
+    curl -fsS -X POST "$2/_emulator/settle" >/dev/null
+    local since i
+    since=$(date +%s.%N)
+    for ((i = 0; i < 200; i++)); do
+        sleep 0.05
+        if awk -v m="$(stat -c %.9Y "$1")" -v s="$since" 'BEGIN { exit !(m > s + 0.06) }'; then
+            cat "$1"
+            return
+        fi
+    done
+    bench_die "the allocation counter did not write $1 for 10 s"
+}
+
 # h2load with APNs-shaped, JWT-authenticated POSTs of $BODY to PORT ($1) at $REQUEST_PATH: COUNT ($2) requests
 # over $CLIENTS connections × $STREAMS streams, output to FILE ($3). Further arguments are a command h2load runs
 # under (e.g. `perf stat … --`).

@@ -73,7 +73,7 @@ bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (allocations c
 # journal true|false [CONTROL_URL]
 journal() { curl -fsS -X PUT -d "{\"enabled\":$1}" "${2:-$control}/_emulator/journal/settings" >/dev/null; }
 # "TOTAL SWIFT" heap allocations so far, from the preloaded counter.
-allocations() { sleep 0.2; cat "$ALLOC_FILE"; }
+allocations() { bench_allocation_counts "$ALLOC_FILE" "$counted_control"; }
 printf '%s\n' "${paths[@]}" >"$BENCH_TMP/paths.txt"
 run_load() { if ((DEVICES > 1)); then REQUEST_PATHS_FILE=$BENCH_TMP/paths.txt bench_h2load_pushes "$@"; else bench_h2load_pushes "$@"; fi; }
 # The counted emulator's load: the same pushes to its own device, with its own key.
