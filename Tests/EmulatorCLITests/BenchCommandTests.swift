@@ -67,6 +67,29 @@ struct BenchCommandTests {
         #expect((report["errors"] as? [String: Int])?["ServiceUnavailable"] == 50)
     }
 
+    @Test func gatesFailTheRunNamingWhatWasMissed() async throws {
+        let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs)
+        defer { emu.shutdown() }
+        let clean = try await Self.runBench(emu, ["--connections", "1", "--streams", "5", "--count", "100",
+                                                  "--max-error-rate", "0", "--min-throughput", "1"]).0
+        #expect(clean.code == .success, "\(clean.errorOutput)")
+        #expect(!clean.errorOutput.contains("bench: "))
+        let slow = try await Self.runBench(emu, ["--connections", "1", "--streams", "5", "--count", "100",
+                                                 "--min-throughput", "1000000000"]).0
+        #expect(slow.code == .failure)
+        #expect(slow.errorOutput.contains("requests/s succeeded, below --min-throughput 1000000000"), "\(slow.errorOutput)")
+
+        try emu.services.faults.add(FaultRule(id: "all", action: .reason("ServiceUnavailable"), createdAt: emu.clock.now()))
+        let failing = try await Self.runBench(emu, ["--connections", "1", "--streams", "5", "--count", "40",
+                                                    "--max-error-rate", "0.5"]).0
+        #expect(failing.code == .failure)
+        #expect(failing.errorOutput.contains("bench: 40 of 40 requests failed (100.00%), above --max-error-rate 0.5 (50.00%)"),
+                "\(failing.errorOutput)")
+        let bad = await runCLI(["bench", "--count", "1", "--max-error-rate", "2"])
+        #expect(bad.code == .usage)
+        #expect(bad.errorOutput.contains("a share from 0 to 1"), "\(bad.errorOutput)")
+    }
+
     @Test func recycledConnectionsEndTheirShareWithoutRecursingAndTheRunFinishes() async throws {
         let emu = try TestEmulator(certificatesDirectory: TestCommandTests.certs, configure: { $0.shaping.goAwayAfterRequests = 50 })
         defer { emu.shutdown() }

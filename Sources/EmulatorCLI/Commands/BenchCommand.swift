@@ -50,8 +50,13 @@ public struct BenchCommand: Command {
         static let noReconnect = OptionDeclaration.flag("no-reconnect",
             help: "Do not replace connections the server closes (GOAWAY, a closed socket): their share of the run "
                 + "stops, and the run ends early when none is left.")
+        static let maxErrorRate = OptionDeclaration.value("max-error-rate", valueName: "share",
+            help: "Exit 1 when more than this share (0–1) of the requests failed: a gate for a CI job.")
+        static let minThroughput = OptionDeclaration.value("min-throughput", valueName: "per-second",
+            help: "Exit 1 when fewer requests than this succeeded per second.")
         static let all = [target, control, connections, streams, count, duration, rate, tokens, token, registeredTokens,
-                          topic, payload, certificate, key, ca, controlToken, json, noReconnect]
+                          topic, payload, certificate, key, ca, controlToken, json, noReconnect, maxErrorRate,
+                          minThroughput]
     }
 
     public static let configuration = CommandConfiguration(
@@ -91,6 +96,9 @@ public struct BenchCommand: Command {
     var useRegisteredTokens: Bool
     /// Replace connections the server closes (off with --no-reconnect).
     var reconnects: Bool
+    /// Gates: the run fails beyond them.
+    var maxErrorRate: Double?
+    var minThroughput: Double?
 
     public init(parsing arguments: inout ArgumentCursor) throws(UsageError) {
         let o = try arguments.parseOptions(Self.configuration.options)
@@ -113,6 +121,12 @@ public struct BenchCommand: Command {
         json = try o.string(Option.json)
         useRegisteredTokens = o.flag(Option.registeredTokens)
         reconnects = !o.flag(Option.noReconnect)
+        maxErrorRate = try o.value(Option.maxErrorRate, expected: "a share from 0 to 1, e.g. 0.01") {
+            Double($0).flatMap { (0...1).contains($0) ? $0 : nil }
+        }
+        minThroughput = try o.value(Option.minThroughput, expected: "a number of requests per second above 0") {
+            Double($0).flatMap { $0 > 0 ? $0 : nil }
+        }
         if useRegisteredTokens, !givenTokens.isEmpty {
             throw .invalidCombination("--registered-tokens and --token choose the tokens two ways: keep one",
                                       argument: o.argument(for: Option.token))
@@ -148,7 +162,31 @@ public struct BenchCommand: Command {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try encoder.encode(report).write(to: URL(fileURLWithPath: json), options: .atomic)
         }
-        return report.succeeded > 0 ? .success : .failure
+        let missed = Self.gatesMissed(report, maxErrorRate: maxErrorRate, minThroughput: minThroughput)
+        for line in missed { context.errorOutput.write("bench: \(line)\n") }
+        return report.succeeded > 0 && missed.isEmpty ? .success : .failure
+    }
+
+    /// What the run missed of its gates, one sentence each.
+    static func gatesMissed(_ report: BenchReport, maxErrorRate: Double?, minThroughput: Double?) -> [String] {
+        var missed: [String] = []
+        if let maxErrorRate, report.requests > 0 {
+            let share = Double(report.failed) / Double(report.requests)
+            if share > maxErrorRate {
+                missed.append("\(report.failed) of \(report.requests) requests failed (\(Self.percent(share))), above"
+                              + " --max-error-rate \(maxErrorRate) (\(Self.percent(maxErrorRate)))")
+            }
+        }
+        let succeededPerSecond = report.durationSeconds > 0 ? Double(report.succeeded) / report.durationSeconds : 0
+        if let minThroughput, succeededPerSecond < minThroughput {
+            missed.append("\(Int(succeededPerSecond.rounded())) requests/s succeeded, below --min-throughput"
+                          + " \(Int(minThroughput.rounded()))")
+        }
+        return missed
+    }
+
+    private static func percent(_ share: Double) -> String {
+        String(format: "%.2f%%", share * 100)
     }
 
     // MARK: Setup
