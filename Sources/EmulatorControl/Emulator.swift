@@ -73,15 +73,28 @@ public final class Emulator: Sendable {
     /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.
     public func start() throws -> EmulatorEndpoints {
         let host = configuration.host
-        let listeners = try server.start(listeners: [
-            H2ListenerSpec(name: "production", host: host, port: configuration.productionPort),
-            H2ListenerSpec(name: "sandbox", host: host, port: configuration.sandboxPort),
-        ])
+        let listeners: [H2ListenerInfo]
+        do {
+            listeners = try server.start(listeners: [
+                H2ListenerSpec(name: "production", host: host, port: configuration.productionPort),
+                H2ListenerSpec(name: "sandbox", host: host, port: configuration.sandboxPort),
+            ])
+        } catch let error as IOError where error.errno == EADDRINUSE {
+            let sandbox = configuration.sandboxPort != 0 && error.function.hasSuffix(":\(configuration.sandboxPort))")
+            throw sandbox ? EmulatorError.portInUse(listener: "sandbox", host: host, port: configuration.sandboxPort,
+                                                    flag: "--sandbox-port")
+                : EmulatorError.portInUse(listener: "production", host: host, port: configuration.productionPort,
+                                          flag: "--production-port")
+        }
         let controlAddress: SocketAddress
         do {
             controlAddress = try control.start(host: host, port: configuration.controlPort)
         } catch {
             server.shutdown()
+            if let e = error as? IOError, e.errno == EADDRINUSE {
+                throw EmulatorError.portInUse(listener: "control", host: host, port: configuration.controlPort,
+                                              flag: "--control-port")
+            }
             throw error
         }
         func url(_ scheme: String, _ address: SocketAddress) -> String {
@@ -125,6 +138,7 @@ public enum EmulatorError: Error, CustomStringConvertible {
     case controlTokenRequired(String)
     case importFailed(String, String)
     case deliveryLatencyNeedsRealClock
+    case portInUse(listener: String, host: String, port: Int, flag: String)
 
     public var description: String {
         switch self {
@@ -132,6 +146,9 @@ public enum EmulatorError: Error, CustomStringConvertible {
             return "missing \(path): run `apns-emulator certs` to create the development certificates"
         case .importFailed(let file, let why):
             return "could not import the state snapshot \(file): \(why)"
+        case .portInUse(let listener, let host, let port, let flag):
+            return "the \(listener) listener cannot bind \(host):\(port): the port is in use (another emulator, or"
+                + " another program); choose another with \(flag) PORT, or \(flag) 0 for any free one"
         case .deliveryLatencyNeedsRealClock:
             return "a delivery latency needs the real clock: drop --manual-clock or --delivery-latency (on a manual clock"
                 + " pushes reach their devices as they are accepted)"
