@@ -150,7 +150,10 @@ public struct BenchCommand: Command {
             ? Self.startProgress(generator, count: count, duration: duration, context: context) : nil
         let outcome = await generator.run()
         progress?.cancel()
-        if progress != nil { context.errorOutput.write("\r\u{1B}[K") }
+        if let progress {
+            await progress.value
+            context.errorOutput.write("\r\u{1B}[K")
+        }
         generator.closeConnections()
         setup.client.shutdown()
         let report = BenchReport(outcome, connections: connections, streams: streams, rate: rate, target: setup.target,
@@ -329,6 +332,8 @@ public struct BenchCommand: Command {
             let start = clock.now
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
+                // A cancelled sleep returns early: write nothing after the run's end clears the line.
+                if Task.isCancelled { break }
                 let elapsed = start.duration(to: clock.now) / .seconds(1)
                 let line = progressLine(done: g.completedCount.load(ordering: .relaxed), elapsed: elapsed, count: count,
                                         duration: duration)
