@@ -77,18 +77,21 @@ public struct EmulatorConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    /// An emulator inside a test process: 127.0.0.1 only, every port chosen by the kernel, nothing written to disk.
-    /// - Parameter shutdownGraceSeconds: how long in-flight streams get at shutdown (tests want it short).
-    public static func inProcess(certificatesDirectory: String, eventLoops: Int,
-                                 shutdownGraceSeconds: Double) -> EmulatorConfiguration {
+    /// An emulator inside another program (a test, `apns-emulator exec`): 127.0.0.1 only, every port chosen by the
+    /// kernel, nothing written to disk.
+    /// - Parameters:
+    ///   - eventLoops: nil for the default (one per core).
+    ///   - shutdownGraceSeconds: how long in-flight streams get at shutdown (tests want it short); nil for the default.
+    public static func inProcess(certificatesDirectory: String, eventLoops: Int? = nil,
+                                 shutdownGraceSeconds: Double? = nil) -> EmulatorConfiguration {
         var c = EmulatorConfiguration()
         c.host = "127.0.0.1"
         c.productionPort = 0
         c.sandboxPort = 0
         c.controlPort = 0
         c.ephemeral = true
-        c.eventLoops = eventLoops
-        c.shutdownGraceSeconds = shutdownGraceSeconds
+        if let eventLoops { c.eventLoops = eventLoops }
+        if let shutdownGraceSeconds { c.shutdownGraceSeconds = shutdownGraceSeconds }
         c.certificatesDirectory = certificatesDirectory
         return c
     }

@@ -60,12 +60,7 @@ public struct ExecCommand: Command {
     }
 
     public func run(context: CommandContext) async throws -> ExitCode {
-        var c = EmulatorConfiguration()
-        c.productionPort = 0
-        c.sandboxPort = 0
-        c.controlPort = 0
-        c.ephemeral = true
-        c.certificatesDirectory = certificates
+        var c = EmulatorConfiguration.inProcess(certificatesDirectory: certificates)
         c.manualClock = manualClock
         let (emulator, _) = try Emulator.withDevices(configuration: c)
         let endpoints = try emulator.start()
