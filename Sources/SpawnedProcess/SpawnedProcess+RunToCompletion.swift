@@ -15,6 +15,13 @@ extension SpawnedProcess {
         public var stderr: String
         /// True when the timeout ended the program (its status is then the signal's).
         public var timedOut: Bool
+
+        /// The exit and everything printed, for failure messages.
+        public var transcript: String {
+            let stopped = timedOut ? " (stopped after the timeout)" : ""
+            let streams = stderr.isEmpty ? stdout : "--- stdout ---\n\(stdout)\n--- stderr ---\n\(stderr)"
+            return "exit \(status)\(stopped)\n\(streams)"
+        }
     }
 
     /// Runs `executable` to completion without blocking a Swift concurrency thread, and stops it when it overstays:

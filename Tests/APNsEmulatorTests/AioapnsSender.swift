@@ -1,4 +1,5 @@
 import Foundation
+import SpawnedProcess
 
 /// One run of `scripts/test/aioapns_sender.py`: aioapns' `APNs` client sending `sends` to the emulator.
 ///
@@ -33,7 +34,7 @@ struct AioapnsSender: Encodable {
     /// What a run produced: one result per send, in order, plus the script's stderr (aioapns' log).
     struct Outcome: Sendable {
         var results: [Result]
-        var output: AioapnsProcess.Output
+        var output: SpawnedProcess.Completion
     }
 
     var host = "127.0.0.1"
@@ -59,8 +60,8 @@ struct AioapnsSender: Encodable {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let json = String(decoding: try encoder.encode(self), as: UTF8.self)
-        let output = try await AioapnsProcess.run(
-            python, [AioapnsPaths.sender.path, json], currentDirectory: AioapnsPaths.packageRoot,
+        let output = try await SpawnedProcess.runToCompletion(
+            python, [AioapnsPaths.sender.path, json], directory: AioapnsPaths.packageRoot,
             timeout: .seconds(timeout * sends.count + 30))
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

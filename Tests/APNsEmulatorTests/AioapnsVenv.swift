@@ -1,4 +1,5 @@
 import Foundation
+import SpawnedProcess
 
 /// The Python interpreter of a virtualenv holding the pinned aioapns, made once per machine and reused.
 ///
@@ -34,8 +35,9 @@ actor AioapnsVenv {
         let script = AioapnsPaths.packageRoot.appendingPathComponent("scripts/test/aioapns_venv.py").path
         // pip's own retries are capped by the script at about a minute per request; five minutes covers a
         // slow first download, and a hang becomes a failure instead of a stuck CI run.
-        let output = try await AioapnsProcess.run(
-            bootstrapPython, [script, "--version", version], currentDirectory: AioapnsPaths.packageRoot,
+        // SIGTERM, then SIGKILL 3 s later: pip ignoring SIGTERM must not hang the suite.
+        let output = try await SpawnedProcess.runToCompletion(
+            bootstrapPython, [script, "--version", version], directory: AioapnsPaths.packageRoot,
             timeout: .seconds(300))
         let python = output.stdout.split(separator: "\n").last.map(String.init) ?? ""
         guard output.status == 0, !output.timedOut, FileManager.default.isExecutableFile(atPath: python) else {

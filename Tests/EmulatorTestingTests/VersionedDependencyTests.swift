@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpawnedProcess
 
 /// The package as its users get it: a tagged version fetched by SwiftPM, not this checkout's targets.
 ///
@@ -29,14 +30,14 @@ struct VersionedDependencyTests {
         // a) The working tree as git sees it (tracked plus untracked-but-not-ignored), committed and tagged 1.0.0.
         let listed = try await git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], in: Self.packageRoot,
                                    isolated: false)
-        try #require(listed.status == 0, "\(listed.transcript)")
-        let files = listed.output.split(separator: "\0").map(String.init)
+        try #require(listed.status == 0, "git ls-files: \(listed.transcript)")
+        let files = listed.stdout.split(separator: "\0").map(String.init)
         try #require(files.contains("Package.swift"), "git ls-files listed no Package.swift:\n\(listed.transcript)")
         let copied = try await offPool { try Self.copy(files, from: Self.packageRoot, to: repository) }
         try #require(copied > 0)
         for step in [["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "1.0.0"], ["tag", "1.0.0"]] {
             let r = try await git(step, in: repository)
-            try #require(r.status == 0, "\(r.transcript)")
+            try #require(r.status == 0, "git \(step.joined(separator: " ")): \(r.transcript)")
         }
 
         // b) A package that depends on that tag the ordinary way and uses the EmulatorTesting product.
@@ -48,7 +49,7 @@ struct VersionedDependencyTests {
         // SwiftPM leaves lock files named after the scratch path in TMPDIR; give it one that goes with the rest.
         let tmp = temp.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        let build = try await ChildProcess.run("nice", [
+        let build = try await runTool("nice", [
             "-n", "10", Self.swift, "build", "-c", "debug", "--package-path", consumer.path,
             "--scratch-path", state.appendingPathComponent("scratch").path,
             "--cache-path", state.appendingPathComponent("cache").path,
@@ -60,9 +61,9 @@ struct VersionedDependencyTests {
 
         let executable = state.appendingPathComponent("scratch/debug/consumer")
         let certificates = temp.appendingPathComponent("certs", isDirectory: true)
-        let run = try await ChildProcess.run(executable.path, [certificates.path], in: consumer, timeout: .seconds(120))
-        #expect(run.status == 0, "\(run.transcript)")
-        #expect(run.output.contains(Self.successLine), "\(run.transcript)")
+        let run = try await runTool(executable.path, [certificates.path], in: consumer, timeout: .seconds(120))
+        #expect(run.status == 0, "the consumer: \(run.transcript)")
+        #expect(run.stdout.contains(Self.successLine), "\(run.transcript)")
     }
 
     /// git in `directory`, never in a repository named by the environment (GIT_DIR and the like).
@@ -70,7 +71,7 @@ struct VersionedDependencyTests {
     /// In the throwaway repository (`isolated`) it runs without the machine's or the user's configuration (signing,
     /// templates, hooks) and with a fixed identity. In this checkout it keeps them: a CI runner may need its
     /// `safe.directory` to read a checkout owned by another user.
-    func git(_ arguments: [String], in directory: URL, isolated: Bool = true) async throws -> ChildProcess.Output {
+    func git(_ arguments: [String], in directory: URL, isolated: Bool = true) async throws -> SpawnedProcess.Completion {
         var environment: [String: String?] = ["GIT_DIR": nil, "GIT_WORK_TREE": nil, "GIT_INDEX_FILE": nil,
                                               "GIT_OBJECT_DIRECTORY": nil, "GIT_CEILING_DIRECTORIES": nil]
         var options: [String] = []
@@ -80,7 +81,7 @@ struct VersionedDependencyTests {
             options = ["-c", "user.name=apns-emulator tests", "-c", "user.email=tests@example.invalid",
                        "-c", "commit.gpgSign=false", "-c", "tag.gpgSign=false", "-c", "init.defaultBranch=main"]
         }
-        return try await ChildProcess.run("git", options + arguments, in: directory, environment: environment,
+        return try await runTool("git", options + arguments, in: directory, environment: environment,
                                           timeout: .seconds(60))
     }
 
