@@ -269,11 +269,7 @@ public struct HeaderFields: Sendable, Sequence, Equatable {
     @inlinable
     public func nameEquals(at index: Int, _ name: StaticString) -> Bool {
         let f = field(index)
-        guard Int(f.nameLength) == name.utf8CodeUnitCount else { return false }
-        let data = dataStart
-        return storage.withUnsafeBytes { raw in
-            memcmpEqual(raw.baseAddress! + data + Int(f.nameStart), name.utf8Start, Int(f.nameLength))
-        }
+        return bytes(at: f.nameStart, count: f.nameLength, equal: name)
     }
 
     /// Calls `body` with the value bytes of field `index`, without copying.
@@ -286,10 +282,16 @@ public struct HeaderFields: Sendable, Sequence, Equatable {
     @inlinable
     public func valueEquals(at index: Int, _ value: StaticString) -> Bool {
         let f = field(index)
-        guard Int(f.valueLength) == value.utf8CodeUnitCount else { return false }
+        return bytes(at: f.valueStart, count: f.valueLength, equal: value)
+    }
+
+    /// Whether the `count` stored bytes at `start` (from the data's start) are exactly `text`.
+    @inlinable
+    func bytes(at start: Int32, count: Int32, equal text: StaticString) -> Bool {
+        guard Int(count) == text.utf8CodeUnitCount else { return false }
         let data = dataStart
         return storage.withUnsafeBytes { raw in
-            memcmpEqual(raw.baseAddress! + data + Int(f.valueStart), value.utf8Start, Int(f.valueLength))
+            memcmpEqual(raw.baseAddress! + data + Int(start), text.utf8Start, Int(count))
         }
     }
 
