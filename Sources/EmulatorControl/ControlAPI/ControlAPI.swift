@@ -66,10 +66,22 @@ public struct ControlAPI: HTTP1Handler {
     /// - Parameter request: The request as `HTTP1Server` received it.
     public func handle(_ request: HTTP1Request) -> HTTP1Response {
         // Calls run one at a time, as they always have (several change more than one registry, or read then
-        // write): the control port's threads only let a settle wait, and the health check answer, meanwhile.
-        let path = request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
-        if path == "/_emulator/settle" || path == "/_emulator/health" { return unserialisedHandle(request) }
+        // write): the control port's threads only let a waiting call wait, and the health check answer, meanwhile.
+        if takesNoTurn(request) { return unserialisedHandle(request) }
         return serial.lock.withLock { _ in unserialisedHandle(request) }
+    }
+
+    /// The health check, and an extension's waiting operations.
+    private func takesNoTurn(_ request: HTTP1Request) -> Bool {
+        switch Self.router.match(method: request.method, path: request.path) {
+        case .found(let operation, _): return operation == .health
+        case .methodNotAllowed: return false
+        case .notFound:
+            guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else {
+                return false
+            }
+            return extensions[found.index].waitingOperations.contains(found.operation)
+        }
     }
 
     private func unserialisedHandle(_ request: HTTP1Request) -> HTTP1Response {

@@ -14,10 +14,16 @@ package protocol ControlAPIExtension: Sendable {
     var routes: [(method: String, pattern: String, operation: String)] { get }
     /// Operations that read query parameters themselves; every other one refuses any.
     var operationsWithQuery: Set<String> { get }
+    /// Operations that may wait (the settle barrier): they run outside the turns the other calls take.
+    var waitingOperations: Set<String> { get }
     /// Answers one routed request.
     func perform(_ operation: String, _ request: ControlRequest) throws -> HTTP1Response
     /// The OpenAPI fragments describing `routes`.
     var document: ControlAPIDocument.Fragment { get }
+}
+
+extension ControlAPIExtension {
+    package var waitingOperations: Set<String> { [] }
 }
 
 extension ControlAPIDocument {

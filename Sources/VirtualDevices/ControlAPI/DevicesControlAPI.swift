@@ -47,6 +47,8 @@ public final class DevicesControlAPI: EmulatorExtension {
         ]
     }
 
+    package var waitingOperations: Set<String> { [DevicesOperation.settle.rawValue] }
+
     package var operationsWithQuery: Set<String> {
         [DevicesOperation.listEvents.rawValue, DevicesOperation.listDeliveries.rawValue]
     }
