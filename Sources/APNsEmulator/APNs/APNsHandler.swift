@@ -108,7 +108,7 @@ package final class APNsHandler: H2ServerHandler {
             return
         case .accepted(let push, let uniqueId):
             response = state.responses.success(apnsId: push.apnsId, uniqueId: uniqueId)
-            for observer in observers { observer.pushAccepted(push, now: now) }
+            for observer in observers { observer.pushAccepted(push, now: now, readAt: context.readAt) }
         case .answer(let answer):
             response = state.responses.response(answer)
         }

@@ -4,5 +4,6 @@ import APNsProtocol
 package protocol AcceptedPushObserver: AnyObject, Sendable {
     /// Called on the connection's event loop once the push is accepted, before its 200 is sent: must be quick
     /// and must not block (take a lock briefly, never wait for I/O).
-    func pushAccepted(_ push: AcceptedPush, now: Millis)
+    /// - Parameter readAt: when its request's bytes were read (monotonic ns), for latencies measured from there.
+    func pushAccepted(_ push: AcceptedPush, now: Millis, readAt: UInt64)
 }

@@ -53,8 +53,8 @@ public final class DevicesControlAPI: EmulatorExtension {
         [DevicesOperation.listEvents.rawValue, DevicesOperation.listDeliveries.rawValue]
     }
 
-    package func pushAccepted(_ push: AcceptedPush, now: Millis) {
-        farm.accept(push, now: now)
+    package func pushAccepted(_ push: AcceptedPush, now: Millis, readAt: UInt64) {
+        farm.accept(push, now: now, readAt: readAt)
     }
 
     package func clockAdvanced(to now: Millis) {

@@ -7,7 +7,7 @@ struct DeliveryArrival: Sendable {
     let push: AcceptedPush
     let acceptedAt: Millis
     var arrivesAt: Millis
-    /// Monotonic nanoseconds at acceptance, for the delivery-latency histogram.
+    /// Monotonic nanoseconds when its request was read, for the delivery-latency histogram.
     let acceptedAtNanos: UInt64
     /// 0, 1, 2… in acceptance order.
     let seq: UInt64

@@ -75,11 +75,10 @@ final class DeliveryEngine: Sendable {
     }
 
     /// On an event loop: queues an accepted push for its device.
-    func enqueue(_ push: AcceptedPush, acceptedAt: Millis) {
-        let nanos = monotonicNanoseconds()
+    func enqueue(_ push: AcceptedPush, acceptedAt: Millis, readAt: UInt64) {
         let wake = inbox.withLock { i -> Bool in
             i.pending.append(DeliveryArrival(push: push, acceptedAt: acceptedAt, arrivesAt: acceptedAt,
-                                             acceptedAtNanos: nanos, seq: i.nextSeq))
+                                             acceptedAtNanos: readAt, seq: i.nextSeq))
             i.nextSeq += 1
             if i.draining { return false }
             i.draining = true
@@ -91,13 +90,8 @@ final class DeliveryEngine: Sendable {
     /// How many pushes were accepted so far (the mark `settle(upTo:timeout:)` waits for).
     func acceptedSoFar() -> UInt64 { inbox.withLock { $0.nextSeq } }
 
-    /// Waits until every push accepted before the call has been recorded on its device; false if `timeout`
+    /// Waits until the first `target` pushes accepted have been recorded on their devices; false if `timeout`
     /// passed first.
-    func settle(timeout: Duration) -> Bool {
-        settle(upTo: acceptedSoFar(), timeout: timeout)
-    }
-
-    /// Waits until the first `target` pushes accepted have been recorded on their devices.
     func settle(upTo target: UInt64, timeout: Duration) -> Bool {
         let semaphore = progress.withLock { p -> DispatchSemaphore? in
             guard p.settledBelow < target else { return nil }
@@ -128,16 +122,8 @@ final class DeliveryEngine: Sendable {
     /// engine is handing over meanwhile still arrives (into whatever the farm holds by then). Not `queue.sync`:
     /// under a steady load the engine's drain does not return, and a reset must not wait for the load to stop.
     func discardPending() {
-        let dropped = inbox.withLock { i -> [DeliveryArrival] in
-            defer { i.pending.removeAll() }
-            return i.pending
-        }
-        let held = confined.withLock { c -> [DeliveryArrival] in
-            c.timer?.cancel()
-            c.timer = nil
-            return c.held.removeAll()
-        }
-        finish(dropped[...], arrivedAtNanos: nil)
+        let (waiting, held) = takeUndelivered(stopping: false)
+        finish(waiting[...], arrivedAtNanos: nil)
         finish(held[...], arrivedAtNanos: nil)
     }
 
@@ -147,22 +133,28 @@ final class DeliveryEngine: Sendable {
     func stop() {
         wake.source.cancel()
         queue.sync {
-            let rest = inbox.withLock { i -> [DeliveryArrival] in
-                defer { i.pending.removeAll() }
-                return i.pending
-            }
-            var held = confined.withLock { c -> [DeliveryArrival] in
-                c.stopped = true
-                c.timer?.cancel()
-                c.timer = nil
-                var due: [DeliveryArrival] = []
-                c.held.popDue(by: .max, into: &due)
-                return due
-            }
-            if !rest.isEmpty { hand(rest) }
-            held.sort { $0.arrivesAt < $1.arrivesAt }
+            let (waiting, held) = takeUndelivered(stopping: true)
+            if !waiting.isEmpty { hand(waiting) }
             if !held.isEmpty { hand(held) }
         }
+    }
+
+    /// Takes what no device has yet: the inbox, and the held pushes in arrival order (their timer disarmed, and
+    /// never armed again once `stopping`).
+    private func takeUndelivered(stopping: Bool) -> (waiting: [DeliveryArrival], held: [DeliveryArrival]) {
+        let waiting = inbox.withLock { i -> [DeliveryArrival] in
+            defer { i.pending.removeAll() }
+            return i.pending
+        }
+        let held = confined.withLock { c -> [DeliveryArrival] in
+            if stopping { c.stopped = true }
+            c.timer?.cancel()
+            c.timer = nil
+            var all: [DeliveryArrival] = []
+            c.held.popDue(by: .max, into: &all)
+            return all
+        }
+        return (waiting, held)
     }
 
     // MARK: On the engine's queue

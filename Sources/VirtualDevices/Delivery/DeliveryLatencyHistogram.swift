@@ -1,6 +1,6 @@
 import APNsEmulator
 
-/// Time from acceptance to arrival on the device, counted in Prometheus' cumulative-bucket form for
+/// Time from the push's request being read to its arrival on the device, counted in Prometheus' cumulative-bucket form for
 /// `/metrics` (`apns_emulator_delivery_seconds`), next to the response-time histogram.
 struct DeliveryLatencyHistogram: Sendable, Equatable {
     /// Upper bounds in microseconds (reported in seconds), the response-time histogram's; the last bucket is +Inf.
@@ -27,7 +27,7 @@ struct DeliveryLatencyHistogram: Sendable, Equatable {
     /// The Prometheus text lines, with their `# HELP` and `# TYPE`.
     func prometheusLines() -> [String] {
         let name = "apns_emulator_delivery_seconds"
-        var lines = ["# HELP \(name) Time from APNs accepting a push to its arrival on the virtual device,"
+        var lines = ["# HELP \(name) Time from APNs reading a push to its arrival on the virtual device,"
                         + " delivery latency and queueing included.",
                      "# TYPE \(name) histogram"]
         var cumulative: UInt64 = 0

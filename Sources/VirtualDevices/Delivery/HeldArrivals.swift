@@ -5,8 +5,6 @@ import APNsProtocol
 struct HeldArrivals: Sendable {
     private var heap: [DeliveryArrival] = []
 
-    var isEmpty: Bool { heap.isEmpty }
-    var count: Int { heap.count }
     /// When the next held push is due.
     var nextDue: Millis? { heap.first?.arrivesAt }
 
@@ -39,11 +37,6 @@ struct HeldArrivals: Sendable {
                 parent = least
             }
         }
-    }
-
-    mutating func removeAll() -> [DeliveryArrival] {
-        defer { heap = [] }
-        return heap
     }
 
     private static func before(_ a: DeliveryArrival, _ b: DeliveryArrival) -> Bool {

@@ -89,11 +89,12 @@ public final class DeviceFarm: DeliverySink {
     // MARK: Pushes
 
     /// An accepted push (on an event loop): on its way to the device that owns its token, if one does.
-    public func accept(_ push: AcceptedPush, now: Millis) {
+    /// - Parameter readAt: when its request was read (monotonic ns): the delivery latency is counted from there.
+    public func accept(_ push: AcceptedPush, now: Millis, readAt: UInt64) {
         guard ownedTokenCount.load(ordering: .relaxed) > 0 else { return }
         let shard = shards[spread.shard(ofToken: push.token)]
         if let engine = shard.engine {
-            engine.enqueue(push, acceptedAt: now)
+            engine.enqueue(push, acceptedAt: now, readAt: readAt)
         } else {
             shard.state.withLock { s in deliver(push, acceptedAt: now, now: now, in: &s) }
         }
@@ -151,27 +152,25 @@ public final class DeviceFarm: DeliverySink {
     }
 
     private func tick(_ s: inout DeviceStore, now: Millis) {
+        let actions: [DeliveryQueue.Action]
         do {
-            let actions: [DeliveryQueue.Action]
-            do {
-                // The owners map, not `s`, is captured: the queue is mutated while the closure runs. Scoped so the
-                // copy is gone before `apply` changes the map (no copy-on-write of the whole dictionary).
-                let owners = s.owners
-                let online = { (token: String) -> Bool in owners[TokenKey(token)]?.online ?? false }
-                actions = s.queue.tick(now: now, isOnline: online)
-            }
-            apply(actions, to: &s, now: now)
-            // Sorted so a tick always visits them in the same order; `withApp` updates the set as each one runs.
-            let due = s.ticking.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
-            for install in due {
-                let stillDue = (try? withApp(&s, install.deviceId, install.bundleId, now: now) { app, ctx in
-                    app.releaseHeldBackgroundPush(ctx)
-                    app.advanceExtensions(ctx)
-                    return app.heldBackgroundPush != nil || !app.extensionRuns.isEmpty
-                }) ?? false
-                // Gone, or an install made since with the same ids and nothing due.
-                if !stillDue { s.ticking.remove(install) }
-            }
+            // The owners map, not `s`, is captured: the queue is mutated while the closure runs. Scoped so the
+            // copy is gone before `apply` changes the map (no copy-on-write of the whole dictionary).
+            let owners = s.owners
+            let online = { (token: String) -> Bool in owners[TokenKey(token)]?.online ?? false }
+            actions = s.queue.tick(now: now, isOnline: online)
+        }
+        apply(actions, to: &s, now: now)
+        // Sorted so a tick always visits them in the same order; `withApp` updates the set as each one runs.
+        let due = s.ticking.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
+        for install in due {
+            let stillDue = (try? withApp(&s, install.deviceId, install.bundleId, now: now) { app, ctx in
+                app.releaseHeldBackgroundPush(ctx)
+                app.advanceExtensions(ctx)
+                return app.hasTimedWork
+            }) ?? false
+            // Gone, or an install made since with the same ids and nothing due.
+            if !stillDue { s.ticking.remove(install) }
         }
     }
 
@@ -255,7 +254,7 @@ public final class DeviceFarm: DeliverySink {
             deviceOnline = device.configuration.online
             Self.update(&device.apps.values[a]) { app in
                 do throws(DeviceError) { value = try body(&app, ctx) } catch { failure = error }
-                let needsTick = app.heldBackgroundPush != nil || !app.extensionRuns.isEmpty
+                let needsTick = app.hasTimedWork
                 if needsTick != app.ticking {
                     app.ticking = needsTick
                     tickChanged = true

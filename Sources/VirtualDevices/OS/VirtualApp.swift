@@ -45,6 +45,8 @@ public struct VirtualApp: Sendable {
     var extensionRuns: [ExtensionRun] = []
     /// Whether the farm's tick visits this install (`DeviceStore.ticking`), as `DeviceFarm.withApp` last left it.
     var ticking = false
+    /// Something only time moves on: a background push held by the budget, or a service extension still running.
+    var hasTimedWork: Bool { heldBackgroundPush != nil || !extensionRuns.isEmpty }
     /// URLs in the extension's container cache, and how often it helped.
     var attachmentCache: Set<String> = []
     public internal(set) var attachmentCacheHits = 0
