@@ -65,7 +65,7 @@ public final class DeviceFarm: DeliverySink {
                 index: i,
                 store: DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: lowPriorityDelayMillis),
                                    registrar: RegistryTokenRegistrar(tokens: services.tokens, shard: i, of: spread),
-                                   caches: FarmCaches(files: files), fates: FateRecorder(capacity: Self.fateCapacity / spread.count, sequence: sequence)),
+                                   files: files, fates: FateRecorder(capacity: Self.fateCapacity / spread.count, sequence: sequence)),
                 engine: synchronous ? nil : DeliveryEngine(shard: i, latency: deliveryLatency, clock: services.clock))
         }
         for shard in self.shards { shard.engine?.connect(self) }
@@ -125,24 +125,18 @@ public final class DeviceFarm: DeliverySink {
 
     /// A push reaching APNs' delivery at `now` (its acceptance plus any delivery latency): delivered, held or
     /// dropped per APNs semantics if a device owns its token.
-    private func deliver(_ push: AcceptedPush, acceptedAt: Millis, now: Millis, in s: inout DeviceStore) {
-        guard let o = s.ownerIndex(of: push.token) else { return }
-        let owner = s.owners.values[o]
-        // Every push of a load test goes to its device at once, read where the validator left it; only a
-        // push APNs holds (offline device, deferred priority) becomes a `QueuedPush`.
+    private func deliver(_ accepted: AcceptedPush, acceptedAt: Millis, now: Millis, in s: inout DeviceStore) {
+        guard let owner = s.owners[TokenKey(accepted.token)] else { return }
+        let push = QueuedPush(accepted, acceptedAt: acceptedAt)
         if s.queue.deliversAtOnce(priority: push.priority, online: owner.online) {
-            hand(push, owner: owner, route: s.route(at: o), to: &s, now: now)
+            hand(push, owner: owner, to: &s, now: now)
             return
         }
-        var actions = s.spareActions
-        s.spareActions = []
-        if let due = s.queue.acceptForDelivery(QueuedPush(push, acceptedAt: acceptedAt), online: owner.online, now: now,
-                                               into: &actions) {
+        var actions: [DeliveryQueue.Action] = []
+        if let due = s.queue.acceptForDelivery(push, online: owner.online, now: now, into: &actions) {
             hand(due, owner: owner, to: &s, now: now)
         }
         apply(actions, to: &s, now: now)
-        actions.removeAll(keepingCapacity: true)
-        s.spareActions = actions
     }
 
     /// Runs due timers: deferred pushes, stored pushes expiring, background pushes held by the budget.
@@ -194,19 +188,19 @@ public final class DeviceFarm: DeliverySink {
 
     /// Hands a push to the app that owns its token (`owner`, as the caller looked it up); the app records its
     /// fates.
-    private func hand(_ push: some DeliverablePush, owner: TokenOwner?, route: InstallRoute? = nil, to s: inout DeviceStore,
-                      now: Millis) {
+    private func hand(_ push: QueuedPush, owner: TokenOwner?, to s: inout DeviceStore, now: Millis) {
         var reached = false
         if let owner {
-            reached = (try? withApp(&s, owner.deviceId, owner.bundleId, route: route, now: now) { app, ctx in
-                app.receive(push, ctx)
+            let content = s.payloads.content(of: push.payload)
+            reached = (try? withApp(&s, owner.deviceId, owner.bundleId, now: now) { app, ctx in
+                app.receive(push, content: content, ctx)
             }) != nil
         }
         if !reached { record(push, .dropped, "the app is no longer installed", s, now) }
     }
 
     /// Records a fate the farm decided (the queue's, or a push no app could take).
-    private func record(_ push: some DeliverablePush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing DeviceStore,
+    private func record(_ push: QueuedPush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing DeviceStore,
                         _ now: Millis) {
         s.fates.record(PushFate(apnsId: push.apnsId, deviceId: s.owners[TokenKey(push.token)]?.deviceId ?? "",
                                 bundleId: push.bundleId, token: push.token, fate: kind, reason: reason, at: now))
@@ -217,18 +211,13 @@ public final class DeviceFarm: DeliverySink {
     /// Runs `body` on an installed app with its OS context, then keeps the token→owner map in step with
     /// the app's token (registration may have issued one, uninstall or restore may have ended one).
     ///
-    /// The app is mutated in place through the dictionaries' value positions: one hash lookup per
-    /// dictionary, no copy, and its arrays stay uniquely referenced so appends do not copy them. (Removing
-    /// device and app and inserting them back cost four lookups and two whole-value moves a push; nested
-    /// optional subscripts, `s.devices[id]?.apps[b]`, run modify coroutines that allocate their frames.)
-    ///
-    /// - Parameter route: Where the install sits, if the caller has it current (`DeviceStore.route(at:)`): no lookup.
+    /// The app is mutated in place through the dictionaries' value positions, so it is never copied and its
+    /// arrays stay uniquely referenced (appends do not copy them).
     @discardableResult
-    func withApp<T>(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, route: InstallRoute? = nil, now: Millis,
+    func withApp<T>(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
-        assert(route == nil || route!.layout == s.layout, "a stale route")
-        guard let d = route?.device ?? s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
-        let caches = s.caches
+        guard let d = s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
+        let files = s.files
         let fates = s.fates
         let registrar = s.registrar
         // Results land in locals rather than a returned tuple: a generic tuple of `Result` and two tokens was
@@ -243,14 +232,14 @@ public final class DeviceFarm: DeliverySink {
         // Everything is read through the `inout` of each value position: a read through the dictionaries'
         // getters (`s.devices.values[d].configuration`) copies the whole device out first.
         Self.update(&s.devices.values[d]) { device in
-            guard let a = route?.app ?? device.apps.index(forKey: bundleId) else {
+            guard let a = device.apps.index(forKey: bundleId) else {
                 failure = .appNotInstalled(device: deviceId, bundleId: bundleId)
                 return
             }
             let ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
                                 online: device.configuration.online, now: now,
                                 backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour,
-                                registrar: registrar, caches: caches, fates: fates)
+                                registrar: registrar, files: files, fates: fates)
             deviceOnline = device.configuration.online
             Self.update(&device.apps.values[a]) { app in
                 do throws(DeviceError) { value = try body(&app, ctx) } catch { failure = error }
@@ -322,7 +311,7 @@ public final class DeviceFarm: DeliverySink {
             shard.state.withLock { s in
                 ownedTokenCount.subtract(s.owners.count, ordering: .relaxed)
                 s = DeviceStore(queue: DeliveryQueue(lowPriorityDelayMillis: s.queue.lowPriorityDelayMillis),
-                                registrar: s.registrar, caches: FarmCaches(files: files),
+                                registrar: s.registrar, files: files,
                                 fates: FateRecorder(capacity: Self.fateCapacity / spread.count, sequence: fateSequence))
             }
         }

@@ -6,7 +6,7 @@ import APNsProtocol
 /// Its fields skip the dynamic exclusivity check (`@exclusivity(unchecked)`): `record` is its only writer and
 /// runs under its shard's lock, never re-entered.
 ///
-/// `@unchecked Sendable`: like `FarmCaches`, reached only under its shard's `Mutex` (the shard holds it in
+/// `@unchecked Sendable`: reached only under its shard's `Mutex` (the shard holds it in
 /// `DeviceStore`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withApp`).
 final class FateRecorder: @unchecked Sendable {
     /// The newest fates (a ring: the oldest go once it is full).

@@ -14,7 +14,7 @@ public protocol TokenRegistrar: AnyObject, Sendable {
 }
 
 /// What an app's OS model needs to know about its device and the moment. Built by `DeviceFarm.withApp` for
-/// one call, under its shard's lock (which guards the caches and the fate recorder it carries).
+/// one call, under its shard's lock (which guards the fate recorder it carries).
 struct OSContext {
     let deviceId: String
     let platform: Platform
@@ -23,19 +23,13 @@ struct OSContext {
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
     let registrar: any TokenRegistrar
-    /// Uploaded files and parsed payloads (the farm's).
-    let caches: FarmCaches
+    /// The files the emulator serves (the farm's).
+    let files: SharedFiles
     /// Where what happens to pushes is recorded, as it happens (the farm's).
     let fates: FateRecorder
 
-    /// The parsed content of `payload` (the farm's cache).
-    func content(of payload: [UInt8]) -> PushContent {
-        caches.content(of: payload)
-    }
-
-
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
     func fetchAttachment(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {
-        caches.fetch(url)
+        AttachmentFetch.load(url, files: files.snapshot())
     }
 }

@@ -3,14 +3,14 @@ import APNsProtocol
 
 /// What a push does to the app once it reaches the device.
 extension VirtualApp {
-    /// Runs the OS model for one delivered push, recording its fate steps in `ctx.fates`.
-    mutating func receive(_ push: some DeliverablePush, _ ctx: OSContext) {
+    /// Runs the OS model for one delivered push (`content`: its parsed payload), recording its fate steps in
+    /// `ctx.fates`.
+    mutating func receive(_ push: QueuedPush, content: PushContent, _ ctx: OSContext) {
         guard push.pushType == .alert || push.pushType == .background else {
             recordFate(.delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension, not"
                        + " the notification centre", of: push, ctx)
             return
         }
-        let content = ctx.content(of: push.payload)
         if content.contentAvailable || push.pushType == .background {
             wake(for: push, ctx)
         }
@@ -21,7 +21,7 @@ extension VirtualApp {
     }
 
     /// The record the delegate would see for a remote push.
-    static func remoteNotification(_ push: some DeliverablePush, _ content: PushContent, platform: Platform,
+    static func remoteNotification(_ push: QueuedPush, _ content: PushContent, platform: Platform,
                                    entitlements: Entitlements) -> ApnsNotification {
         ApnsNotification(identifier: push.collapseId ?? push.apnsId, content: content, platform: platform,
                          level: effectiveLevel(content.interruptionLevel, entitlements), source: .delegate)
@@ -187,7 +187,7 @@ extension VirtualApp {
 
     /// `content-available`: wakes the app unless it was force-quit; a suspended app gets only so many an
     /// hour, and the device keeps only the newest one held back.
-    mutating func wake(for push: some DeliverablePush, _ ctx: OSContext) {
+    mutating func wake(for push: QueuedPush, _ ctx: OSContext) {
         if process.forceQuit {
             recordFate(.dropped, "the user force-quit the app: background pushes are not delivered until it is launched"
                        + " again", of: push, ctx)
@@ -203,14 +203,14 @@ extension VirtualApp {
                 recordFate(.coalesced, "a newer background push (\(push.apnsId)) replaced it while the budget was used up",
                            of: older, ctx)
             }
-            heldBackgroundPush = push.queued(acceptedAt: ctx.now)
+            heldBackgroundPush = push
             recordFate(.deferred, "background budget (\(budget) per hour) used up: held, newest only", of: push, ctx)
             return
         }
         wakeNow(push, ctx)
     }
 
-    private mutating func wakeNow(_ push: some DeliverablePush, _ ctx: OSContext) {
+    private mutating func wakeNow(_ push: QueuedPush, _ ctx: OSContext) {
         let launched = !process.isRunning
         if let actions = process.launchInBackground() { apply(actions, ctx) }
         backgroundDeliveries.record(ctx.now)

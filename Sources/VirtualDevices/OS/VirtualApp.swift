@@ -92,7 +92,7 @@ public struct VirtualApp: Sendable {
     }
 
     /// The same for `push`.
-    func recordFate(_ kind: PushFate.Kind, _ reason: String, of push: some DeliverablePush, _ ctx: OSContext) {
+    func recordFate(_ kind: PushFate.Kind, _ reason: String, of push: QueuedPush, _ ctx: OSContext) {
         recordFate(kind, reason, apnsId: push.apnsId, token: push.token, ctx)
     }
 
