@@ -65,9 +65,9 @@ struct ScenarioParserTests {
 
     @Test(arguments: [
         ("  - cal: GetToken\n",
-         "s.yaml:6:5: a step needs one of: call, action, device-action, install, uninstall, push, wait-for-push, advance, control, mint, fault, expect (got: cal); 'cal' — did you mean 'call'?"),
+         "s.yaml:6:5: a step needs one of: call, notify, action, device-action, install, uninstall, push, wait-for-push, advance, control, mint, fault, expect (got: cal); 'cal' — did you mean 'call'?"),
         ("  - call: GetTokens\n",
-         "s.yaml:6:11: unknown plugin call 'GetTokens'; expected one of: RequestAuthorization, GetNotificationSettings, GetToken, GetProviderEnvironment, GetColdStartNotification, SetBadgeCount, CancelGetToken"),
+         "s.yaml:6:11: unknown plugin call 'GetTokens'; expected one of: RequestAuthorization, GetNotificationSettings, GetToken, GetProviderEnvironment, GetColdStartNotification, SetBadgeCount, Cancel, CancelGetToken, NotifyDidRegisterForRemoteNotifications, NotifyDidFailToRegister, NotifyWillPresentNotification, NotifyDidReceiveResponse, NotifyColdStartNotification"),
         ("  - call: RequestAuthorization\n",
          "s.yaml:6:5: RequestAuthorization needs 'options' (a list of UNAuthorizationOption numbers 1–7; null makes the plugin throw)"),
         ("  - call: RequestAuthorization\n    options: [9]\n",

@@ -219,6 +219,12 @@ package final class JSONBodyReader {
         return values
     }
 
+    /// Whether the field is present and a string (for a field that takes one of two types).
+    package func isString(_ name: String) -> Bool {
+        if !scope.known.contains(name) { scope.known.append(name) }
+        return object[name] is String
+    }
+
     /// Whether the field is present with JSON `null` (for calls where null is a programming error the
     /// emulated API reports, as the plugin's argument-null exception, rather than "absent").
     package func isNull(_ name: String) -> Bool {

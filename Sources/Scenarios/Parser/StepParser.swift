@@ -11,11 +11,21 @@ struct StepParser {
     let senders: [String: SenderSpec]
     let clock: Scenario.ClockMode
 
-    static let kinds = ["call", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
+    static let kinds = ["call", "notify", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
                         "control", "mint", "fault", "expect"]
     /// Keys of `expect` that read the emulator's state rather than the step's own result.
     static let stateKeys = ["app", "events", "coldStart", "badge", "notifications", "fate", "deviceToken"]
-    static let callNames = CallRecord.Call.allCases.map(\.rawValue) + ["CancelGetToken"]
+    static let callNames = DevicesControlAPI.calls.map(\.name)
+    /// What each call argument must be, for the parse error.
+    static let argumentKinds: [String: String] = [
+        "options": "a list of UNAuthorizationOption numbers 1–7", "count": "an integer",
+        "callId": "a number or a saved ${name}",
+        "deviceToken": "the token's bytes: a string of hex digits or a list of numbers 0–255",
+        "errorDescription": "a string", "notification": "a mapping of ApnsNotification fields",
+        "actionIdentifier": "a string", "userInfoJson": "a string",
+    ]
+    /// Arguments that are strings whatever the quoting (`deviceToken: 0123`, `userInfoJson: {}` quoted or not).
+    static let stringArguments: Set<String> = ["errorDescription", "actionIdentifier", "userInfoJson"]
     /// Which fields each user action takes (`notification` is the notification's identifier).
     static let actionFields: [String: (required: [String], optional: [String])] = [
         "launch": ([], []), "foreground": ([], []), "background": ([], []), "forceQuit": ([], []), "terminate": ([], []),
@@ -63,6 +73,8 @@ struct StepParser {
         switch kindName {
         case "call":
             kind = try call(&r, node, targets)
+        case "notify":
+            kind = try call(&r, node, targets, notify: true)
         case "action":
             kind = try action(&r, node, targets)
             hasResult = false
@@ -135,47 +147,73 @@ struct StepParser {
 
     // MARK: Calls and actions
 
-    private func call(_ r: inout NodeReader, _ node: YAMLNode, _ targets: Targets) throws(ScenarioParseError) -> Step.Kind {
-        let name = try r.string("call", required: true) ?? ""
-        guard Self.callNames.contains(name) else {
-            throw error(node["call"]!, "unknown plugin call '\(name)'; expected one of: " + Self.callNames.joined(separator: ", "))
+    /// A `call` step, or a `notify` step (`notify: DidRegisterForRemoteNotifications`: the forwarding method
+    /// of that name, `Notify` and `Async` optional).
+    private func call(_ r: inout NodeReader, _ node: YAMLNode, _ targets: Targets, notify: Bool = false)
+        throws(ScenarioParseError) -> Step.Kind
+    {
+        let key = notify ? "notify" : "call"
+        var name = try r.string(key, required: true) ?? ""
+        if notify {
+            if name.hasSuffix("Async") { name.removeLast("Async".count) }
+            if !name.hasPrefix("Notify") { name = "Notify" + name }
         }
-        let options = r.value("options")
-        let optionsGiven = node["options"] != nil
-        let count = r.value("count")
-        let countGiven = node["count"] != nil
-        let callId = r.value("callId")
+        guard let arguments = DevicesControlAPI.callArguments[name], !notify || name.hasPrefix("Notify") else {
+            let names = notify ? Self.callNames.filter { $0.hasPrefix("Notify") } : Self.callNames
+            throw error(node[key]!, "unknown plugin \(notify ? "forwarding method" : "call") '\(name)'; expected one of: "
+                        + names.joined(separator: ", "))
+        }
         var pairs: [(key: YAMLNode, value: YAMLNode)] = [(.scalar("call", quoted: false, node.mark), .scalar(name, quoted: true, node.mark))]
-        func need(_ key: String, _ given: Bool, _ value: YAMLNode?, _ what: String) throws(ScenarioParseError) {
-            guard given else { throw error(node, "\(name) needs '\(key)' (\(what); null makes the plugin throw)") }
-            pairs.append((.scalar(key, quoted: false, node.mark), value ?? .scalar("null", quoted: false, node.mark)))
-        }
-        func refuse(_ key: String, _ given: Bool) throws(ScenarioParseError) {
-            if given { throw error(node[key]!, "'\(key)' does not apply to \(name)") }
-        }
-        switch name {
-        case "RequestAuthorization":
-            try need("options", optionsGiven, options, "a list of UNAuthorizationOption numbers 1–7")
-            if let options {
-                guard case .sequence(let items, _) = options, items.allSatisfy({ Int($0.scalarText ?? "").map { (1...7).contains($0) } ?? false }) else {
-                    throw error(options, "'options' must be a list of numbers from 1 (Badge) to 7 (Provisional)")
-                }
+        for argument in Self.argumentKinds.keys.sorted() {
+            let given = node[argument] != nil
+            let value = r.value(argument)
+            guard arguments.contains(argument) else {
+                if given { throw error(node[argument]!, "'\(argument)' does not apply to \(name)") }
+                continue
             }
-            try refuse("count", countGiven); try refuse("callId", callId != nil)
-        case "SetBadgeCount":
-            try need("count", countGiven, count, "an integer")
-            if let count, Int(count.scalarText ?? "") == nil {
-                throw error(count, "'count' must be an integer, got \(count.kindDescription)")
+            guard given else {
+                let null = argument == "callId" ? "" : "; null makes the plugin throw"
+                throw error(node, "\(name) needs '\(argument)' (\(Self.argumentKinds[argument]!)\(null))")
             }
-            try refuse("options", optionsGiven); try refuse("callId", callId != nil)
-        case "CancelGetToken":
-            guard let callId else { throw error(node, "CancelGetToken needs 'callId' (a number or a saved ${name})") }
-            pairs.append((.scalar("callId", quoted: false, node.mark), callId))
-            try refuse("options", optionsGiven); try refuse("count", countGiven)
-        default:
-            try refuse("options", optionsGiven); try refuse("count", countGiven); try refuse("callId", callId != nil)
+            let v = value ?? .scalar("null", quoted: false, node.mark)
+            try check(argument, v, of: name)
+            pairs.append((.scalar(argument, quoted: false, node.mark), Self.typed(argument, v)))
+        }
+        if let cancelled = try r.bool("cancelled") {
+            pairs.append((.scalar("cancelled", quoted: false, node.mark), .scalar(cancelled ? "true" : "false", quoted: false, node.mark)))
         }
         return .call(try targets.app(), body: .mapping(pairs, node.mark))
+    }
+
+    /// The shape of one call argument (its values are the control API's to check).
+    private func check(_ argument: String, _ v: YAMLNode, of name: String) throws(ScenarioParseError) {
+        if case .scalar(let text, false, _) = v, YAMLNode.isNull(text) { return }
+        switch argument {
+        case "options":
+            guard case .sequence(let items, _) = v, items.allSatisfy({ Int($0.scalarText ?? "").map { (1...7).contains($0) } ?? false }) else {
+                throw error(v, "'options' must be a list of numbers from 1 (Badge) to 7 (Provisional)")
+            }
+        case "count":
+            if Int(v.scalarText ?? "") == nil, !(v.scalarText ?? "").contains("${") {
+                throw error(v, "'count' must be an integer, got \(v.kindDescription)")
+            }
+        case "notification":
+            guard case .mapping = v else { throw error(v, "'notification' must be \(Self.argumentKinds[argument]!) or null") }
+        case "deviceToken":
+            switch v {
+            case .sequence, .scalar: break
+            default: throw error(v, "'deviceToken' must be \(Self.argumentKinds[argument]!)")
+            }
+        default:
+            guard case .scalar = v else { throw error(v, "'\(argument)' must be \(Self.argumentKinds[argument]!), got \(v.kindDescription)") }
+        }
+    }
+
+    /// String arguments stay strings whatever the quoting: `errorDescription: 404` is the text "404".
+    static func typed(_ argument: String, _ v: YAMLNode) -> YAMLNode {
+        guard stringArguments.contains(argument) || argument == "deviceToken",
+              case .scalar(let text, false, let mark) = v, !YAMLNode.isNull(text) else { return v }
+        return .scalar(text, quoted: true, mark)
     }
 
     private func action(_ r: inout NodeReader, _ node: YAMLNode, _ targets: Targets) throws(ScenarioParseError) -> Step.Kind {

@@ -32,6 +32,84 @@ package enum DeviceRequestReaders {
         return out
     }
 
+    /// Raw bytes given as a string of hex digits (either case) or as a list of numbers 0–255.
+    static func bytes(hex: String?, values: [Int64]?, field: String) throws(ControlAPIError) -> [UInt8]? {
+        if let values {
+            var out: [UInt8] = []
+            for (i, v) in values.enumerated() {
+                guard let b = UInt8(exactly: v) else {
+                    throw ControlAPIError.invalid("\(field)[\(i)]", mustBe: "a byte (0–255)", got: "\(v)")
+                }
+                out.append(b)
+            }
+            return out
+        }
+        guard let hex else { return nil }
+        let digits = Array(hex.utf8)
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        var i = 0
+        while i + 1 < digits.count, let high = nibble(digits[i]), let low = nibble(digits[i + 1]) {
+            out.append(high << 4 | low)
+            i += 2
+        }
+        guard i == digits.count else {
+            throw ControlAPIError.invalid(field, mustBe: "an even number of hex digits or a list of bytes",
+                                          got: "\"\(hex)\"")
+        }
+        return out
+    }
+
+    /// An `ApnsNotification` as the app's code builds it: every field optional (the empty notification's
+    /// defaults), read now and checked once the body's fields are known (the closure).
+    static func notificationFields(_ r: JSONBodyReader) -> () throws(ControlAPIError) -> ApnsNotification {
+        let strings: [(String, WritableKeyPath<ApnsNotification, String>)] = [
+            ("identifier", \.identifier), ("title", \.title), ("subtitle", \.subtitle), ("body", \.body),
+            ("sound", \.sound), ("categoryIdentifier", \.categoryIdentifier),
+            ("threadIdentifier", \.threadIdentifier), ("launchImageName", \.launchImageName),
+            ("targetContentIdentifier", \.targetContentIdentifier), ("userInfoJson", \.userInfoJson),
+        ]
+        let values = strings.map { (name, path) in (path, r.string(name)) }
+        let badge = r.int64("badge")
+        let level = r.int64("interruptionLevel")
+        let relevance = r.double("relevanceScore")
+        let isRemote = r.bool("isRemote")
+        let prefix = r.path("")
+        return { () throws(ControlAPIError) -> ApnsNotification in
+            var n = ApnsNotification.empty
+            n.isRemote = isRemote ?? true
+            for (path, value) in values { if let value { n[keyPath: path] = value } }
+            if let badge {
+                guard let b = Int32(exactly: badge) else {
+                    throw ControlAPIError.invalid(prefix + "badge", mustBe: "a 32-bit integer", got: "\(badge)")
+                }
+                n.badge = Int(b)
+            }
+            if let level {
+                guard let l = InterruptionLevel(rawValue: Int(clamping: level)) else {
+                    throw ControlAPIError.invalid(prefix + "interruptionLevel", mustBe: "one of 0, 1, 2, 3, 4",
+                                                  got: "\(level)")
+                }
+                n.interruptionLevel = l
+            }
+            if let relevance {
+                guard (0...1).contains(relevance) else {
+                    throw ControlAPIError.invalid(prefix + "relevanceScore", mustBe: "from 0.0 to 1.0",
+                                                  got: "\(relevance)")
+                }
+                n.relevanceScore = relevance
+            }
+            return n
+        }
+    }
+
     // MARK: Device
 
     /// The raw fields of a device body, read (not yet checked).

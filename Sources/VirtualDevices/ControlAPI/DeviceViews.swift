@@ -146,6 +146,8 @@ struct CallView: Encodable {
 /// `{"case":"Success"|"Failure"|"UnknownOutcome", …data or problem}`.
 struct ResultView: Encodable {
     var `case`: String
+    /// `UNKNOWN` or `FAILURE` (a success has none).
+    var wireCode: String?
     var problem: String?
     var message: String?
     var granted: Bool?
@@ -153,8 +155,10 @@ struct ResultView: Encodable {
     var token: String?
     var environment: Int?
     var notification: ApnsNotification?
+    var presentationOptions: [Int]?
 
     init(_ r: PluginResult) {
+        wireCode = r.wireCode
         switch r {
         case .unknownOutcome:
             self.case = "UnknownOutcome"
@@ -171,6 +175,7 @@ struct ResultView: Encodable {
             case .token(let t): token = t
             case .environment(let e): environment = e.rawValue
             case .notification(let n): notification = n
+            case .presentationOptions(let o): presentationOptions = o.map(\.rawValue)
             }
         }
     }

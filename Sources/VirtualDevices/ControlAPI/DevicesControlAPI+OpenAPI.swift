@@ -240,17 +240,49 @@ extension DevicesControlAPI {
             "DeviceActionRequest": Doc.object("A device action.", [
                 ("action", Doc.string("What happens.", choices: ["online", "offline", "restore"])),
             ], required: ["action"], closed: true),
-            "PluginCallRequest": Doc.object("A plugin call; `options` and `count` given as null make the plugin throw"
+            "PluginCallRequest": Doc.object("A plugin call as the app's code makes it. Each argument its method"
+                                            + " takes must be given; null makes the plugin throw"
                                             + " ArgumentNullException.", [
-                ("call", Doc.string("The plugin method.", choices: CallRecord.Call.allCases.map(\.rawValue)
-                                    + ["CancelGetToken"])),
+                ("call", Doc.string("The plugin method (`Cancel` fires an earlier call's cancellation token;"
+                                    + " `CancelGetToken` is its older name).",
+                                    choices: DevicesControlAPI.calls.map(\.name))),
                 ("options", Doc.array(Doc.integer("UNAuthorizationOption: Badge 1 … Provisional 7", minimum: 1, maximum: 7),
                                       "RequestAuthorization's options.")),
                 ("count", Doc.integer("SetBadgeCount's value (negative clears the badge).")),
-                ("callId", Doc.integer("CancelGetToken: the GetToken call to cancel.")),
+                ("callId", Doc.integer("Cancel: the waiting call (GetToken, or RequestAuthorization at the prompt).")),
+                ("deviceToken", [
+                    "description": "NotifyDidRegisterForRemoteNotifications: the token's raw bytes, as hex digits"
+                        + " (either case) or a list of byte values; the plugin answers lowercase hex.",
+                    "oneOf": [Doc.string("Hex digits.", pattern: "^([0-9a-fA-F]{2})*$"),
+                              Doc.array(Doc.integer("A byte.", minimum: 0, maximum: 255), "Bytes.")],
+                ] as [String: Any]),
+                ("errorDescription", Doc.string("NotifyDidFailToRegister: the OS error's description (the pending"
+                                                + " GetToken's Failure message).")),
+                ("notification", Doc.ref("ApnsNotificationArgument")),
+                ("actionIdentifier", Doc.string("NotifyDidReceiveResponse: passed on unchanged (\"\" still fires"
+                                                + " NotificationOpened).")),
+                ("userInfoJson", Doc.string("NotifyColdStartNotification: the launch payload; \"\", \"{}\" or"
+                                            + " anything not a JSON object stores nothing.")),
+                ("cancelled", Doc.boolean("The caller's cancellation token was cancelled before the call: it ends"
+                                          + " at once with Failure(Cancelled) and does nothing.")),
             ], required: ["call"], closed: true),
+            "ApnsNotificationArgument": Doc.object("NotifyWillPresentNotification's and NotifyDidReceiveResponse's"
+                                                   + " notification as the app's code builds it; an absent field"
+                                                   + " has the empty notification's value.", [
+                ("identifier", Doc.string("The request identifier (not a plugin field).")),
+                ("title", Doc.string("Title.")), ("subtitle", Doc.string("Subtitle.")), ("body", Doc.string("Body.")),
+                ("badge", Doc.integer("Badge.")), ("sound", Doc.string("Sound.")),
+                ("categoryIdentifier", Doc.string("Category.")), ("threadIdentifier", Doc.string("Thread.")),
+                ("launchImageName", Doc.string("Launch image.")),
+                ("targetContentIdentifier", Doc.string("Target content.")),
+                ("interruptionLevel", Doc.integer("Unspecified 0 … Critical 4.", minimum: 0, maximum: 4)),
+                ("relevanceScore", ["type": "number", "minimum": 0, "maximum": 1, "description": "0.0–1.0."] as [String: Any]),
+                ("userInfoJson", Doc.string("The payload as JSON.")),
+                ("isRemote", Doc.boolean("A push's notification (default true) or a local one.")),
+            ], closed: true),
             "PluginResult": Doc.object("Success (with data), Failure (problem and message) or UnknownOutcome.", [
                 ("case", Doc.string("Result case.", choices: ["Success", "Failure", "UnknownOutcome"])),
+                ("wireCode", Doc.string("The result's wire code (a success has none).", choices: ["UNKNOWN", "FAILURE"])),
                 ("problem", Doc.string("Failure's problem code.", choices: PluginProblem.allCases.map(\.rawValue))),
                 ("message", Doc.string("Failure's message.")),
                 ("granted", Doc.boolean("RequestAuthorization.")),
@@ -258,6 +290,9 @@ extension DevicesControlAPI {
                 ("token", Doc.string("GetToken: lowercase hex.")),
                 ("environment", Doc.integer("GetProviderEnvironment: Apns 1, ApnsSandbox 2.")),
                 ("notification", Doc.ref("ApnsNotification")),
+                ("presentationOptions", Doc.array(Doc.integer("UNNotificationPresentationOption"),
+                                                  "NotifyWillPresentNotification: always empty (the app's willPresent"
+                                                  + " hands its options to the OS).")),
             ], required: ["case"]),
             "PluginCall": Doc.object("A plugin call and its result.", [
                 ("callId", Doc.integer("Id within the app.")), ("call", Doc.string("Method.")),

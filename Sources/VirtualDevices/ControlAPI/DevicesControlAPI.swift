@@ -284,55 +284,79 @@ public final class DevicesControlAPI: EmulatorExtension {
         return try ControlAPIResponse.json(DeviceView(farm.device(deviceId)))
     }
 
-    /// `POST …/calls {"call": "<plugin method>", arguments…}` → the call's record.
+    /// `POST …/calls {"call": "<plugin method>", arguments…, "cancelled"?}` → the call's record.
     private func callPlugin(_ request: ControlRequest, _ deviceId: String, _ bundleId: String) throws -> HTTP1Response {
         let body = try request.body()
-        let name = body.string("call", required: true)
-        let optionsNull = body.isNull("options")
+        let name = body.string("call", required: true) ?? ""
+        let cancelled = body.bool("cancelled") ?? false
+        let arguments = Self.callArguments[name] ?? []
+        // Every argument is read (so `finish` knows them all) and noted as given, null included.
+        var given: Set<String> = []
+        for key in Self.argumentNames where body.isNull(key) || body.has(key) { given.insert(key) }
         let options = body.int64Array("options")
-        let countNull = body.isNull("count")
         let count = body.int64("count")
         let callId = body.int64("callId")
+        let tokenHex = body.isString("deviceToken") ? body.string("deviceToken") : nil
+        let tokenValues = tokenHex == nil ? body.int64Array("deviceToken") : nil
+        let errorDescription = body.string("errorDescription")
+        let notification = body.object("notification").map(DeviceRequestReaders.notificationFields)
+        let actionIdentifier = body.string("actionIdentifier")
+        let userInfoJson = body.string("userInfoJson")
         try body.finish()
-        let present = Set([options != nil || optionsNull ? "options" : nil, count != nil || countNull ? "count" : nil,
-                           callId != nil ? "callId" : nil].compactMap { $0 })
-        func only(_ allowed: Set<String>) throws(ControlAPIError) {
-            if let extra = present.subtracting(allowed).sorted().first {
-                throw ControlAPIError.invalidField(extra, message: "'\(extra)' does not apply to \(name ?? "")")
-            }
-            if let missing = allowed.subtracting(present).sorted().first {
-                throw ControlAPIError.missing(missing, "the argument of \(name ?? "") (null makes the plugin throw)")
-            }
+        guard Self.callArguments[name] != nil else {
+            let names = Self.calls.map(\.name)
+            throw ControlAPIError.invalid("call", mustBe: "one of " + names.map { "\"\($0)\"" }.joined(separator: ", "),
+                                          got: "\"\(name)\"")
+        }
+        let tokenBytes = try DeviceRequestReaders.bytes(hex: tokenHex, values: tokenValues, field: "deviceToken")
+        if let extra = given.subtracting(arguments).sorted().first {
+            throw ControlAPIError.invalidField(extra, message: "'\(extra)' does not apply to \(name)")
+        }
+        if let missing = arguments.first(where: { !given.contains($0) }) {
+            throw ControlAPIError.missing(missing, "the argument of \(name) (null makes the plugin throw)")
         }
         let call: PluginCall
-        switch name ?? "" {
+        switch name {
         case "RequestAuthorization":
-            try only(["options"])
             call = .requestAuthorization(options: try DeviceRequestReaders.intEnums(
                 AuthorizationOption.self, options, field: "options"))
-        case "GetNotificationSettings": try only([]); call = .getNotificationSettings
-        case "GetToken": try only([]); call = .getToken
-        case "CancelGetToken":
-            try only(["callId"])
-            call = .cancelGetToken(callId: Int(clamping: callId ?? 0))
-        case "GetProviderEnvironment": try only([]); call = .getProviderEnvironment
-        case "GetColdStartNotification": try only([]); call = .getColdStartNotification
+        case "GetNotificationSettings": call = .getNotificationSettings
+        case "GetToken": call = .getToken
+        case "Cancel", "CancelGetToken": call = .cancel(callId: Int(clamping: callId ?? 0))
+        case "GetProviderEnvironment": call = .getProviderEnvironment
+        case "GetColdStartNotification": call = .getColdStartNotification
         case "SetBadgeCount":
-            try only(["count"])
             if let count, !(Int64(Int32.min)...Int64(Int32.max)).contains(count) {
                 throw ControlAPIError.invalid("count", mustBe: "a 32-bit integer", got: "\(count)")
             }
             call = .setBadgeCount(count.map { Int($0) })
-        default:
-            let names = CallRecord.Call.allCases.map(\.rawValue) + ["CancelGetToken"]
-            throw ControlAPIError.invalid("call", mustBe: "one of " + names.map { "\"\($0)\"" }.joined(separator: ", "),
-                                          got: "\"\(name ?? "")\"")
+        case "NotifyDidRegisterForRemoteNotifications": call = .notifyDidRegisterForRemoteNotifications(deviceToken: tokenBytes)
+        case "NotifyDidFailToRegister": call = .notifyDidFailToRegister(errorDescription: errorDescription)
+        case "NotifyWillPresentNotification": call = .notifyWillPresentNotification(try notification?())
+        case "NotifyDidReceiveResponse":
+            call = .notifyDidReceiveResponse(try notification?(), actionIdentifier: actionIdentifier)
+        default: call = .notifyColdStartNotification(userInfoJson: userInfoJson)
         }
-        guard let record = try farm.call(call, bundleId: bundleId, deviceId: deviceId) else {
+        guard let record = try farm.call(call, alreadyCancelled: cancelled, bundleId: bundleId, deviceId: deviceId) else {
             throw ControlAPIError.notFound("no call \(callId ?? 0) in '\(bundleId)' on '\(deviceId)'")
         }
         return try ControlAPIResponse.json(CallView(record))
     }
+
+    /// Each plugin call the control API makes, with the arguments it takes (all of them required: null is the
+    /// value that makes the plugin throw). `Cancel` fires an earlier call's cancellation token; `CancelGetToken`
+    /// is its older name.
+    package static let calls: [(name: String, arguments: [String])] = [
+        ("RequestAuthorization", ["options"]), ("GetNotificationSettings", []), ("GetToken", []),
+        ("GetProviderEnvironment", []), ("GetColdStartNotification", []), ("SetBadgeCount", ["count"]),
+        ("Cancel", ["callId"]), ("CancelGetToken", ["callId"]),
+        ("NotifyDidRegisterForRemoteNotifications", ["deviceToken"]), ("NotifyDidFailToRegister", ["errorDescription"]),
+        ("NotifyWillPresentNotification", ["notification"]),
+        ("NotifyDidReceiveResponse", ["notification", "actionIdentifier"]),
+        ("NotifyColdStartNotification", ["userInfoJson"]),
+    ]
+    package static let callArguments = Dictionary(uniqueKeysWithValues: calls.map { ($0.name, $0.arguments) })
+    package static let argumentNames = Set(callArguments.values.joined()).sorted()
 
     /// `POST …/actions {"action": …}`: a user action on the app or one of its notifications.
     private func appAction(_ request: ControlRequest, _ deviceId: String, _ bundleId: String) throws -> HTTP1Response {

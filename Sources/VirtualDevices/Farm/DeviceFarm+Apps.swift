@@ -3,10 +3,14 @@ import APNsEmulator
 /// Plugin calls and user actions on an installed app.
 extension DeviceFarm {
     /// Makes a plugin call in the app; returns its record (pending while it waits).
-    public func call(_ call: PluginCall, bundleId: String, deviceId: String) throws(DeviceError) -> CallRecord? {
+    /// - Parameter alreadyCancelled: the caller's cancellation token was cancelled before the call.
+    public func call(_ call: PluginCall, alreadyCancelled: Bool = false, bundleId: String,
+                     deviceId: String) throws(DeviceError) -> CallRecord? {
         let now = services.clock.now()
         return try shard(ofDevice: deviceId).state.withLock { s throws(DeviceError) in
-            try withApp(&s, deviceId, bundleId, now: now) { app, ctx in app.call(call, ctx) }
+            try withApp(&s, deviceId, bundleId, now: now) { app, ctx in
+                app.call(call, alreadyCancelled: alreadyCancelled, ctx)
+            }
         }
     }
 

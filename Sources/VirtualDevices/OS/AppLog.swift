@@ -17,6 +17,13 @@ public struct CallRecord: Sendable, Equatable {
         case getProviderEnvironment = "GetProviderEnvironment"
         case getColdStartNotification = "GetColdStartNotification"
         case setBadgeCount = "SetBadgeCount"
+        /// The forwarding methods, as the app's own code calls them (the delegate presets forward without a
+        /// record; see `PluginCall`).
+        case notifyDidRegisterForRemoteNotifications = "NotifyDidRegisterForRemoteNotifications"
+        case notifyDidFailToRegister = "NotifyDidFailToRegister"
+        case notifyWillPresentNotification = "NotifyWillPresentNotification"
+        case notifyDidReceiveResponse = "NotifyDidReceiveResponse"
+        case notifyColdStartNotification = "NotifyColdStartNotification"
     }
 
     public enum State: Sendable, Equatable {

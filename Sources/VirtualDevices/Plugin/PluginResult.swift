@@ -4,6 +4,15 @@ public enum PluginResult: Sendable, Equatable {
     case failure(PluginProblem, message: String)
     /// An outcome this plugin version does not know (a newer OS answer); callers must handle it.
     case unknownOutcome
+
+    /// The result's code on the wire: `UNKNOWN` and `FAILURE`; a success has none.
+    public var wireCode: String? {
+        switch self {
+        case .success: return nil
+        case .failure: return "FAILURE"
+        case .unknownOutcome: return "UNKNOWN"
+        }
+    }
 }
 
 /// The data a successful call carries.
@@ -20,6 +29,8 @@ public enum PluginValue: Sendable, Equatable {
     case environment(ProviderEnvironment)
     /// GetColdStartNotification (the empty notification when there is none).
     case notification(ApnsNotification)
+    /// NotifyWillPresentNotification: always empty (the app's `willPresent` hands its options to the OS itself).
+    case presentationOptions([PresentationOption])
 }
 
 /// Events the plugin raises on the app's main thread.
