@@ -5,8 +5,8 @@ public struct Expectation: Sendable {
         case result
         /// `GET` an app: its state (lifecycle, badge, authorizationStatus, token…).
         case app(AppRef)
-        /// The app's plugin events.
-        case events(AppRef, mode: EventsMode)
+        /// One of the app's ordered logs: plugin events, plugin calls, or what its delegate forwarded.
+        case events(AppRef, mode: EventsMode, log: AppLogKind = .events)
         /// GetColdStartNotification is called (consuming it) and its notification matched; `empty`
         /// expects the empty notification.
         case coldStart(AppRef)
@@ -18,6 +18,29 @@ public struct Expectation: Sendable {
         case fate(push: String)
         /// The app's token: registered in the emulator, its environment, its length.
         case token(AppRef)
+    }
+
+    /// An app's ordered log, read with `GET …/<rawValue>`.
+    public enum AppLogKind: String, Sendable, CaseIterable {
+        case events, calls, forwards
+
+        /// The field a bare string in the expected list names (`- TokenRefreshed`, `- GetToken`).
+        var nameField: String {
+            switch self {
+            case .events: return "type"
+            case .calls: return "call"
+            case .forwards: return "callback"
+            }
+        }
+
+        /// One entry, for messages.
+        var noun: String {
+            switch self {
+            case .events: return "event"
+            case .calls: return "call"
+            case .forwards: return "forward"
+            }
+        }
     }
 
     public enum EventsMode: String, Sendable, CaseIterable {

@@ -14,7 +14,8 @@ struct StepParser {
     static let kinds = ["call", "notify", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
                         "control", "mint", "fault", "expect"]
     /// Keys of `expect` that read the emulator's state rather than the step's own result.
-    static let stateKeys = ["app", "events", "coldStart", "badge", "notifications", "fate", "deviceToken"]
+    static let stateKeys = ["app", "events", "calls", "forwards", "coldStart", "badge", "notifications", "fate",
+                            "deviceToken"]
     static let callNames = DevicesControlAPI.calls.map(\.name)
     /// What each call argument must be, for the parse error.
     static let argumentKinds: [String: String] = [
@@ -419,7 +420,8 @@ struct StepParser {
             let kind: Expectation.Kind
             switch name {
             case "app": kind = .app(try targets.app())
-            case "events": kind = .events(try targets.app(), mode: try eventsMode(value))
+            case "events", "calls", "forwards":
+                kind = .events(try targets.app(), mode: try eventsMode(value, name), log: Expectation.AppLogKind(rawValue: name)!)
             case "coldStart": kind = .coldStart(try targets.app())
             case "badge":
                 guard Int(value.scalarText ?? "") != nil else { throw error(value, "'badge' must be an integer") }
@@ -449,18 +451,18 @@ struct StepParser {
         return out
     }
 
-    private func eventsMode(_ value: YAMLNode) throws(ScenarioParseError) -> Expectation.EventsMode {
+    private func eventsMode(_ value: YAMLNode, _ name: String) throws(ScenarioParseError) -> Expectation.EventsMode {
         switch value {
         case .sequence: return .exactly
         case .mapping(let pairs, _):
             guard pairs.count == 1, let key = pairs[0].key.scalarText, let mode = Expectation.EventsMode(rawValue: key),
                   case .sequence = pairs[0].value else {
-                throw error(value, "'events' must be a list (exactly these, in order) or one of "
+                throw error(value, "'\(name)' must be a list (exactly these, in order) or one of "
                             + Expectation.EventsMode.allCases.map { "\($0.rawValue): [...]" }.joined(separator: ", "))
             }
             return mode
         default:
-            throw error(value, "'events' must be a list of events, got \(value.kindDescription)")
+            throw error(value, "'\(name)' must be a list of \(name), got \(value.kindDescription)")
         }
     }
 }

@@ -22,9 +22,9 @@ extension ScenarioRun {
                 compare(count, (centre["notifications"] as? [Any])?.count ?? 0, label: label + ".count")
             }
             if !pairs.isEmpty { compare(.mapping(pairs, mark), centre, label: label) }
-        case .events(let app, let mode):
-            let events = try await control.object("GET", app.path + "/events")["events"] as? [[String: Any]] ?? []
-            checkEvents(e, mode: mode, events, label: label)
+        case .events(let app, let mode, let log):
+            let entries = try await control.object("GET", app.path + "/" + log.rawValue)[log.rawValue] as? [[String: Any]] ?? []
+            checkEvents(e, mode: mode, log: log, entries, label: label)
         case .coldStart(let app):
             let record = try await control.object("POST", app.path + "/calls",
                                                    body: Array(#"{"call":"GetColdStartNotification"}"#.utf8))
@@ -53,24 +53,26 @@ extension ScenarioRun {
         }
     }
 
-    private func checkEvents(_ e: Expectation, mode: Expectation.EventsMode, _ events: [[String: Any]], label: String) {
+    private func checkEvents(_ e: Expectation, mode: Expectation.EventsMode, log: Expectation.AppLogKind,
+                             _ events: [[String: Any]], label: String) {
+        let noun = log.noun
         let list: [YAMLNode]
         switch e.expected {
         case .sequence(let items, _): list = items
         case .mapping(let pairs, _): if case .sequence(let items, _) = pairs[0].value { list = items } else { list = [] }
         default: list = []
         }
-        /// A bare string is the event type.
+        /// A bare string is the event type (the call's method, the forward's callback).
         func pattern(_ n: YAMLNode) -> YAMLNode {
-            if case .scalar = n { return .mapping([(.scalar("type", quoted: false, n.mark), n)], n.mark) }
+            if case .scalar = n { return .mapping([(.scalar(log.nameField, quoted: false, n.mark), n)], n.mark) }
             return n
         }
-        let types = events.compactMap { $0["type"] as? String }.joined(separator: ", ")
+        let types = events.compactMap { $0[log.nameField] as? String }.joined(separator: ", ")
         let actualSummary = "[\(types)]"
         switch mode {
         case .exactly:
             guard list.count == events.count else {
-                fail(at: e.mark, label, expected: "\(list.count) events", actual: "\(events.count): \(actualSummary)")
+                fail(at: e.mark, label, expected: "\(list.count) \(noun)s", actual: "\(events.count): \(actualSummary)")
                 return
             }
             for (i, item) in list.enumerated() {
@@ -84,7 +86,7 @@ extension ScenarioRun {
             var next = 0
             for item in list {
                 guard let found = events[next...].firstIndex(where: { matcher.match(pattern(item), $0) == nil }) else {
-                    fail(at: item.mark, label, expected: "an event matching \(describe(item)) after the previous ones",
+                    fail(at: item.mark, label, expected: "a\(noun == "event" ? "n" : "") \(noun) matching \(describe(item)) after the previous ones",
                          actual: actualSummary)
                     return
                 }
@@ -92,12 +94,12 @@ extension ScenarioRun {
             }
         case .unordered:
             for item in list where !events.contains(where: { matcher.match(pattern(item), $0) == nil }) {
-                fail(at: item.mark, label, expected: "an event matching \(describe(item))", actual: actualSummary)
+                fail(at: item.mark, label, expected: "a\(noun == "event" ? "n" : "") \(noun) matching \(describe(item))", actual: actualSummary)
                 return
             }
         case .none:
             for item in list where events.contains(where: { matcher.match(pattern(item), $0) == nil }) {
-                fail(at: item.mark, label, expected: "no event matching \(describe(item))", actual: actualSummary)
+                fail(at: item.mark, label, expected: "no \(noun) matching \(describe(item))", actual: actualSummary)
                 return
             }
         }

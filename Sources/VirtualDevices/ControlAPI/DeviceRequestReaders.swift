@@ -173,6 +173,89 @@ package enum DeviceRequestReaders {
         var setLate: Bool?
         var presentation: [Int64]?
         var categories: [CategoryFields]?
+        var callbacks: [CallbackFields] = []
+    }
+
+    /// One entry of `delegate.callbacks`: `"forward"`, `"drop"` or `{"drop"?, "delayMs"?, "with"?}`.
+    package struct CallbackFields {
+        var callback: DelegateCallback
+        var word: String?
+        var drop: Bool?
+        var delayMs: Int64?
+        /// Argument name → given as null, its string, or its list of numbers (`deviceToken`).
+        var with: [(name: String, isNull: Bool, text: String?, values: [Int64]?)] = []
+        var withGiven = false
+    }
+
+    static func readCallbacks(_ r: JSONBodyReader?) -> [CallbackFields] {
+        guard let r else { return [] }
+        var out: [CallbackFields] = []
+        for callback in DelegateCallback.allCases {
+            let name = callback.rawValue
+            if r.isString(name) {
+                out.append(CallbackFields(callback: callback, word: r.string(name)))
+                continue
+            }
+            guard let o = r.object(name) else { continue }
+            var f = CallbackFields(callback: callback, drop: o.bool("drop"), delayMs: o.int64("delayMs"))
+            if let w = o.object("with") {
+                f.withGiven = true
+                for argument in callback.arguments {
+                    let isNull = w.isNull(argument)
+                    let text = w.isString(argument) ? w.string(argument) : nil
+                    // Only a token takes a list (its bytes); anything else that is not a string is refused below.
+                    let values = argument == "deviceToken" && text == nil && !isNull ? w.int64Array(argument) : nil
+                    if isNull || text != nil || values != nil { f.with.append((argument, isNull, text, values)) }
+                    // Anything else is refused by the string reader (a type error naming the field).
+                    if argument != "deviceToken" && !isNull && text == nil && w.has(argument) { _ = w.string(argument) }
+                }
+            }
+            out.append(f)
+        }
+        return out
+    }
+
+    static func callbacks(_ fields: [CallbackFields], prefix: String) throws(ControlAPIError)
+        -> [DelegateCallback: CallbackScript]
+    {
+        var out: [DelegateCallback: CallbackScript] = [:]
+        for f in fields {
+            let field = prefix + "delegate.callbacks." + f.callback.rawValue
+            if let word = f.word {
+                switch word {
+                case "forward": out[f.callback] = CallbackScript()
+                case "drop": out[f.callback] = CallbackScript(drop: true)
+                default: throw ControlAPIError.invalid(field, mustBe: #""forward", "drop" or an object"#, got: "\"\(word)\"")
+                }
+                continue
+            }
+            var script = CallbackScript(drop: f.drop ?? false, delayMillis: f.delayMs ?? 0)
+            guard (0...3_600_000).contains(script.delayMillis) else {
+                throw ControlAPIError.invalid(field + ".delayMs", mustBe: "from 0 to 3600000 (an hour)",
+                                              got: "\(script.delayMillis)")
+            }
+            if script.drop && (script.delayMillis > 0 || f.withGiven) {
+                throw ControlAPIError.invalidField(field, message: "a dropped callback takes no delayMs or with")
+            }
+            for a in f.with {
+                switch a.name {
+                case "deviceToken":
+                    script.arguments.deviceToken = a.isNull
+                        ? .some(nil) : .some(try bytes(hex: a.text, values: a.values, field: field + ".with.deviceToken"))
+                case "notification":
+                    guard a.isNull else {
+                        throw ControlAPIError.invalid(field + ".with.notification", mustBe: "null (only null replaces"
+                                                      + " the notification)", got: "\"\(a.text ?? "")\"")
+                    }
+                    script.arguments.notificationIsNull = true
+                case "errorDescription": script.arguments.errorDescription = .some(a.isNull ? nil : a.text)
+                case "actionIdentifier": script.arguments.actionIdentifier = .some(a.isNull ? nil : a.text)
+                default: script.arguments.userInfoJson = .some(a.isNull ? nil : a.text)
+                }
+            }
+            out[f.callback] = script
+        }
+        return out
     }
 
     package struct ExtensionFields {
@@ -272,7 +355,8 @@ package enum DeviceRequestReaders {
                         (a.string("identifier", required: true), a.string("title"), a.bool("foreground"),
                          a.bool("destructive"), a.bool("authenticationRequired"), a.bool("textInput"))
                     })
-            })
+            },
+            callbacks: readCallbacks(delegate?.object("callbacks")))
     }
 
     package static func app(_ f: AppFields, prefix: String = "") throws(ControlAPIError) -> AppConfiguration {
@@ -333,7 +417,8 @@ package enum DeviceRequestReaders {
             entitlements: Entitlements(push: f.push ?? true, timeSensitive: f.timeSensitive ?? false,
                                        criticalAlerts: f.criticalAlerts ?? false),
             delegate: DelegateConfiguration(forwarding: forwarding, setLate: f.setLate ?? false, thirdParty: thirdParty,
-                                            presentation: presentation, suppressWhenPayloadHas: f.suppressKey),
+                                            presentation: presentation, suppressWhenPayloadHas: f.suppressKey,
+                                            callbacks: try callbacks(f.callbacks, prefix: prefix)),
             promptAnswer: answer, categories: categories, registrationError: f.registrationError,
             unknownOutcomeCalls: unknownOutcomeCalls,
             serviceExtension: try f.serviceExtension.map { (e) throws(ControlAPIError) in try serviceExtension(e, prefix: prefix) },

@@ -80,6 +80,27 @@ struct AppView: Encodable {
 }
 
 /// A plugin event: `{"seq","at","type","token"|"notification","actionIdentifier","userText"}`.
+/// What the delegate did with an OS callback: `{"seq","at","callback","method","outcome","parameter"?,"reason"?}`.
+struct ForwardView: Encodable {
+    var seq: Int
+    var at: Millis
+    var callback: String
+    var method: String
+    var outcome: String
+    var parameter: String?
+    var reason: String?
+
+    init(_ f: ForwardRecord) {
+        seq = f.seq
+        at = f.at
+        callback = f.callback.rawValue
+        method = f.callback.method.rawValue
+        outcome = f.outcome.rawValue
+        parameter = f.parameter
+        reason = f.reason
+    }
+}
+
 struct EventView: Encodable {
     var seq: Int
     var at: Millis

@@ -69,6 +69,9 @@ extension DevicesControlAPI {
             Op(id: "listEvents", method: "GET", path: app + "/events", tag: "devices", summary: "Plugin events, in order",
                query: [Doc.queryParameter("after", Doc.integer("Only events with a greater `seq` (polling).", minimum: 0))],
                success: (200, "`{\"events\": [...]}`.", "PluginEventList"), errors: missing),
+            Op(id: "listForwards", method: "GET", path: app + "/forwards", tag: "devices",
+               summary: "What the app's delegate did with each OS callback, in order",
+               success: (200, "`{\"forwards\": [...]}`.", "ForwardList"), errors: missing),
             Op(id: "getNotificationCentre", method: "GET", path: app + "/notifications", tag: "devices",
                summary: "Notification centre and badge",
                success: (200, "Delivered notifications (newest first), thread groups, badge.", "NotificationCentre"),
@@ -159,6 +162,23 @@ extension DevicesControlAPI {
                 ("presentation", Doc.array(Doc.integer("Badge 1, Sound 2, List 3, Banner 4", minimum: 1, maximum: 4),
                                            "What willPresent returns.")),
                 ("suppressWhenPayloadHas", Doc.string("willPresent returns nothing when the payload has this key.")),
+                ("callbacks", Doc.object("What the delegate does with each callback it forwards: \"forward\""
+                                         + " (the default), \"drop\", or {drop, delayMs, with}.",
+                                         DelegateCallback.allCases.map { c in
+                    (c.rawValue, ["oneOf": [
+                        Doc.string("forward or drop.", choices: ["forward", "drop"]),
+                        Doc.object("A scripted forward.", [
+                            ("drop", Doc.boolean("Never forwarded.")),
+                            ("delayMs", Doc.integer("Forwarded this much later (moved by the clock; 250 ms steps on"
+                                                    + " the real clock).", minimum: 0, maximum: 3_600_000)),
+                            ("with", Doc.object("Arguments passed instead of the OS's (null makes the plugin throw).",
+                                                c.arguments.map { ($0, Doc.string("Replacement (null allowed"
+                                                    + ($0 == "notification" ? "; only null" : "")
+                                                    + ($0 == "deviceToken" ? "; hex digits or a list of bytes" : "")
+                                                    + ").", nullable: true)) }, closed: true)),
+                        ], closed: true),
+                    ]] as [String: Any])
+                }, closed: true)),
             ])),
             ("promptAnswer", Doc.string("The user's answer to the permission prompt.",
                                         choices: PromptAnswer.allCases.map(\.rawValue))),
@@ -313,6 +333,17 @@ extension DevicesControlAPI {
                 ("actionIdentifier", Doc.string("NotificationOpened.")),
                 ("userText", Doc.string("NotificationOpened from a text-input action.")),
             ], required: ["seq", "at", "type"]),
+            "Forward": Doc.object("What the app's delegate did with one OS callback.", [
+                ("seq", Doc.integer("Order (shared with events and call completions).")), ("at", Doc.millis("When")),
+                ("callback", Doc.string("The OS callback.", choices: DelegateCallback.allCases.map(\.rawValue))),
+                ("method", Doc.string("The plugin method it calls.")),
+                ("outcome", Doc.string("`delayed` is followed by `forwarded` or `abandoned`.",
+                                       choices: ["forwarded", "dropped", "delayed", "threw", "abandoned", "notForwarded"])),
+                ("parameter", Doc.string("threw: the null parameter (ArgumentNullException).")),
+                ("reason", Doc.string("notForwarded, abandoned: why.")),
+            ], required: ["seq", "at", "callback", "method", "outcome"]),
+            "ForwardList": Doc.object("Forwards.", [("forwards", Doc.array(Doc.ref("Forward"), "Forwards"))],
+                                      required: ["forwards"]),
             "PluginEventList": Doc.object("Events.", [("events", Doc.array(Doc.ref("PluginEvent"), "Events"))],
                                           required: ["events"]),
             "AppActionRequest": Doc.object("A user action; fields that do not apply to the action are refused.", [

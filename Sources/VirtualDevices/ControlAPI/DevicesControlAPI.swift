@@ -7,7 +7,7 @@ import H2Transport
 enum DevicesOperation: String, CaseIterable, Sendable {
     case listDevices, createDevice, createDevices, getDevice, deleteDevice, deviceAction
     case listApps, installApp, getApp, uninstallApp
-    case callPlugin, listCalls, appAction, listEvents, getNotificationCentre
+    case callPlugin, listCalls, appAction, listEvents, listForwards, getNotificationCentre
     case listDeliveries, settle
     case listFiles, putFile, getFile, deleteFile
 }
@@ -37,6 +37,7 @@ public final class DevicesControlAPI: EmulatorExtension {
             ("GET", app + "/calls", DevicesOperation.listCalls.rawValue),
             ("POST", app + "/actions", DevicesOperation.appAction.rawValue),
             ("GET", app + "/events", DevicesOperation.listEvents.rawValue),
+            ("GET", app + "/forwards", DevicesOperation.listForwards.rawValue),
             ("GET", app + "/notifications", DevicesOperation.getNotificationCentre.rawValue),
             ("GET", "/_emulator/deliveries", DevicesOperation.listDeliveries.rawValue),
             ("POST", "/_emulator/settle", DevicesOperation.settle.rawValue),
@@ -141,6 +142,8 @@ public final class DevicesControlAPI: EmulatorExtension {
             try query.finish()
             let events = try farm.app(bundleId, on: deviceId).events.filter { $0.seq > Int(after ?? 0) }
             return try ControlAPIResponse.json("events", events.map(EventView.init))
+        case .listForwards:
+            return try ControlAPIResponse.json("forwards", farm.app(bundleId, on: deviceId).forwards.map(ForwardView.init))
         case .getNotificationCentre:
             let a = try farm.app(bundleId, on: deviceId)
             return try ControlAPIResponse.json(CentreView(badge: a.badge, notifications: a.notifications, groups: a.groups))

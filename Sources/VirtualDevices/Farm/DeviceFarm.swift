@@ -160,6 +160,7 @@ public final class DeviceFarm: DeliverySink {
         for install in due {
             let stillDue = (try? withApp(&s, install.deviceId, install.bundleId, now: now) { app, ctx in
                 app.releaseHeldBackgroundPush(ctx)
+                app.releaseDueForwards(ctx)
                 app.advanceExtensions(ctx)
                 return app.hasTimedWork
             }) ?? false

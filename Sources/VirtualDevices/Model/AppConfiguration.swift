@@ -1,6 +1,6 @@
 /// How an app is installed on a virtual device: its build, entitlements, delegates and what its user does
 /// when asked.
-public struct AppConfiguration: Sendable, Codable, Equatable {
+public struct AppConfiguration: Sendable, Encodable, Equatable {
     public var bundleId: String
     public var build: BuildKind
     public var entitlements: Entitlements

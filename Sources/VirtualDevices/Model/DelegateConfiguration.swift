@@ -1,5 +1,5 @@
 /// What the app's own delegates do: the misconfigurations a real app ships with, to emulate on purpose.
-public struct DelegateConfiguration: Sendable, Codable, Equatable {
+public struct DelegateConfiguration: Sendable, Encodable, Equatable {
     /// Which OS callbacks the app's delegates pass on to the plugin.
     public var forwarding: DelegateForwardingMode
     /// The notification-centre delegate is set after launch finished (not in willFinishLaunching or
@@ -12,11 +12,14 @@ public struct DelegateConfiguration: Sendable, Codable, Equatable {
     /// `willPresent` returns no options (nothing shown) when the payload has this top-level key (as a chat
     /// app suppresses the conversation already on screen).
     public var suppressWhenPayloadHas: String?
+    /// What the delegate does with each callback it forwards (absent: forwards it as the OS gave it).
+    public var callbacks: [DelegateCallback: CallbackScript]
 
     public init(forwarding: DelegateForwardingMode = .correct, setLate: Bool = false,
                 thirdParty: ThirdPartyDelegate = .none,
                 presentation: [PresentationOption] = [.banner, .list, .sound, .badge],
-                suppressWhenPayloadHas: String? = nil) {
+                suppressWhenPayloadHas: String? = nil, callbacks: [DelegateCallback: CallbackScript] = [:]) {
+        self.callbacks = callbacks
         self.forwarding = forwarding
         self.setLate = setLate
         self.thirdParty = thirdParty

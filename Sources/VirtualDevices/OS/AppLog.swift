@@ -44,3 +44,29 @@ public struct CallRecord: Sendable, Equatable {
     public var completedAt: Millis?
     public var seq: Int?
 }
+
+/// What the app's delegate did with one OS callback: the trace of what reached the plugin, and why not.
+public struct ForwardRecord: Sendable, Equatable {
+    public enum Outcome: String, Sendable {
+        /// The plugin method was called (its effects follow in the log).
+        case forwarded
+        /// The delegate's script dropped it.
+        case dropped
+        /// The script holds it for later (a `forwarded` or `abandoned` record follows).
+        case delayed
+        /// A null argument made the plugin throw `ArgumentNullException` (`parameter`).
+        case threw
+        /// The app's process ended while it was delayed.
+        case abandoned
+        /// The callback never reached the plugin (`reason`: the delegate forwards nothing, a third-party
+        /// package owns the notification-centre delegate…).
+        case notForwarded
+    }
+
+    public var seq: Int
+    public var at: Millis
+    public var callback: DelegateCallback
+    public var outcome: Outcome
+    public var parameter: String?
+    public var reason: String?
+}

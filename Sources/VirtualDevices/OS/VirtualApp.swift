@@ -29,6 +29,10 @@ public struct VirtualApp: Sendable {
     public internal(set) var previousTokens: [String] = []
     public internal(set) var events: [RecordedEvent] = []
     public internal(set) var calls: [CallRecord] = []
+    /// What the delegate did with each OS callback (`+Delegate`).
+    public internal(set) var forwards: [ForwardRecord] = []
+    /// Callbacks the delegate's script forwards later, in due order.
+    var delayedForwards: [DelayedForward] = []
     var authorization = AuthorizationMachine()
     var attachment = DelegateAttachment()
     var plugin: PushPlugin
@@ -45,8 +49,9 @@ public struct VirtualApp: Sendable {
     var extensionRuns: [ExtensionRun] = []
     /// Whether the farm's tick visits this install (`DeviceStore.ticking`), as `DeviceFarm.withApp` last left it.
     var ticking = false
-    /// Something only time moves on: a background push held by the budget, or a service extension still running.
-    var hasTimedWork: Bool { heldBackgroundPush != nil || !extensionRuns.isEmpty }
+    /// Something only time moves on: a background push held by the budget, a service extension still running, a
+    /// delayed callback.
+    var hasTimedWork: Bool { heldBackgroundPush != nil || !extensionRuns.isEmpty || !delayedForwards.isEmpty }
     /// URLs in the extension's container cache, and how often it helped.
     var attachmentCache: Set<String> = []
     public internal(set) var attachmentCacheHits = 0
@@ -144,13 +149,6 @@ public struct VirtualApp: Sendable {
         if log.count > logCapacity + logCapacity / 10 { log.removeFirst(log.count - logCapacity) }
     }
 
-    /// Passes an OS callback through the app's delegates; the plugin acts only on what reaches it.
-    mutating func deliverCallback(_ callback: OSCallback, _ ctx: OSContext) {
-        guard DelegateForwarding.reaches(callback, configuration: configuration.delegate,
-                                         attachment: attachment.state) else { return }
-        perform(plugin.notify(callback), ctx)
-    }
-
     // MARK: OS work
 
     /// `registerForRemoteNotifications`: the token of this install (issued on first use), or the
@@ -226,6 +224,7 @@ public struct VirtualApp: Sendable {
                 plugin.relaunched()
                 attachment.processStarted()
             case .ended:
+                abandonDelayedForwards(ctx)
                 for i in calls.indices where calls[i].state == .pending {
                     calls[i].state = .abandoned
                     calls[i].completedAt = ctx.now

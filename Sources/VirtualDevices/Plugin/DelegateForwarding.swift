@@ -19,15 +19,32 @@ enum DelegateForwarding {
     /// Whether `callback` is passed to the plugin.
     static func reaches(_ callback: OSCallback, configuration: DelegateConfiguration,
                         attachment: DelegateAttachment.State) -> Bool {
-        guard configuration.forwarding != .none else { return false }
+        whyNot(callback, configuration: configuration, attachment: attachment) == nil
+    }
+
+    /// Why `callback` does not reach the plugin; nil when it does.
+    static func whyNot(_ callback: OSCallback, configuration: DelegateConfiguration,
+                       attachment: DelegateAttachment.State) -> String? {
+        guard configuration.forwarding != .none else { return "the app's delegate forwards nothing" }
         switch callback {
         case .didRegister, .didFailToRegister, .launchedWithRemoteNotification:
-            return true
+            return nil
         case .willPresent(let n):
-            return attachment == .attached && (n.isRemote || configuration.forwarding == .includingLocal)
+            return notificationCentreProblem(n, configuration, attachment)
         case .didReceive(let n, _, _, let launchedApp):
-            if launchedApp && configuration.setLate { return false }
-            return attachment == .attached && (n.isRemote || configuration.forwarding == .includingLocal)
+            if launchedApp && configuration.setLate {
+                return "the notification-centre delegate was set after launch: the launching response is missed"
+            }
+            return notificationCentreProblem(n, configuration, attachment)
         }
+    }
+
+    private static func notificationCentreProblem(_ n: ApnsNotification, _ configuration: DelegateConfiguration,
+                                                  _ attachment: DelegateAttachment.State) -> String? {
+        if attachment != .attached { return "a third-party package replaced the notification-centre delegate" }
+        if !n.isRemote && configuration.forwarding != .includingLocal {
+            return "a local notification: the delegate forwards only remote ones"
+        }
+        return nil
     }
 }
