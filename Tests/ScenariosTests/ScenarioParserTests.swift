@@ -67,11 +67,11 @@ struct ScenarioParserTests {
         ("  - cal: GetToken\n",
          "s.yaml:6:5: a step needs one of: call, notify, action, device-action, install, uninstall, push, wait-for-push, advance, control, mint, fault, expect (got: cal); 'cal' — did you mean 'call'?"),
         ("  - call: GetTokens\n",
-         "s.yaml:6:11: unknown plugin call 'GetTokens'; expected one of: RequestAuthorization, GetNotificationSettings, GetToken, GetProviderEnvironment, GetColdStartNotification, SetBadgeCount, Cancel, CancelGetToken, NotifyDidRegisterForRemoteNotifications, NotifyDidFailToRegister, NotifyWillPresentNotification, NotifyDidReceiveResponse, NotifyColdStartNotification"),
+         "s.yaml:6:11: unknown plugin call 'GetTokens'; expected one of: RequestAuthorization, GetNotificationSettings, GetToken, GetProviderEnvironment, GetColdStartNotification, SetBadgeCount, Cancel, CancelGetToken, NotifyDidRegisterForRemoteNotifications, NotifyDidFailToRegister, NotifyWillPresentNotification, NotifyDidReceiveResponse, NotifyColdStartNotification, LocalRequestAuthorization, LocalGetNotificationSettings, LocalSetBadgeCount"),
         ("  - call: RequestAuthorization\n",
-         "s.yaml:6:5: RequestAuthorization needs 'options' (a list of UNAuthorizationOption numbers 1–7; null makes the plugin throw)"),
+         "s.yaml:6:5: RequestAuthorization needs 'options' (a list of UNAuthorizationOption numbers 0–7; null makes the plugin throw)"),
         ("  - call: RequestAuthorization\n    options: [9]\n",
-         "s.yaml:7:14: 'options' must be a list of numbers from 1 (Badge) to 7 (Provisional)"),
+         "s.yaml:7:14: 'options' must be a list of numbers from 0 (Unspecified) to 7 (Provisional)"),
         ("  - call: GetToken\n    count: 3\n", "s.yaml:7:12: 'count' does not apply to GetToken"),
         ("  - action: shake\n",
          "s.yaml:6:13: unknown user action 'shake'; expected one of: launch, foreground, background, forceQuit, terminate, tap, action, dismiss, setNotificationsEnabled, answerPrompt, reattachDelegate, postLocalNotification"),
@@ -84,7 +84,7 @@ struct ScenarioParserTests {
          "s.yaml:6:12: unknown key 'conection' in push (did you mean 'connection'?); expected one of: token, to, sender, environment, headers, payload, method, path, host, connection"),
         ("  - advance: soon\n", "s.yaml:6:14: 'advance' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (soon)"),
         ("  - advance: -5s\n", "s.yaml:6:14: 'advance' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (-5s)"),
-        ("  - device-action: explode\n", "s.yaml:6:20: 'device-action' must be online, offline or restore, got 'explode'"),
+        ("  - device-action: explode\n", "s.yaml:6:20: 'device-action' must be one of online, offline, restore, focusOn, focusOff, mute, unmute, got 'explode'"),
         ("  - control: {path: /health}\n", "s.yaml:6:21: 'path' must be a control path under /_emulator/"),
         ("  - expect: {badges: 2}\n",
          "s.yaml:6:14: unknown expectation 'badges' for this expect step; expected one of: app, events, calls, forwards, coldStart, badge, notifications, fate, deviceToken"),
@@ -102,7 +102,7 @@ struct ScenarioParserTests {
         ("  - advance: 1e300s\n", "s.yaml:6:14: 'advance' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (1e300s)"),
         ("  - fault: {delay: -5s}\n", "s.yaml:6:20: 'delay' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (-5s)"),
         ("  - install: {bundleId: com.x, build: nightly}\n",
-         "s.yaml:6:39: app: field 'build' must be one of \"development\", \"adHoc\", \"testFlight\", \"appStore\", \"simulator\" (got \"nightly\")"),
+         "s.yaml:6:39: app: field 'build' must be one of \"development\", \"adHoc\", \"testFlight\", \"appStore\", \"simulator\", \"appClip\" (got \"nightly\")"),
         ("  - call: GetToken\n    call: GetToken\n", "s.yaml:7:5: invalid YAML: duplicate key 'call'"),
         ("  - fault: {reason: Nope}\n", "s.yaml:6:21: 'Nope' is not an APNs reason (e.g. BadDeviceToken, ServiceUnavailable)"),
         ("  - fault: {count: 2}\n",
@@ -134,7 +134,7 @@ struct ScenarioParserTests {
         let scenario = dir.appendingPathComponent("s.yaml").path
         let text = "name: x\ninclude: [_devices.yaml]\ndevices:\n  - {profile: phone, id: a}\nsteps: []\n"
         #expect(parseError(text, file: scenario) == fragments.standardized.path
-            + ":3:15: device profile: unknown field 'platfrom' (expected one of: id, name, platform, osVersion, online, backgroundBudgetPerHour, apps)")
+            + ":3:15: device profile: unknown field 'platfrom' (expected one of: id, name, platform, osVersion, online, focus, muted, backgroundBudgetPerHour, apps)")
         // The device's own fields still point at the scenario.
         let own = "name: x\ninclude: [_devices.yaml]\ndevices:\n  - {id: a, online: maybe}\nsteps: []\n"
         #expect(parseError(own, file: scenario)?.hasPrefix(scenario + ":4:21: device: ") == true, "\(parseError(own, file: scenario) ?? "")")
@@ -158,7 +158,7 @@ struct ScenarioParserTests {
 
     @Test(arguments: [
         ("name: x\ndevices:\n  - id: a\n    platfrom: iOS\nsteps: []\n",
-         "s.yaml:4:15: device: unknown field 'platfrom' (expected one of: id, name, platform, osVersion, online, backgroundBudgetPerHour, apps)"),
+         "s.yaml:4:15: device: unknown field 'platfrom' (expected one of: id, name, platform, osVersion, online, focus, muted, backgroundBudgetPerHour, apps)"),
         ("name: x\ndevices:\n  - id: a\n    apps: [{bundleId: com.a, delegate: {forwarding: sometimes}}]\nsteps: []\n",
          "s.yaml:4:53: device: field 'apps[0].delegate.forwarding' must be one of \"correct\", \"none\", \"includingLocal\" (got \"sometimes\")"),
         ("name: x\ndevices:\n  - {id: a}\n  - {id: a}\nsteps: []\n", "s.yaml:4:5: device id 'a' is used twice"),

@@ -13,6 +13,16 @@ struct AuthorizationMachineTests {
         #expect(m.request([.alert, .sound]) == .answer(granted: false))
     }
 
+    @Test func anAppClipIsEphemeralAndAllowedWithoutAPrompt() {
+        var m = AuthorizationMachine(ephemeral: true)
+        #expect(m.status == .ephemeral)
+        #expect(m.isAllowed && m.allows(.alert) && m.allows(.sound) && m.allows(.badge))
+        #expect(m.request([.alert, .sound]) == .answer(granted: true))
+        #expect(m.status == .ephemeral)
+        m.setEnabledInSettings(false)
+        #expect(m.status == .denied, "switched off in Settings like any app")
+    }
+
     @Test func emptyOptionListRequestsNothing() {
         var m = AuthorizationMachine()
         #expect(m.request([]) == .answer(granted: false))

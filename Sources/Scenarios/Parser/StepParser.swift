@@ -19,7 +19,7 @@ struct StepParser {
     static let callNames = DevicesControlAPI.calls.map(\.name)
     /// What each call argument must be, for the parse error.
     static let argumentKinds: [String: String] = [
-        "options": "a list of UNAuthorizationOption numbers 1–7", "count": "an integer",
+        "options": "a list of UNAuthorizationOption numbers 0–7", "count": "an integer",
         "callId": "a number or a saved ${name}",
         "deviceToken": "the token's bytes: a string of hex digits or a list of numbers 0–255",
         "errorDescription": "a string", "notification": "a mapping of ApnsNotification fields",
@@ -81,8 +81,9 @@ struct StepParser {
             hasResult = false
         case "device-action":
             let what = try r.string("device-action", required: true) ?? ""
-            guard ["online", "offline", "restore"].contains(what) else {
-                throw error(node["device-action"]!, "'device-action' must be online, offline or restore, got '\(what)'")
+            guard DevicesControlAPI.deviceActionNames.contains(what) else {
+                throw error(node["device-action"]!, "'device-action' must be one of " + DevicesControlAPI.deviceActionNames.joined(separator: ", ")
+                            + ", got '\(what)'")
             }
             kind = .device(try targets.device(), action: what)
             hasResult = false
@@ -191,8 +192,8 @@ struct StepParser {
         if case .scalar(let text, false, _) = v, YAMLNode.isNull(text) { return }
         switch argument {
         case "options":
-            guard case .sequence(let items, _) = v, items.allSatisfy({ Int($0.scalarText ?? "").map { (1...7).contains($0) } ?? false }) else {
-                throw error(v, "'options' must be a list of numbers from 1 (Badge) to 7 (Provisional)")
+            guard case .sequence(let items, _) = v, items.allSatisfy({ Int($0.scalarText ?? "").map { (0...7).contains($0) } ?? false }) else {
+                throw error(v, "'options' must be a list of numbers from 0 (Unspecified) to 7 (Provisional)")
             }
         case "count":
             if Int(v.scalarText ?? "") == nil, !(v.scalarText ?? "").contains("${") {

@@ -115,7 +115,7 @@ package enum DeviceRequestReaders {
     /// The raw fields of a device body, read (not yet checked).
     package struct DeviceFields {
         var id, name, platform, osVersion: String?
-        var online: Bool?
+        var online, focus, muted: Bool?
         var budget: Int64?
         var apps: [AppFields]?
     }
@@ -123,6 +123,7 @@ package enum DeviceRequestReaders {
     package static func readDevice(_ body: JSONBodyReader) -> DeviceFields {
         DeviceFields(id: body.string("id"), name: body.string("name"), platform: body.string("platform"),
                      osVersion: body.string("osVersion"), online: body.bool("online"),
+                     focus: body.bool("focus"), muted: body.bool("muted"),
                      budget: body.int64("backgroundBudgetPerHour"),
                      apps: body.objectArray("apps")?.map(readApp))
     }
@@ -152,7 +153,8 @@ package enum DeviceRequestReaders {
         }
         let config = DeviceConfiguration(id: f.id ?? "", name: f.name ?? "", platform: platform,
                                          osVersion: f.osVersion, online: f.online ?? true,
-                                         backgroundBudgetPerHour: Int(f.budget ?? 3))
+                                         backgroundBudgetPerHour: Int(f.budget ?? 3), focus: f.focus ?? false,
+                                         muted: f.muted ?? false)
         return (config, apps)
     }
 

@@ -10,6 +10,8 @@ struct DeviceView: Encodable {
     var osVersion: String
     var online: Bool
     var backgroundBudgetPerHour: Int
+    var focus: Bool
+    var muted: Bool
     var apps: [AppView]
 
     init(_ d: VirtualDevice) {
@@ -19,6 +21,8 @@ struct DeviceView: Encodable {
         osVersion = d.configuration.osVersion
         online = d.configuration.online
         backgroundBudgetPerHour = d.configuration.backgroundBudgetPerHour
+        focus = d.configuration.focus
+        muted = d.configuration.muted
         apps = d.installedApps.map(AppView.init)
     }
 }
@@ -48,6 +52,7 @@ struct AppView: Encodable {
     var delegateAttachment: String
     var pendingTokenCall: Int?
     var promptShowing: Bool
+    var providesAppNotificationSettings: Bool
     var notificationCount: Int
 
     init(_ a: VirtualApp) {
@@ -75,6 +80,7 @@ struct AppView: Encodable {
         delegateAttachment = a.delegateAttachment
         pendingTokenCall = a.pendingTokenCall
         promptShowing = a.promptPending != nil
+        providesAppNotificationSettings = a.providesAppNotificationSettings
         notificationCount = a.notifications.count
     }
 }

@@ -112,6 +112,9 @@ extension DevicesControlAPI {
             ("platform", Doc.string("Operating system.", choices: platforms)),
             ("osVersion", Doc.string("OS version.", example: "18.0")),
             ("online", Doc.boolean("Reachable by APNs (default true).")),
+            ("focus", Doc.boolean("A Focus is on (default false): only time-sensitive and critical notifications"
+                                  + " light the screen and sound.")),
+            ("muted", Doc.boolean("The ring/silent switch is on silent (default false): only critical alerts sound.")),
             ("backgroundBudgetPerHour", Doc.integer("Background pushes per hour for a suspended app; 0 = unlimited.",
                                                     minimum: 0, maximum: Int64(DeviceConfiguration.maxBackgroundBudgetPerHour))),
             ("apps", Doc.array(Doc.ref("AppInstallRequest"), "Apps to install.")),
@@ -237,6 +240,8 @@ extension DevicesControlAPI {
                                                   choices: ["attached", "replacedByThirdParty"])),
                 ("pendingTokenCall", Doc.integer("The GetToken call waiting for the delegate.")),
                 ("promptShowing", Doc.boolean("A permission prompt waits for `answerPrompt`.")),
+                ("providesAppNotificationSettings", Doc.boolean("A request asked for ProvidesAppNotificationSettings:"
+                                                                + " the OS shows a button to the app's own settings.")),
                 ("notificationCount", Doc.integer("Notifications in the centre.")),
                 ("attachmentCacheHits", Doc.integer("Attachment downloads served from the extension's cache.")),
                 ("attachmentCacheMisses", Doc.integer("Attachment downloads that were not cached.")),
@@ -253,12 +258,14 @@ extension DevicesControlAPI {
                 ("platform", Doc.string("Operating system.", choices: platforms)),
                 ("osVersion", Doc.string("OS version.")), ("online", Doc.boolean("Reachable by APNs.")),
                 ("backgroundBudgetPerHour", Doc.integer("Background push budget.")),
+                ("focus", Doc.boolean("A Focus is on (only time-sensitive and critical notifications break through).")),
+                ("muted", Doc.boolean("The ring/silent switch is on silent (only critical alerts sound).")),
                 ("apps", Doc.array(Doc.ref("App"), "Installed apps.")),
             ]),
             "DeviceList": Doc.object("Devices.", [("devices", Doc.array(Doc.ref("Device"), "Devices"))],
                                      required: ["devices"]),
             "DeviceActionRequest": Doc.object("A device action.", [
-                ("action", Doc.string("What happens.", choices: ["online", "offline", "restore"])),
+                ("action", Doc.string("What happens.", choices: DevicesControlAPI.deviceActionNames)),
             ], required: ["action"], closed: true),
             "PluginCallRequest": Doc.object("A plugin call as the app's code makes it. Each argument its method"
                                             + " takes must be given; null makes the plugin throw"
@@ -266,7 +273,7 @@ extension DevicesControlAPI {
                 ("call", Doc.string("The plugin method (`Cancel` fires an earlier call's cancellation token;"
                                     + " `CancelGetToken` is its older name).",
                                     choices: DevicesControlAPI.calls.map(\.name))),
-                ("options", Doc.array(Doc.integer("UNAuthorizationOption: Badge 1 … Provisional 7", minimum: 1, maximum: 7),
+                ("options", Doc.array(Doc.integer("UNAuthorizationOption: Unspecified 0 (ignored) … Provisional 7", minimum: 0, maximum: 7),
                                       "RequestAuthorization's options.")),
                 ("count", Doc.integer("SetBadgeCount's value (negative clears the badge).")),
                 ("callId", Doc.integer("Cancel: the waiting call (GetToken, or RequestAuthorization at the prompt).")),

@@ -280,9 +280,13 @@ public final class DevicesControlAPI: EmulatorExtension {
         case "online": try farm.setOnline(deviceId, true)
         case "offline": try farm.setOnline(deviceId, false)
         case "restore": try farm.restore(deviceId)
+        case "focusOn": try farm.setFocus(deviceId, true)
+        case "focusOff": try farm.setFocus(deviceId, false)
+        case "mute": try farm.setMuted(deviceId, true)
+        case "unmute": try farm.setMuted(deviceId, false)
         default:
-            throw ControlAPIError.invalid("action", mustBe: #"one of "online", "offline", "restore""#,
-                                          got: "\"\(action ?? "")\"")
+            throw ControlAPIError.invalid("action", mustBe: "one of " + Self.deviceActionNames.map { "\"\($0)\"" }
+                                            .joined(separator: ", "), got: "\"\(action ?? "")\"")
         }
         return try ControlAPIResponse.json(DeviceView(farm.device(deviceId)))
     }
@@ -320,19 +324,20 @@ public final class DevicesControlAPI: EmulatorExtension {
         }
         let call: PluginCall
         switch name {
-        case "RequestAuthorization":
-            call = .requestAuthorization(options: try DeviceRequestReaders.intEnums(
-                AuthorizationOption.self, options, field: "options"))
+        case "RequestAuthorization", "LocalRequestAuthorization":
+            let o = try DeviceRequestReaders.intEnums(AuthorizationOption.self, options, field: "options")
+            call = name == "RequestAuthorization" ? .requestAuthorization(options: o) : .localRequestAuthorization(options: o)
+        case "LocalGetNotificationSettings": call = .localGetNotificationSettings
         case "GetNotificationSettings": call = .getNotificationSettings
         case "GetToken": call = .getToken
         case "Cancel", "CancelGetToken": call = .cancel(callId: Int(clamping: callId ?? 0))
         case "GetProviderEnvironment": call = .getProviderEnvironment
         case "GetColdStartNotification": call = .getColdStartNotification
-        case "SetBadgeCount":
+        case "SetBadgeCount", "LocalSetBadgeCount":
             if let count, !(Int64(Int32.min)...Int64(Int32.max)).contains(count) {
                 throw ControlAPIError.invalid("count", mustBe: "a 32-bit integer", got: "\(count)")
             }
-            call = .setBadgeCount(count.map { Int($0) })
+            call = name == "SetBadgeCount" ? .setBadgeCount(count.map { Int($0) }) : .localSetBadgeCount(count.map { Int($0) })
         case "NotifyDidRegisterForRemoteNotifications": call = .notifyDidRegisterForRemoteNotifications(deviceToken: tokenBytes)
         case "NotifyDidFailToRegister": call = .notifyDidFailToRegister(errorDescription: errorDescription)
         case "NotifyWillPresentNotification": call = .notifyWillPresentNotification(try notification?())
@@ -349,6 +354,9 @@ public final class DevicesControlAPI: EmulatorExtension {
     /// Each plugin call the control API makes, with the arguments it takes (all of them required: null is the
     /// value that makes the plugin throw). `Cancel` fires an earlier call's cancellation token; `CancelGetToken`
     /// is its older name.
+    /// `POST /devices/{id}/actions`: the network, a restore, Focus and the ring/silent switch.
+    package static let deviceActionNames = ["online", "offline", "restore", "focusOn", "focusOff", "mute", "unmute"]
+
     package static let calls: [(name: String, arguments: [String])] = [
         ("RequestAuthorization", ["options"]), ("GetNotificationSettings", []), ("GetToken", []),
         ("GetProviderEnvironment", []), ("GetColdStartNotification", []), ("SetBadgeCount", ["count"]),
@@ -357,6 +365,8 @@ public final class DevicesControlAPI: EmulatorExtension {
         ("NotifyWillPresentNotification", ["notification"]),
         ("NotifyDidReceiveResponse", ["notification", "actionIdentifier"]),
         ("NotifyColdStartNotification", ["userInfoJson"]),
+        ("LocalRequestAuthorization", ["options"]), ("LocalGetNotificationSettings", []),
+        ("LocalSetBadgeCount", ["count"]),
     ]
     package static let callArguments = Dictionary(uniqueKeysWithValues: calls.map { ($0.name, $0.arguments) })
     package static let argumentNames = Set(callArguments.values.joined()).sorted()

@@ -82,6 +82,22 @@ extension DeviceFarm {
         }
     }
 
+    /// A Focus on or off: what later notifications may show (those already shown stay).
+    public func setFocus(_ id: String, _ on: Bool) throws(DeviceError) {
+        try shard(ofDevice: id).state.withLock { s throws(DeviceError) in
+            guard s.devices[id] != nil else { throw .deviceNotFound(id) }
+            s.devices[id]?.configuration.focus = on
+        }
+    }
+
+    /// The ring/silent switch.
+    public func setMuted(_ id: String, _ muted: Bool) throws(DeviceError) {
+        try shard(ofDevice: id).state.withLock { s throws(DeviceError) in
+            guard s.devices[id] != nil else { throw .deviceNotFound(id) }
+            s.devices[id]?.configuration.muted = muted
+        }
+    }
+
     /// Restore from a backup: every app keeps its settings but loses its token (the old ones become
     /// Unregistered), its notifications and its running process.
     public func restore(_ id: String) throws(DeviceError) {

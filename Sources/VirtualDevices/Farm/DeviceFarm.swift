@@ -237,10 +237,12 @@ public final class DeviceFarm: DeliverySink {
                 failure = .appNotInstalled(device: deviceId, bundleId: bundleId)
                 return
             }
-            let ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
+            var ctx = OSContext(deviceId: deviceId, platform: device.configuration.platform,
                                 online: device.configuration.online, now: now,
                                 backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour,
                                 registrar: registrar, files: files, fates: fates)
+            ctx.focus = device.configuration.focus
+            ctx.muted = device.configuration.muted
             deviceOnline = device.configuration.online
             Self.update(&device.apps.values[a]) { app in
                 do throws(DeviceError) { value = try body(&app, ctx) } catch { failure = error }

@@ -10,25 +10,28 @@ import APNsProtocol
 /// | testFlight | production (no embedded profile on iOS) | Apns (1) | production |
 /// | appStore | production (no embedded profile on iOS) | Apns (1) | production |
 /// | simulator | development | ApnsSandbox (2) | (GetToken is Unavailable) |
+/// | appClip | production (App Store) | Apns (1) | production; authorization starts Ephemeral |
 public enum BuildKind: String, Sendable, Codable, CaseIterable {
     case development
     case adHoc
     case testFlight
     case appStore
     case simulator
+    /// An App Clip: installed from the App Store, allowed ephemeral notifications from launch.
+    case appClip
 
     /// The APNs environment a token issued to this build belongs to.
     public var tokenEnvironment: APNsEnvironment {
         switch self {
         case .development, .simulator: return .sandbox
-        case .adHoc, .testFlight, .appStore: return .production
+        case .adHoc, .testFlight, .appStore, .appClip: return .production
         }
     }
 
     /// The environment the plugin reports. App Store and TestFlight installs carry no provisioning profile
     /// on iOS, so the plugin falls back to production (`Apns`) there whatever the signature says.
     public func providerEnvironment(on platform: Platform) -> ProviderEnvironment {
-        if platform == .iOS && (self == .appStore || self == .testFlight) { return .apns }
+        if platform == .iOS && (self == .appStore || self == .testFlight || self == .appClip) { return .apns }
         return tokenEnvironment == .sandbox ? .apnsSandbox : .apns
     }
 }

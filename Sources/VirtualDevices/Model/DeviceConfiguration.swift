@@ -10,11 +10,18 @@ public struct DeviceConfiguration: Sendable, Codable, Equatable {
     /// Background pushes a suspended app may receive per rolling hour; 0 = unlimited. Apple: "two or three
     /// an hour"; the default is 3. At most `maxBackgroundBudgetPerHour`.
     public var backgroundBudgetPerHour: Int
+    /// A Focus (or Do Not Disturb) is on: only time-sensitive and critical notifications light the screen and
+    /// sound.
+    public var focus: Bool
+    /// The ring/silent switch is on silent: only critical alerts sound.
+    public var muted: Bool
     /// The largest budget the control API accepts (the budget's rolling hour keeps this many wake times).
     public static let maxBackgroundBudgetPerHour = 1000
 
     public init(id: String, name: String = "", platform: Platform = .iOS, osVersion: String? = nil,
-                online: Bool = true, backgroundBudgetPerHour: Int = 3) {
+                online: Bool = true, backgroundBudgetPerHour: Int = 3, focus: Bool = false, muted: Bool = false) {
+        self.focus = focus
+        self.muted = muted
         self.id = id
         self.name = name.isEmpty ? id : name
         self.platform = platform

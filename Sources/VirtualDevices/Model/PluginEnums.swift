@@ -19,6 +19,8 @@ public enum AuthorizationStatus: Int, Sendable, Codable, CaseIterable {
 
 /// What `RequestAuthorization` asks for.
 public enum AuthorizationOption: Int, Sendable, Codable, CaseIterable, Comparable {
+    /// The "no option" default: passed through to the OS, which ignores it.
+    case unspecified = 0
     case badge = 1
     case sound = 2
     case alert = 3

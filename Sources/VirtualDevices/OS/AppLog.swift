@@ -24,6 +24,10 @@ public struct CallRecord: Sendable, Equatable {
         case notifyWillPresentNotification = "NotifyWillPresentNotification"
         case notifyDidReceiveResponse = "NotifyDidReceiveResponse"
         case notifyColdStartNotification = "NotifyColdStartNotification"
+        /// The Apple local-notification add-on in the same app: it shares the app's authorization and badge.
+        case localRequestAuthorization = "LocalRequestAuthorization"
+        case localGetNotificationSettings = "LocalGetNotificationSettings"
+        case localSetBadgeCount = "LocalSetBadgeCount"
     }
 
     public enum State: Sendable, Equatable {

@@ -22,6 +22,9 @@ struct OSContext {
     let now: Millis
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
+    /// A Focus is on; the ring/silent switch is on silent.
+    var focus = false
+    var muted = false
     let registrar: any TokenRegistrar
     /// The files the emulator serves (the farm's).
     let files: SharedFiles

@@ -22,6 +22,10 @@ public enum PluginCall: Sendable, Equatable {
     case notifyWillPresentNotification(ApnsNotification?)
     case notifyDidReceiveResponse(ApnsNotification?, actionIdentifier: String?)
     case notifyColdStartNotification(userInfoJson: String?)
+    /// The local-notification add-on's calls: the same OS authorization and badge as the push plugin's.
+    case localRequestAuthorization(options: [AuthorizationOption]?)
+    case localGetNotificationSettings
+    case localSetBadgeCount(Int?)
 }
 
 extension VirtualApp {
@@ -60,9 +64,9 @@ extension VirtualApp {
     private mutating func run(_ call: PluginCall, callId: Int, _ ctx: OSContext) {
         let hasPush = configuration.entitlements.push
         switch call {
-        case .requestAuthorization(let options):
+        case .requestAuthorization(let options), .localRequestAuthorization(let options):
             perform(plugin.requestAuthorization(callId: callId, options: options ?? []), ctx)
-        case .getNotificationSettings:
+        case .getNotificationSettings, .localGetNotificationSettings:
             perform(plugin.getNotificationSettings(callId: callId, status: authorization.status), ctx)
         case .getToken:
             perform(plugin.getToken(callId: callId, hasPushEntitlement: hasPush,
@@ -73,7 +77,7 @@ extension VirtualApp {
                 environment: configuration.build.providerEnvironment(on: plugin.platform)), ctx)
         case .getColdStartNotification:
             perform(plugin.getColdStartNotification(callId: callId), ctx)
-        case .setBadgeCount(let count):
+        case .setBadgeCount(let count), .localSetBadgeCount(let count):
             // Decisions: a negative count clears the badge (the value reaches the OS unvalidated; iOS treats
             // negative badge numbers as "no badge"); without badge authorization the OS leaves the badge as
             // it is, and the plugin, passing the OS through, still reports Success.
@@ -121,8 +125,8 @@ extension VirtualApp {
     /// The parameter whose null makes the plugin throw, if the call has one.
     static func nullArgument(of call: PluginCall) -> String? {
         switch call {
-        case .requestAuthorization(nil): return "options"
-        case .setBadgeCount(nil): return "count"
+        case .requestAuthorization(nil), .localRequestAuthorization(nil): return "options"
+        case .setBadgeCount(nil), .localSetBadgeCount(nil): return "count"
         case .notifyDidRegisterForRemoteNotifications(nil): return "deviceToken"
         case .notifyDidFailToRegister(nil): return "errorDescription"
         case .notifyWillPresentNotification(nil), .notifyDidReceiveResponse(nil, _): return "notification"
@@ -145,6 +149,9 @@ extension VirtualApp {
         case .notifyWillPresentNotification: return .notifyWillPresentNotification
         case .notifyDidReceiveResponse: return .notifyDidReceiveResponse
         case .notifyColdStartNotification: return .notifyColdStartNotification
+        case .localRequestAuthorization: return .localRequestAuthorization
+        case .localGetNotificationSettings: return .localGetNotificationSettings
+        case .localSetBadgeCount: return .localSetBadgeCount
         }
     }
 }

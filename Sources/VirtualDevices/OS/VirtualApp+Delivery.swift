@@ -88,7 +88,15 @@ extension VirtualApp {
             options = provisional ? PresentationSet([.list, .badge]) : .all
         }
         if let newBadge = content.badge, badgeAllowed, options.contains(.badge) { badge = newBadge }
-        let banner = alertAllowed && options.contains(.banner), list = alertAllowed && options.contains(.list)
+        let allowance = InterruptionRules.allowance(
+            n.interruptionLevel, focus: ctx.focus, muted: ctx.muted,
+            criticalAuthorized: authorization.allows(.criticalAlert), foreground: lifecycle == .foreground)
+        let wantedBanner = alertAllowed && options.contains(.banner)
+        let wantedSound = soundAllowed && options.contains(.sound) && !content.sound.isEmpty
+        let banner = wantedBanner && allowance.banner, list = alertAllowed && options.contains(.list)
+        let sound = wantedSound && allowance.sound
+        // What the level, Focus or the silent switch took away, if anything (a plain delivery builds no string).
+        let levelNote = (wantedBanner && !banner) || (wantedSound && !sound) ? allowance.note : nil
         guard banner || list else {
             fate(.suppressed, lifecycle == .foreground
                  ? "the app was in the foreground and willPresent returned no banner or list option"
@@ -99,12 +107,14 @@ extension VirtualApp {
         let item = StoredNotification(
             apnsId: apnsId, notification: consume n,
             deliveredAt: ctx.now,
-            soundPlayed: soundAllowed && options.contains(.sound) ? content.sound : "",
+            soundPlayed: sound ? content.sound : "",
             banner: banner, list: list,
             contentExtension: configuration.contentExtensionCategories.contains(content.category),
             extensionResult: extensionResult)
         // Reasons are literals unless an extension ran: a plain delivery builds no string.
         func withLog(_ reason: String) -> String {
+            var reason = reason
+            if let levelNote { reason += " (" + levelNote + ")" }
             guard let log = extensionResult?.log else { return reason }
             return reason + "; " + log.joined(separator: "; ")
         }

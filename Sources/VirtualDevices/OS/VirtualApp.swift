@@ -33,7 +33,10 @@ public struct VirtualApp: Sendable {
     public internal(set) var forwards: [ForwardRecord] = []
     /// Callbacks the delegate's script forwards later, in due order.
     var delayedForwards: [DelayedForward] = []
-    var authorization = AuthorizationMachine()
+    var authorization: AuthorizationMachine
+    /// A RequestAuthorization asked for ProvidesAppNotificationSettings: the OS shows a button to the app's own
+    /// notification settings.
+    public internal(set) var providesAppNotificationSettings = false
     var attachment = DelegateAttachment()
     var plugin: PushPlugin
     var centre = NotificationCentre()
@@ -71,6 +74,7 @@ public struct VirtualApp: Sendable {
     init(configuration: AppConfiguration, platform: Platform) {
         self.configuration = configuration
         self.plugin = PushPlugin(platform: platform)
+        self.authorization = AuthorizationMachine(ephemeral: configuration.build == .appClip)
     }
 
     /// Most events and calls kept per app; older ones are dropped first (a long soak must not grow the
@@ -182,7 +186,12 @@ public struct VirtualApp: Sendable {
     }
 
     /// The OS side of RequestAuthorization: answer at once, or show the prompt once.
-    mutating func authorize(callId: Int, options: [AuthorizationOption], _ ctx: OSContext) {
+    mutating func authorize(callId: Int, options requested: [AuthorizationOption], _ ctx: OSContext) {
+        if requested.contains(.providesAppNotificationSettings) { providesAppNotificationSettings = true }
+        // The OS ignores Unspecified (0), and grants CriticalAlert only to an app with its entitlement.
+        let options = requested.filter {
+            $0 != .unspecified && ($0 != .criticalAlert || configuration.entitlements.criticalAlerts)
+        }
         // macOS reports an error once notifications are switched off in System Settings; the plugin turns
         // it into Success(Granted=false). iOS simply answers "not granted".
         if plugin.platform == .macOS && authorization.switchedOffInSettings {

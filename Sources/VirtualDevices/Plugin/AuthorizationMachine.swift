@@ -6,18 +6,27 @@
 ///        │  request(opts ∋ provisional): no prompt                        ▲     │ settings toggle
 ///        └───────────────────────────────► provisional ──request(full)───┘     ▼
 ///                                                                        decided(!granted)
+///   ephemeral (an App Clip, from install): allowed at once; requests answer granted, no prompt
 /// ```
 /// The prompt shows only once; later requests return the earlier choice. An empty option list requests
 /// nothing: no prompt, and the answer is the current state.
 struct AuthorizationMachine: Sendable {
     private enum State: Sendable, Equatable {
         case notDetermined
+        case ephemeral
         case provisional(options: [AuthorizationOption])
         case decided(granted: Bool, options: [AuthorizationOption])
     }
 
     private var state = State.notDetermined {
         didSet { allowedMask = Self.mask(of: allowedOptions) }
+    }
+
+    init(ephemeral: Bool = false) {
+        if ephemeral {
+            state = .ephemeral
+            allowedMask = Self.mask(of: allowedOptions)
+        }
     }
     /// `allowedOptions` as bits (bit n for raw value n), kept in step with the state: the delivery path asks
     /// on every push and a `Set` would be built each time.
@@ -28,6 +37,7 @@ struct AuthorizationMachine: Sendable {
     var status: AuthorizationStatus {
         switch state {
         case .notDetermined: return .notDetermined
+        case .ephemeral: return .ephemeral
         case .provisional: return .provisional
         case .decided(let granted, _): return granted ? .authorized : .denied
         }
@@ -37,6 +47,7 @@ struct AuthorizationMachine: Sendable {
     var allowedOptions: Set<AuthorizationOption> {
         switch state {
         case .notDetermined: return []
+        case .ephemeral: return [.alert, .sound, .badge]
         case .provisional(let options): return Set(options)
         case .decided(let granted, let options): return granted ? Set(options) : []
         }
@@ -52,7 +63,7 @@ struct AuthorizationMachine: Sendable {
     }
 
     /// Whether notifications are allowed at all (alerts may still be off in the options).
-    var isAllowed: Bool { status == .authorized || status == .provisional }
+    var isAllowed: Bool { status == .authorized || status == .provisional || status == .ephemeral }
 
     /// What a request does now.
     enum Decision: Equatable {
@@ -73,7 +84,7 @@ struct AuthorizationMachine: Sendable {
             return .prompt
         case .provisional where !options.isEmpty && !options.contains(.provisional):
             return .prompt
-        case .provisional:
+        case .provisional, .ephemeral:
             return .answer(granted: true)
         case .decided(let granted, _):
             return .answer(granted: granted)
