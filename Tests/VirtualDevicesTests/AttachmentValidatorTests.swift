@@ -52,7 +52,7 @@ struct AttachmentValidatorTests {
         }
         #expect(clip.duration == 5)
         #expect(AttachmentValidator.validate(try Self.bytes("long.mp4"), hint: nil)
-            == .failure(.init(reason: "the video is 45 s long, over the 30 s limit")))
+            == .failure(.init(.videoTooLong, "the video is 45 s long, over the 30 s limit")))
     }
 
     /// Builds an ISO media box: 32-bit size, type, payload.
@@ -82,20 +82,20 @@ struct AttachmentValidatorTests {
 
     @Test func brokenAndUnsupportedFilesFailCreationWithTheReason() throws {
         #expect(AttachmentValidator.validate(try Self.bytes("corrupt.jpg"), hint: "jpg")
-            == .failure(.init(reason: "the content is not a valid jpeg file (hint 'jpg')")))
+            == .failure(.init(.typeMismatch, "the content is not a valid jpeg file (hint 'jpg')")))
         #expect(AttachmentValidator.validate(try Self.bytes("document.pdf"), hint: nil)
-            == .failure(.init(reason: "unsupported file type (not JPEG, PNG, GIF, TIFF, MPEG, MP4, MOV, MP3, AAC, WAV or CAF)")))
+            == .failure(.init(.unsupportedType, "unsupported file type (not JPEG, PNG, GIF, TIFF, MPEG, MP4, MOV, MP3, AAC, WAV or CAF)")))
         #expect(AttachmentValidator.validate(try Self.bytes("document.pdf"), hint: "com.adobe.pdf")
-            == .failure(.init(reason: "the type hint 'com.adobe.pdf' is not an image, video or audio type attachments accept")))
-        #expect(AttachmentValidator.validate(try Self.bytes("empty.png"), hint: nil) == .failure(.init(reason: "the file is empty")))
+            == .failure(.init(.unsupportedHint, "the type hint 'com.adobe.pdf' is not an image, video or audio type attachments accept")))
+        #expect(AttachmentValidator.validate(try Self.bytes("empty.png"), hint: nil) == .failure(.init(.empty, "the file is empty")))
         let big = try Self.bytes("image.png") + [UInt8](repeating: 0, count: AttachmentValidator.maximumBytes)
         #expect(AttachmentValidator.validate(big, hint: nil)
-            == .failure(.init(reason: "the file is \(big.count) bytes, over the 10 MB attachment limit")))
+            == .failure(.init(.tooLarge, "the file is \(big.count) bytes, over the 10 MB attachment limit")))
     }
 
     @Test func hintOfTheWrongFamilyIsRefusedButMovAndMp4ShareTheirSignature() throws {
         #expect(AttachmentValidator.validate(try Self.bytes("image.png"), hint: "mp3")
-            == .failure(.init(reason: "the content is not a valid mp3 file (hint 'mp3')")))
+            == .failure(.init(.typeMismatch, "the content is not a valid mp3 file (hint 'mp3')")))
         guard case .success(let mov) = AttachmentValidator.validate(try Self.bytes("clip.mp4"), hint: "mov") else {
             Issue.record("mp4 bytes with a mov hint refused")
             return

@@ -13,15 +13,16 @@ struct ServiceExtensionMachineTests {
     static func machine(_ script: ServiceExtensionScript, original: PushContent = original,
                         cached: Bool = false) -> ServiceExtensionMachine {
         ServiceExtensionMachine(script: script, original: original, now: 0,
-                                fetch: { $0 == "good" ? .success(png) : .failure(.init(reason: "404")) },
+                                fetch: { $0 == "good" ? .success(png) : .failure(.init(.notFound, "404")) },
                                 cached: { _ in cached })
     }
 
     static func deliver(_ actions: [ServiceExtensionMachine.Action])
-        -> (content: PushContent, attachments: [AttachmentRecord], outcome: ServiceExtensionMachine.Outcome, log: [String])?
+        -> (content: PushContent, attachments: [AttachmentRecord], outcome: ServiceExtensionMachine.Outcome, log: [String],
+            events: [ExtensionEvent.Kind], failures: [AttachmentFailure])?
     {
-        guard case .deliver(let c, let a, let o, let l)? = actions.first else { return nil }
-        return (c, a, o, l)
+        guard case .deliver(let c, let a, let o, let l, let e, let f)? = actions.first else { return nil }
+        return (c, a, o, l, e.map(\.event), f)
     }
 
     @Test func handlerAfterDownloadsDeliversTheEditedContentOnce() throws {
@@ -96,5 +97,45 @@ struct ServiceExtensionMachineTests {
         var tampered = sealed
         tampered[tampered.count - 1] ^= 1
         #expect(throws: OpenSSLError.self) { try AESGCM.open(tampered, key: key) }
+    }
+
+    @Test func eachOutcomeHasItsLifecycleInOrder() throws {
+        var done = Self.machine(.init(title: "x", processingMillis: 10))
+        #expect(try #require(Self.deliver(done.advance(to: 10))).events == [.didReceive, .contentHandler])
+        var expired = Self.machine(.init(title: "x", processingMillis: 40_000))
+        #expect(try #require(Self.deliver(expired.advance(to: 29_000))).events
+                == [.didReceive, .timeWillExpire, .contentHandler])
+        var never = Self.machine(.init(title: "x", handler: .never, timeWillExpire: .nothing))
+        #expect(try #require(Self.deliver(never.advance(to: 30_000))).events == [.didReceive, .timeWillExpire, .timedOut])
+        var late = Self.machine(.init(title: "x", processingMillis: 29_500, timeWillExpire: .nothing))
+        #expect(try #require(Self.deliver(late.advance(to: 29_500))).events
+                == [.didReceive, .timeWillExpire, .contentHandler], "expiry called, did nothing; the handler came after")
+        var killed = Self.machine(.init(title: "x", memoryMB: 60, memoryLimitMB: 50))
+        #expect(try #require(Self.deliver(killed.advance(to: 0))).events == [.didReceive, .killed])
+    }
+
+    @Test func attachmentFailuresCarryACode() throws {
+        var m = Self.machine(.init(attachments: [.init(identifier: "x", url: "bad"), .init(identifier: "y", url: "good")],
+                                   downloadMillis: 20_000))
+        let d = try #require(Self.deliver(m.advance(to: 29_000)))
+        #expect(d.failures.map(\.code) == [.notFound, .stillDownloading])
+        #expect(d.failures.map(\.identifier) == ["x", "y"])
+    }
+
+    @Test func fieldsAndTheAttachmentURLComeFromThePayloadOrTheOriginalStays() throws {
+        let payload = #"{"aps":{"alert":{"title":"T","body":"B"},"mutable-content":1},"data":{"thread-id":"room-7","n":3},"#
+            + #""fcm_options":{"image":"good"}}"#
+        var script = ServiceExtensionScript(attachments: [.init(identifier: "img", url: "", urlFrom: "fcm_options.image"),
+                                                          .init(identifier: "none", url: "", urlFrom: "data.image")],
+                                            downloadMillis: 10)
+        script.from = .init(title: "data.missing", body: "data.n", threadId: "data.thread-id")
+        var m = Self.machine(script, original: PushContent(payload: Array(payload.utf8)))
+        let d = try #require(Self.deliver(m.advance(to: 10)))
+        #expect(d.content.threadId == "room-7")
+        #expect(d.content.body == "3", "a number reads as its JSON text")
+        #expect(d.content.title == "T", "nothing at the path: the original stays")
+        #expect(d.log.contains("title from data.missing: not in the payload, the original kept"))
+        #expect(d.attachments.map(\.url) == ["good"])
+        #expect(d.failures.map(\.code) == [.noURL])
     }
 }

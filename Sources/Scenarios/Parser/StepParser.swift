@@ -33,6 +33,7 @@ struct StepParser {
         "tap": (["notification"], []), "action": (["notification", "actionId"], ["text"]),
         "dismiss": (["notification"], []), "setNotificationsEnabled": (["enabled"], []), "answerPrompt": (["allow"], []),
         "reattachDelegate": ([], []), "postLocalNotification": (["title"], ["body", "category", "threadId"]),
+        "setNotificationCategories": (["categories"], []),
     ]
 
     func error(_ node: YAMLNode, _ message: String) -> ScenarioParseError {
@@ -226,7 +227,8 @@ struct StepParser {
         }
         var pairs: [(key: YAMLNode, value: YAMLNode)] = []
         var notification: String?
-        for key in ["notification", "actionId", "text", "enabled", "allow", "title", "body", "category", "threadId"] {
+        for key in ["notification", "actionId", "text", "enabled", "allow", "title", "body", "category", "threadId",
+                    "categories"] {
             guard let value = r.value(key) else { continue }
             guard fields.required.contains(key) || fields.optional.contains(key) else {
                 throw error(node[key]!, "'\(key)' does not apply to action '\(name)'")

@@ -176,6 +176,7 @@ package enum DeviceRequestReaders {
         var presentation: [Int64]?
         var categories: [CategoryFields]?
         var callbacks: [CallbackFields] = []
+        var presentationRules: [(path: String?, equals: String?, presentation: [Int64]?)]?
     }
 
     /// One entry of `delegate.callbacks`: `"forward"`, `"drop"` or `{"drop"?, "delayMs"?, "with"?}`.
@@ -187,6 +188,62 @@ package enum DeviceRequestReaders {
         /// Argument name → given as null, its string, or its list of numbers (`deviceToken`).
         var with: [(name: String, isNull: Bool, text: String?, values: [Int64]?)] = []
         var withGiven = false
+    }
+
+    /// Notification categories as the app registers them (`setNotificationCategories`): at most 32, 3 actions each.
+    static func categories(_ fields: [CategoryFields]?, field: String) throws(ControlAPIError) -> [NotificationCategory] {
+        var categories: [NotificationCategory] = []
+        // Limits of the managed push SDK: at most 32 categories and 3 actions each. Decision: a category
+        // may have no action (iOS allows one registered only for customDismissAction).
+        if let all = fields, all.count > 32 {
+            throw ControlAPIError.invalid(field, mustBe: "at most 32 categories", got: "\(all.count)")
+        }
+        for (i, c) in (fields ?? []).enumerated() {
+            if let actions = c.actions, actions.count > 3 {
+                throw ControlAPIError.invalid("\(field)[\(i)].actions", mustBe: "at most 3 actions",
+                                              got: "\(actions.count)")
+            }
+            let itemField = "\(field)[\(i)]"
+            let id = c.identifier ?? ""
+            guard !id.isEmpty else { throw ControlAPIError.invalid(itemField + ".identifier", mustBe: "a non-empty string") }
+            if categories.contains(where: { $0.identifier == id }) {
+                throw ControlAPIError.invalidField(itemField + ".identifier", message: "category '\(id)' is registered twice")
+            }
+            var actions: [NotificationAction] = []
+            for (j, a) in (c.actions ?? []).enumerated() {
+                let aid = a.identifier ?? ""
+                guard !aid.isEmpty else {
+                    throw ControlAPIError.invalid("\(itemField).actions[\(j)].identifier", mustBe: "a non-empty string")
+                }
+                if actions.contains(where: { $0.identifier == aid }) {
+                    throw ControlAPIError.invalidField("\(itemField).actions[\(j)].identifier",
+                                                       message: "action '\(aid)' appears twice in the category")
+                }
+                actions.append(NotificationAction(
+                    identifier: aid, title: a.title ?? "", foreground: a.foreground ?? false,
+                    destructive: a.destructive ?? false, authenticationRequired: a.authenticationRequired ?? false,
+                    textInput: a.textInput ?? false))
+            }
+            categories.append(NotificationCategory(identifier: id, actions: actions,
+                                                   customDismissAction: c.customDismissAction ?? false))
+        }
+        return categories
+    }
+
+    static func presentationRules(_ fields: [(path: String?, equals: String?, presentation: [Int64]?)]?,
+                                  prefix: String) throws(ControlAPIError) -> [PresentationRule] {
+        var rules: [PresentationRule] = []
+        for (i, r) in (fields ?? []).enumerated() {
+            let field = "\(prefix)delegate.presentationRules[\(i)]"
+            let path = r.path ?? ""
+            if path.isEmpty || path.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+                throw ControlAPIError.invalid(field + ".path", mustBe: "a dotted payload path such as custom.a.type",
+                                              got: "\"\(path)\"")
+            }
+            let options = try intEnums(PresentationOption.self, r.presentation, field: field + ".presentation") ?? []
+            rules.append(PresentationRule(path: path, equals: r.equals, presentation: options))
+        }
+        return rules
     }
 
     static func readCallbacks(_ r: JSONBodyReader?) -> [CallbackFields] {
@@ -265,7 +322,8 @@ package enum DeviceRequestReaders {
         var badge, downloadMs, cachedDownloadMs, processingMs, memoryMB, memoryLimitMB: Int64?
         var decryptField, decryptKey, decryptInto: String?
         var hasDecrypt = false
-        var attachments: [(identifier: String?, url: String?, typeHint: String?)]?
+        var attachments: [(identifier: String?, url: String?, urlFrom: String?, typeHint: String?)]?
+        var titleFrom, subtitleFrom, bodyFrom, threadIdFrom, categoryFrom: String?
     }
 
     static func readExtension(_ e: JSONBodyReader) -> ExtensionFields {
@@ -279,8 +337,11 @@ package enum DeviceRequestReaders {
             decryptField: d?.string("field", required: true), decryptKey: d?.string("key", required: true),
             decryptInto: d?.string("into"), hasDecrypt: d != nil,
             attachments: e.objectArray("attachments")?.map { a in
-                (a.string("identifier"), a.string("url", required: true), a.string("typeHint"))
-            })
+                // One of url and urlFrom (checked once the body is read).
+                (a.string("identifier"), a.string("url"), a.string("urlFrom"), a.string("typeHint"))
+            },
+            titleFrom: e.string("titleFrom"), subtitleFrom: e.string("subtitleFrom"), bodyFrom: e.string("bodyFrom"),
+            threadIdFrom: e.string("threadIdFrom"), categoryFrom: e.string("categoryFrom"))
     }
 
     static func serviceExtension(_ f: ExtensionFields, prefix: String) throws(ControlAPIError) -> ServiceExtensionScript {
@@ -313,9 +374,22 @@ package enum DeviceRequestReaders {
         }
         var attachments: [ServiceExtensionScript.AttachmentRequest] = []
         for (i, a) in (f.attachments ?? []).enumerated() {
-            attachments.append(.init(identifier: a.identifier ?? "attachment-\(i + 1)", url: a.url ?? "", typeHint: a.typeHint))
+            guard (a.url == nil) != (a.urlFrom == nil) else {
+                throw ControlAPIError.invalidField("\(p)attachments[\(i)]",
+                                                   message: "give exactly one of 'url' and 'urlFrom' (a payload path)")
+            }
+            attachments.append(.init(identifier: a.identifier ?? "attachment-\(i + 1)", url: a.url ?? "",
+                                     urlFrom: a.urlFrom, typeHint: a.typeHint))
         }
-        return ServiceExtensionScript(
+        for (name, path) in [("titleFrom", f.titleFrom), ("subtitleFrom", f.subtitleFrom), ("bodyFrom", f.bodyFrom),
+                             ("threadIdFrom", f.threadIdFrom), ("categoryFrom", f.categoryFrom),
+                             ("attachments.urlFrom", (f.attachments ?? []).compactMap(\.urlFrom).first)] {
+            if let path, path.isEmpty || path.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+                throw ControlAPIError.invalid(p + name, mustBe: "a dotted payload path such as data.thread-id",
+                                              got: "\"\(path)\"")
+            }
+        }
+        var script = ServiceExtensionScript(
             title: f.title, subtitle: f.subtitle, body: f.body, threadId: f.threadId, category: f.category,
             badge: f.badge.map { Int(clamping: $0) }, sound: f.sound, decrypt: decrypt, attachments: attachments,
             downloadMillis: try millis(f.downloadMs, "downloadMs", 1_000),
@@ -326,6 +400,9 @@ package enum DeviceRequestReaders {
                                           field: p + "timeWillExpire") ?? .deliversBestAttempt,
             memoryMB: try megabytes(f.memoryMB, "memoryMB", 12),
             memoryLimitMB: try megabytes(f.memoryLimitMB, "memoryLimitMB", 50))
+        script.from = .init(title: f.titleFrom, subtitle: f.subtitleFrom, body: f.bodyFrom, threadId: f.threadIdFrom,
+                            category: f.categoryFrom)
+        return script
     }
 
     struct CategoryFields {
@@ -333,6 +410,16 @@ package enum DeviceRequestReaders {
         var customDismissAction: Bool?
         var actions: [(identifier: String?, title: String?, foreground: Bool?, destructive: Bool?,
                        authenticationRequired: Bool?, textInput: Bool?)]?
+    }
+
+    static func readCategory(_ c: JSONBodyReader) -> CategoryFields {
+        CategoryFields(
+            identifier: c.string("identifier", required: true),
+            customDismissAction: c.bool("customDismissAction"),
+            actions: c.objectArray("actions")?.map { a in
+                (a.string("identifier", required: true), a.string("title"), a.bool("foreground"),
+                 a.bool("destructive"), a.bool("authenticationRequired"), a.bool("textInput"))
+            })
     }
 
     package static func readApp(_ r: JSONBodyReader) -> AppFields {
@@ -349,16 +436,11 @@ package enum DeviceRequestReaders {
             forwarding: delegate?.string("forwarding"), thirdParty: delegate?.string("thirdParty"),
             suppressKey: delegate?.string("suppressWhenPayloadHas"), setLate: delegate?.bool("setLate"),
             presentation: delegate?.int64Array("presentation"),
-            categories: r.objectArray("categories")?.map { c in
-                CategoryFields(
-                    identifier: c.string("identifier", required: true),
-                    customDismissAction: c.bool("customDismissAction"),
-                    actions: c.objectArray("actions")?.map { a in
-                        (a.string("identifier", required: true), a.string("title"), a.bool("foreground"),
-                         a.bool("destructive"), a.bool("authenticationRequired"), a.bool("textInput"))
-                    })
-            },
-            callbacks: readCallbacks(delegate?.object("callbacks")))
+            categories: r.objectArray("categories")?.map(readCategory),
+            callbacks: readCallbacks(delegate?.object("callbacks")),
+            presentationRules: delegate?.objectArray("presentationRules")?.map { r in
+                (r.string("path", required: true), r.string("equals"), r.int64Array("presentation", required: true))
+            })
     }
 
     package static func app(_ f: AppFields, prefix: String = "") throws(ControlAPIError) -> AppConfiguration {
@@ -379,47 +461,14 @@ package enum DeviceRequestReaders {
             }
             unknownOutcomeCalls.append(call)
         }
-        var categories: [NotificationCategory] = []
-        // Limits of the managed push SDK: at most 32 categories and 3 actions each. Decision: a category
-        // may have no action (iOS allows one registered only for customDismissAction).
-        if let all = f.categories, all.count > 32 {
-            throw ControlAPIError.invalid(prefix + "categories", mustBe: "at most 32 categories", got: "\(all.count)")
-        }
-        for (i, c) in (f.categories ?? []).enumerated() {
-            if let actions = c.actions, actions.count > 3 {
-                throw ControlAPIError.invalid("\(prefix)categories[\(i)].actions", mustBe: "at most 3 actions",
-                                              got: "\(actions.count)")
-            }
-            let field = "\(prefix)categories[\(i)]"
-            let id = c.identifier ?? ""
-            guard !id.isEmpty else { throw ControlAPIError.invalid(field + ".identifier", mustBe: "a non-empty string") }
-            if categories.contains(where: { $0.identifier == id }) {
-                throw ControlAPIError.invalidField(field + ".identifier", message: "category '\(id)' is registered twice")
-            }
-            var actions: [NotificationAction] = []
-            for (j, a) in (c.actions ?? []).enumerated() {
-                let aid = a.identifier ?? ""
-                guard !aid.isEmpty else {
-                    throw ControlAPIError.invalid("\(field).actions[\(j)].identifier", mustBe: "a non-empty string")
-                }
-                if actions.contains(where: { $0.identifier == aid }) {
-                    throw ControlAPIError.invalidField("\(field).actions[\(j)].identifier",
-                                                       message: "action '\(aid)' appears twice in the category")
-                }
-                actions.append(NotificationAction(
-                    identifier: aid, title: a.title ?? "", foreground: a.foreground ?? false,
-                    destructive: a.destructive ?? false, authenticationRequired: a.authenticationRequired ?? false,
-                    textInput: a.textInput ?? false))
-            }
-            categories.append(NotificationCategory(identifier: id, actions: actions,
-                                                   customDismissAction: c.customDismissAction ?? false))
-        }
+        let categories = try self.categories(f.categories, field: prefix + "categories")
         return AppConfiguration(
             bundleId: bundleId, build: build,
             entitlements: Entitlements(push: f.push ?? true, timeSensitive: f.timeSensitive ?? false,
                                        criticalAlerts: f.criticalAlerts ?? false),
             delegate: DelegateConfiguration(forwarding: forwarding, setLate: f.setLate ?? false, thirdParty: thirdParty,
                                             presentation: presentation, suppressWhenPayloadHas: f.suppressKey,
+                                            presentationRules: try presentationRules(f.presentationRules, prefix: prefix),
                                             callbacks: try callbacks(f.callbacks, prefix: prefix)),
             promptAnswer: answer, categories: categories, registrationError: f.registrationError,
             unknownOutcomeCalls: unknownOutcomeCalls,

@@ -165,6 +165,12 @@ extension DevicesControlAPI {
                 ("presentation", Doc.array(Doc.integer("Badge 1, Sound 2, List 3, Banner 4", minimum: 1, maximum: 4),
                                            "What willPresent returns.")),
                 ("suppressWhenPayloadHas", Doc.string("willPresent returns nothing when the payload has this key.")),
+                ("presentationRules", Doc.array(Doc.object("When the payload matches, willPresent answers these options.", [
+                    ("path", Doc.string("Dotted payload path (`custom.a.type`).")),
+                    ("equals", Doc.string("The value's text (absent: the path only has to exist).")),
+                    ("presentation", Doc.array(Doc.integer("Badge 1, Sound 2, List 3, Banner 4", minimum: 1, maximum: 4),
+                                               "Options ([] shows nothing).")),
+                ], required: ["path", "presentation"], closed: true), "Checked in order; the first match decides.")),
                 ("callbacks", Doc.object("What the delegate does with each callback it forwards: \"forward\""
                                          + " (the default), \"drop\", or {drop, delayMs, with}.",
                                          DelegateCallback.allCases.map { c in
@@ -201,6 +207,12 @@ extension DevicesControlAPI {
                 ("body", Doc.string("Sets the body.")), ("threadId", Doc.string("Sets the thread identifier.")),
                 ("category", Doc.string("Sets the category.")), ("badge", Doc.integer("Sets the badge.")),
                 ("sound", Doc.string("Sets the sound.")),
+                ("titleFrom", Doc.string("Sets the title from this dotted payload path (`data.title`); the original"
+                                         + " stays when the payload has nothing there.")),
+                ("subtitleFrom", Doc.string("The same for the subtitle.")),
+                ("bodyFrom", Doc.string("The same for the body.")),
+                ("threadIdFrom", Doc.string("The same for the thread identifier (`data.thread-id`).")),
+                ("categoryFrom", Doc.string("The same for the category.")),
                 ("decrypt", Doc.object("Decrypts a payload field (base64 of nonce, ciphertext and tag; AES-256-GCM).", [
                     ("field", Doc.string("Top-level payload key.")), ("key", Doc.string("64 hex digits.")),
                     ("into", Doc.string("Where the text goes.", choices: ["body", "title", "subtitle"])),
@@ -208,8 +220,9 @@ extension DevicesControlAPI {
                 ("attachments", Doc.array(Doc.object("An attachment to download.", [
                     ("identifier", Doc.string("Attachment id.")),
                     ("url", Doc.string("`file://` path or a URL whose path is `/_emulator/files/{name}`.")),
+                    ("urlFrom", Doc.string("Instead of `url`: the dotted payload path holding it (`fcm_options.image`).")),
                     ("typeHint", Doc.string("UTI or extension (`public.jpeg`, `mp4`).")),
-                ], required: ["url"]), "Downloaded in order.")),
+                ]), "Downloaded in order; each has exactly one of url and urlFrom.")),
                 ("downloadMs", Doc.integer("Time per download (default 1000).", minimum: 0, maximum: 3_600_000)),
                 ("cachedDownloadMs", Doc.integer("Time for a URL already in the container's cache (default 100).",
                                                  minimum: 0, maximum: 3_600_000)),
@@ -361,6 +374,8 @@ extension DevicesControlAPI {
                 ("enabled", Doc.boolean("setNotificationsEnabled.")), ("allow", Doc.boolean("answerPrompt.")),
                 ("title", Doc.string("postLocalNotification.")), ("body", Doc.string("postLocalNotification.")),
                 ("category", Doc.string("postLocalNotification.")), ("threadId", Doc.string("postLocalNotification.")),
+                ("categories", Doc.array(Doc.ref("NotificationCategory"),
+                                         "setNotificationCategories: the set that replaces the registered one.")),
             ], required: ["action"], closed: true),
             "DeliveredNotification": Doc.object("A notification on display.", [
                 ("identifier", Doc.string("Request identifier.")), ("apnsId", Doc.string("The push's apns-id.")),
@@ -374,6 +389,16 @@ extension DevicesControlAPI {
                 ]), "Media the service extension attached.")),
                 ("serviceExtension", Doc.string("How the service extension ended.",
                                                 choices: ["completed", "expiredBestAttempt", "timedOut", "killed"])),
+                ("serviceExtensionEvents", Doc.array(Doc.object("A step of the extension's run.", [
+                    ("at", Doc.millis("When")),
+                    ("event", Doc.string("What happened.", choices: ["didReceive", "timeWillExpire", "contentHandler",
+                                                                     "killed", "timedOut"])),
+                ]), "The service extension's run, in order.")),
+                ("attachmentFailures", Doc.array(Doc.object("An attachment that did not make it.", [
+                    ("identifier", Doc.string("Id.")), ("url", Doc.string("The URL tried (empty: none found).")),
+                    ("code", Doc.string("Why.", choices: AttachmentFailure.Code.allCases.map(\.rawValue))),
+                    ("reason", Doc.string("The same in words.")),
+                ]), "Attachments the service extension tried and did not attach.")),
                 ("contentExtension", Doc.boolean("Drawn by the app's content extension.")),
             ]),
             "NotificationCentre": Doc.object("The notification centre.", [
@@ -382,6 +407,8 @@ extension DevicesControlAPI {
                 ("groups", Doc.array(Doc.object("A thread group.", [
                     ("threadIdentifier", Doc.string("Thread id (empty: the app's default group).")),
                     ("notificationIds", Doc.array(Doc.string("id"), "Members, newest first.")),
+                    ("summaryCount", Doc.integer("The summary's count: each member's summary-arg-count (1 when absent).")),
+                    ("summaryArguments", Doc.array(Doc.string("summary-arg"), "Distinct summary-args, newest first.")),
                 ]), "Groups by thread id.")),
             ]),
             "PushFate": Doc.object("One step of a push on a device.", [

@@ -381,8 +381,9 @@ public final class DevicesControlAPI: EmulatorExtension {
             "title": body.string("title"), "body": body.string("body"), "category": body.string("category"),
             "threadId": body.string("threadId"),
         ]
+        let categoryFields = body.objectArray("categories")?.map(DeviceRequestReaders.readCategory)
         try body.finish()
-        let present = Set(fields.filter { $0.value != nil }.keys)
+        let present = Set(fields.filter { $0.value != nil }.keys).union(categoryFields == nil ? [] : ["categories"])
         func only(_ required: Set<String>, optional: Set<String> = []) throws(ControlAPIError) {
             if let extra = present.subtracting(required).subtracting(optional).sorted().first {
                 throw ControlAPIError.invalidField(extra, message: "'\(extra)' does not apply to action '\(name ?? "")'")
@@ -409,6 +410,9 @@ public final class DevicesControlAPI: EmulatorExtension {
         case "setNotificationsEnabled": try only(["enabled"]); action = .setNotificationsEnabled(bool("enabled"))
         case "answerPrompt": try only(["allow"]); action = .answerPrompt(allow: bool("allow"))
         case "reattachDelegate": try only([]); action = .reattachDelegate
+        case "setNotificationCategories":
+            try only(["categories"])
+            action = .setNotificationCategories(try DeviceRequestReaders.categories(categoryFields, field: "categories"))
         case "postLocalNotification":
             try only(["title"], optional: ["body", "category", "threadId"])
             action = .postLocalNotification(title: string("title"), body: string("body"), category: string("category"),
@@ -423,5 +427,5 @@ public final class DevicesControlAPI: EmulatorExtension {
 
     public static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",
                                  "dismiss", "setNotificationsEnabled", "answerPrompt", "reattachDelegate",
-                                 "postLocalNotification"]
+                                 "postLocalNotification", "setNotificationCategories"]
 }

@@ -8,18 +8,18 @@ enum AttachmentFetch {
         if url.hasPrefix("file://") {
             let path = String(url.dropFirst("file://".count))
             guard let data = FileManager.default.contents(atPath: path) else {
-                return .failure(.init(reason: "cannot read \(path)"))
+                return .failure(.init(.unreadable, "cannot read \(path)"))
             }
             return .success(Array(data))
         }
         guard let components = URLComponents(string: url), ["http", "https"].contains(components.scheme ?? ""),
               components.path.hasPrefix("/_emulator/files/") else {
-            return .failure(.init(reason: "the download of \(url) failed: only files the emulator serves "
+            return .failure(.init(.unreachable, "the download of \(url) failed: only files the emulator serves "
                                   + "(/_emulator/files/{name}) and file:// paths are reachable"))
         }
         let name = String(components.path.dropFirst("/_emulator/files/".count))
         guard let bytes = files[name] else {
-            return .failure(.init(reason: "the download of \(url) failed: 404 (no file '\(name)' was uploaded)"))
+            return .failure(.init(.notFound, "the download of \(url) failed: 404 (no file '\(name)' was uploaded)"))
         }
         return .success(bytes)
     }

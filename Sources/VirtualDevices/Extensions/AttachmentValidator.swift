@@ -19,30 +19,36 @@ public enum AttachmentValidator {
 
     /// Why creation failed.
     public struct Refused: Error, Sendable, Equatable, CustomStringConvertible {
+        public var code: AttachmentFailure.Code
         public var reason: String
         public var description: String { reason }
+
+        public init(_ code: AttachmentFailure.Code, _ reason: String) {
+            self.code = code
+            self.reason = reason
+        }
     }
 
     public static func validate(_ bytes: [UInt8], hint: String?) -> Result<Accepted, Refused> {
-        guard !bytes.isEmpty else { return .failure(Refused(reason: "the file is empty")) }
+        guard !bytes.isEmpty else { return .failure(Refused(.empty, "the file is empty")) }
         guard bytes.count <= maximumBytes else {
-            return .failure(Refused(reason: "the file is \(bytes.count) bytes, over the 10 MB attachment limit"))
+            return .failure(Refused(.tooLarge, "the file is \(bytes.count) bytes, over the 10 MB attachment limit"))
         }
         let sniffed = AttachmentType.sniff(bytes)
         var type: AttachmentType
         if let hint {
             guard let hinted = AttachmentType(hint: hint) else {
-                return .failure(Refused(reason: "the type hint '\(hint)' is not an image, video or audio type attachments accept"))
+                return .failure(Refused(.unsupportedHint, "the type hint '\(hint)' is not an image, video or audio type attachments accept"))
             }
             guard let sniffed, sniffed.family == hinted.family else {
-                return .failure(Refused(reason: "the content is not a valid \(hinted.rawValue) file (hint '\(hint)')"))
+                return .failure(Refused(.typeMismatch, "the content is not a valid \(hinted.rawValue) file (hint '\(hint)')"))
             }
             type = hinted
             // The hint picks among formats of the same family only when the bytes cannot tell (mp4/mov).
             if sniffed != hinted && ![.mp4, .mov].contains(sniffed) { type = sniffed }
         } else {
             guard let sniffed else {
-                return .failure(Refused(reason: "unsupported file type (not JPEG, PNG, GIF, TIFF, MPEG, MP4, MOV, MP3, AAC, WAV or CAF)"))
+                return .failure(Refused(.unsupportedType, "unsupported file type (not JPEG, PNG, GIF, TIFF, MPEG, MP4, MOV, MP3, AAC, WAV or CAF)"))
             }
             type = sniffed
         }
@@ -50,7 +56,7 @@ public enum AttachmentValidator {
         if type == .mp4 || type == .mov {
             duration = AttachmentType.movieDuration(bytes)
             if let d = duration, d > maximumVideoSeconds {
-                return .failure(Refused(reason: "the video is \(Int(d)) s long, over the 30 s limit"))
+                return .failure(Refused(.videoTooLong, "the video is \(Int(d)) s long, over the 30 s limit"))
             }
         }
         return .success(Accepted(type: type, bytes: bytes.count, duration: duration))

@@ -33,19 +33,22 @@ struct ServiceExtensionMachine: Sendable {
 
     enum Action: Sendable, Equatable {
         /// Display `content` (the extension's result, or the original) with `attachments`.
-        case deliver(content: PushContent, attachments: [AttachmentRecord], outcome: Outcome, log: [String])
+        case deliver(content: PushContent, attachments: [AttachmentRecord], outcome: Outcome, log: [String],
+                     events: [ExtensionEvent], failures: [AttachmentFailure])
     }
 
     /// A change that lands at a moment of the run.
     private struct Change: Sendable {
         var at: Millis
         var attachment: AttachmentRecord?
+        var failure: AttachmentFailure?
         var note: String
     }
 
     private enum State: Sendable {
         case running(started: Millis, original: PushContent, edited: PushContent, changes: [Change],
-                     decisive: (at: Millis, outcome: Outcome), log: [String])
+                     decisive: (at: Millis, outcome: Outcome), log: [String], handlerAt: Millis?,
+                     willExpire: Bool)
         case finished(Outcome)
     }
 
@@ -65,19 +68,47 @@ struct ServiceExtensionMachine: Sendable {
         if let v = script.badge { edited.badge = v; log.append("badge set to \(v)") }
         if let v = script.sound { edited.sound = v; log.append("sound set") }
         if let d = script.decrypt { log.append(Self.decrypt(d, original: original, into: &edited)) }
+        let payload = script.from.isEmpty && !script.attachments.contains(where: { $0.urlFrom != nil })
+            ? nil : PayloadPath.object(original.userInfoJson)
+        func take(_ path: String?, _ name: String, _ set: (String) -> Void) {
+            guard let path else { return }
+            if let v = PayloadPath.text(at: path, in: payload) {
+                set(v)
+                log.append("\(name) from \(path)")
+            } else {
+                log.append("\(name) from \(path): not in the payload, the original kept")
+            }
+        }
+        take(script.from.title, "title") { edited.title = $0 }
+        take(script.from.subtitle, "subtitle") { edited.subtitle = $0 }
+        take(script.from.body, "body") { edited.body = $0 }
+        take(script.from.threadId, "thread id") { edited.threadId = $0 }
+        take(script.from.category, "category") { edited.category = $0 }
 
         var changes: [Change] = []
         var t = now
         for request in script.attachments {
-            t += cached(request.url) ? script.cachedDownloadMillis : script.downloadMillis
-            switch fetch(request.url).flatMap({ AttachmentValidator.validate($0, hint: request.typeHint) }) {
+            var url = request.url
+            if let path = request.urlFrom {
+                guard let found = PayloadPath.text(at: path, in: payload) else {
+                    let reason = "no URL at \(path) in the payload"
+                    changes.append(Change(at: t, failure: AttachmentFailure(
+                        identifier: request.identifier, url: "", code: .noURL, reason: reason),
+                        note: "attachment \(request.identifier) failed: \(reason)"))
+                    continue
+                }
+                url = found
+            }
+            t += cached(url) ? script.cachedDownloadMillis : script.downloadMillis
+            switch fetch(url).flatMap({ AttachmentValidator.validate($0, hint: request.typeHint) }) {
             case .success(let a):
                 changes.append(Change(at: t, attachment: AttachmentRecord(
-                    identifier: request.identifier, url: request.url, type: a.type, bytes: a.bytes,
+                    identifier: request.identifier, url: url, type: a.type, bytes: a.bytes,
                     durationSeconds: a.duration), note: "attachment \(request.identifier) (\(a.type.rawValue)) added"))
             case .failure(let refused):
-                changes.append(Change(at: t, attachment: nil,
-                                      note: "attachment \(request.identifier) failed: \(refused.reason)"))
+                changes.append(Change(at: t, failure: AttachmentFailure(
+                    identifier: request.identifier, url: url, code: refused.code, reason: refused.reason),
+                    note: "attachment \(request.identifier) failed: \(refused.reason)"))
             }
         }
         let handlerAt = t + script.processingMillis
@@ -95,12 +126,15 @@ struct ServiceExtensionMachine: Sendable {
             decisive = (now + Self.budgetMillis, .timedOut)
         }
         state = .running(started: now, original: original, edited: edited, changes: changes,
-                         decisive: decisive, log: log)
+                         decisive: decisive, log: log,
+                         handlerAt: script.handler == .never || script.memoryMB > script.memoryLimitMB ? nil : handlerAt,
+                         willExpire: script.memoryMB <= script.memoryLimitMB
+                             && !(decisive.1 == .completed && handlerAt - now < Self.willExpireMillis))
     }
 
     /// When the run next needs the clock (nil once finished).
     var dueAt: Millis? {
-        if case .running(_, _, _, _, let decisive, _) = state { return decisive.at }
+        if case .running(_, _, _, _, let decisive, _, _, _) = state { return decisive.at }
         return nil
     }
 
@@ -108,26 +142,44 @@ struct ServiceExtensionMachine: Sendable {
 
     /// Time moved to `now`: delivers once the decisive moment has passed.
     mutating func advance(to now: Millis) -> [Action] {
-        guard case .running(let started, let original, let edited, let changes, let decisive, let log) = state,
+        guard case .running(let started, let original, let edited, let changes, let decisive, let log, let handlerAt,
+                            let willExpire) = state,
               now >= decisive.at else { return [] }
         state = .finished(decisive.outcome)
+        var events = [ExtensionEvent(at: started, event: .didReceive)]
+        let expiresAt = started + Self.willExpireMillis
+        if willExpire && decisive.at >= expiresAt { events.append(ExtensionEvent(at: expiresAt, event: .timeWillExpire)) }
+        switch decisive.outcome {
+        case .completed: events.append(ExtensionEvent(at: handlerAt ?? decisive.at, event: .contentHandler))
+        case .expiredBestAttempt: events.append(ExtensionEvent(at: decisive.at, event: .contentHandler))
+        case .timedOut: events.append(ExtensionEvent(at: decisive.at, event: .timedOut))
+        case .killed: events.append(ExtensionEvent(at: decisive.at, event: .killed))
+        }
+        let done = changes.filter { $0.at <= decisive.at }
+        var failures = done.compactMap(\.failure)
+        for late in changes where late.at > decisive.at {
+            guard let a = late.attachment ?? nil else { continue }
+            failures.append(AttachmentFailure(identifier: a.identifier, url: a.url, code: .stillDownloading,
+                                              reason: "still downloading when the extension ended"))
+        }
         let elapsed = String(format: "%.1f s", Double(decisive.at - started) / 1000)
         switch decisive.outcome {
         case .completed, .expiredBestAttempt:
-            let done = changes.filter { $0.at <= decisive.at }
             let notes = log + done.map(\.note)
                 + changes.filter { $0.at > decisive.at }.map { "attachment still downloading at the deadline: \($0.note)" }
             let head = decisive.outcome == .completed
                 ? "the service extension completed in \(elapsed)"
                 : "the service extension ran out of time; serviceExtensionTimeWillExpire delivered its best attempt at \(elapsed)"
             return [.deliver(content: edited, attachments: done.compactMap(\.attachment), outcome: decisive.outcome,
-                             log: [head] + notes)]
+                             log: [head] + notes, events: events, failures: failures)]
         case .timedOut:
             return [.deliver(content: original, attachments: [], outcome: .timedOut,
-                             log: ["the service extension never called its content handler: the original content is shown after \(elapsed)"])]
+                             log: ["the service extension never called its content handler: the original content is shown after \(elapsed)"],
+                             events: events, failures: [])]
         case .killed:
             return [.deliver(content: original, attachments: [], outcome: .killed,
-                             log: ["the service extension " + (log.last ?? "was killed") + ": the original content is shown"])]
+                             log: ["the service extension " + (log.last ?? "was killed") + ": the original content is shown"],
+                             events: events, failures: [])]
         }
     }
 

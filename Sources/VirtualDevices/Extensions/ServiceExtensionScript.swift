@@ -10,6 +10,9 @@ public struct ServiceExtensionScript: Sendable, Codable, Equatable {
     public var category: String?
     public var badge: Int?
     public var sound: String?
+    /// Fields read from the push's payload by a dotted path (`data.thread-id`, `custom.a.room`): the text at
+    /// that path, or the original field when the payload has nothing there.
+    public var from = PayloadFields()
     /// Decrypts a payload field (base64 of nonce ‖ ciphertext ‖ tag, AES-256-GCM) into a content field.
     public var decrypt: Decrypt?
     public var attachments: [AttachmentRequest]
@@ -40,15 +43,33 @@ public struct ServiceExtensionScript: Sendable, Codable, Equatable {
         }
     }
 
+    public struct PayloadFields: Sendable, Codable, Equatable {
+        public var title, subtitle, body, threadId, category: String?
+
+        public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, threadId: String? = nil,
+                    category: String? = nil) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.threadId = threadId
+            self.category = category
+        }
+
+        var isEmpty: Bool { self == PayloadFields() }
+    }
+
     public struct AttachmentRequest: Sendable, Codable, Equatable {
         public var identifier: String
         /// `file://` path, or a file the emulator serves at `…/_emulator/files/{name}`.
         public var url: String
+        /// A dotted payload path whose text is the URL (`fcm_options.image`); `url` is then unused.
+        public var urlFrom: String?
         public var typeHint: String?
 
-        public init(identifier: String, url: String, typeHint: String? = nil) {
+        public init(identifier: String, url: String, urlFrom: String? = nil, typeHint: String? = nil) {
             self.identifier = identifier
             self.url = url
+            self.urlFrom = urlFrom
             self.typeHint = typeHint
         }
     }

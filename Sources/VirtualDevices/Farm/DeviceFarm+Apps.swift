@@ -30,6 +30,9 @@ extension DeviceFarm {
                 case .setNotificationsEnabled(let on): app.setNotificationsEnabled(on)
                 case .answerPrompt(let allow): try app.answerPrompt(allow: allow, ctx)
                 case .reattachDelegate: app.reattachDelegate()
+                case .setNotificationCategories(let categories):
+                    app.ensureRunning(ctx)
+                    app.configuration.categories = categories
                 case .postLocalNotification(let title, let body, let category, let thread):
                     _ = app.postLocalNotification(title: title, body: body, category: category, threadId: thread, ctx)
                 }
@@ -60,6 +63,9 @@ public enum UserAction: Sendable, Equatable {
     case setNotificationsEnabled(Bool)
     /// Answer a permission prompt left up (`promptAnswer: wait`).
     case answerPrompt(allow: Bool)
+    /// The app's code calls `setNotificationCategories`: the set it passes replaces the registered one (as iOS
+    /// does), for notifications delivered from then on.
+    case setNotificationCategories([NotificationCategory])
     /// The app sets its notification-centre delegate again.
     case reattachDelegate
     /// The app shows a local notification now.

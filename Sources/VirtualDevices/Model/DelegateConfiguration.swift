@@ -12,14 +12,18 @@ public struct DelegateConfiguration: Sendable, Encodable, Equatable {
     /// `willPresent` returns no options (nothing shown) when the payload has this top-level key (as a chat
     /// app suppresses the conversation already on screen).
     public var suppressWhenPayloadHas: String?
+    /// willPresent's answer by payload: the first rule that matches gives the options (else `presentation`).
+    public var presentationRules: [PresentationRule]
     /// What the delegate does with each callback it forwards (absent: forwards it as the OS gave it).
     public var callbacks: [DelegateCallback: CallbackScript]
 
     public init(forwarding: DelegateForwardingMode = .correct, setLate: Bool = false,
                 thirdParty: ThirdPartyDelegate = .none,
                 presentation: [PresentationOption] = [.banner, .list, .sound, .badge],
-                suppressWhenPayloadHas: String? = nil, callbacks: [DelegateCallback: CallbackScript] = [:]) {
+                suppressWhenPayloadHas: String? = nil, presentationRules: [PresentationRule] = [],
+                callbacks: [DelegateCallback: CallbackScript] = [:]) {
         self.callbacks = callbacks
+        self.presentationRules = presentationRules
         self.forwarding = forwarding
         self.setLate = setLate
         self.thirdParty = thirdParty
@@ -30,7 +34,29 @@ public struct DelegateConfiguration: Sendable, Encodable, Equatable {
     /// The options `willPresent` returns for a notification with this payload.
     func presentationOptions(for content: PushContent) -> [PresentationOption] {
         if let key = suppressWhenPayloadHas, content.topLevelKeys.contains(key) { return [] }
-        return presentation
+        guard !presentationRules.isEmpty else { return presentation }
+        let payload = PayloadPath.object(content.userInfoJson)
+        return presentationRules.first { $0.matches(payload) }?.presentation ?? presentation
+    }
+}
+
+/// A willPresent rule: when the payload has `path` (with the text `equals`, if given), answer `presentation`
+/// (`[]`: show nothing, as a chat app does for the conversation on screen).
+public struct PresentationRule: Sendable, Encodable, Equatable {
+    /// A dotted payload path: `custom.a.type` (OneSignal's data), `type` (FCM's top-level data).
+    public var path: String
+    public var equals: String?
+    public var presentation: [PresentationOption]
+
+    public init(path: String, equals: String? = nil, presentation: [PresentationOption]) {
+        self.path = path
+        self.equals = equals
+        self.presentation = presentation
+    }
+
+    func matches(_ payload: [String: Any]?) -> Bool {
+        guard let equals else { return PayloadPath.value(at: path, in: payload) != nil }
+        return PayloadPath.text(at: path, in: payload) == equals
     }
 }
 

@@ -23,6 +23,9 @@ public struct PushContent: Sendable, Equatable {
         public var sound = ""
         public var category = ""
         public var threadId = ""
+        /// `aps.summary-arg` and `aps.summary-arg-count`: what the thread group's summary counts this as.
+        public var summaryArgument = ""
+        public var summaryArgumentCount: Int?
         public var targetContentId = ""
         public var interruptionLevel: InterruptionLevel?
         public var relevanceScore: Double?
@@ -87,6 +90,8 @@ public struct PushContent: Sendable, Equatable {
         }
         f.category = aps["category"] as? String ?? ""
         f.threadId = aps["thread-id"] as? String ?? ""
+        f.summaryArgument = aps["summary-arg"] as? String ?? ""
+        f.summaryArgumentCount = Self.integer(aps["summary-arg-count"])
         f.targetContentId = aps["target-content-id"] as? String ?? ""
         f.interruptionLevel = (aps["interruption-level"] as? String).flatMap(InterruptionLevel.init(apsValue:))
         f.relevanceScore = (aps["relevance-score"] as? NSNumber).map { min(1, max(0, $0.doubleValue)) }

@@ -145,13 +145,21 @@ struct NotificationCentre: Sendable {
     /// thread being the app's default group; groups ordered by their newest notification.
     var groups: [NotificationGroup] {
         var order: [String] = []
-        var members: [String: [String]] = [:]
+        var groups: [String: NotificationGroup] = [:]
         for item in items {
-            let thread = item.notification.threadIdentifier
-            if members[thread] == nil { order.append(thread) }
-            members[thread, default: []].append(item.identifier)
+            let n = item.notification
+            let thread = n.threadIdentifier
+            if groups[thread] == nil {
+                order.append(thread)
+                groups[thread] = NotificationGroup(threadIdentifier: thread, notificationIds: [])
+            }
+            groups[thread]?.notificationIds.append(item.identifier)
+            groups[thread]?.summaryCount += n.summaryArgumentCount
+            if !n.summaryArgument.isEmpty, groups[thread]?.summaryArguments.contains(n.summaryArgument) == false {
+                groups[thread]?.summaryArguments.append(n.summaryArgument)
+            }
         }
-        return order.map { NotificationGroup(threadIdentifier: $0, notificationIds: members[$0] ?? []) }
+        return order.compactMap { groups[$0] }
     }
 }
 
@@ -180,7 +188,8 @@ struct StoredNotification: Sendable {
             identifier: notification.identifier, apnsId: apnsId, notification: notification, deliveredAt: deliveredAt,
             presentation: presentation, soundPlayed: soundPlayed,
             attachments: extensionResult?.attachments ?? [], serviceExtension: extensionResult?.outcome,
-            contentExtension: contentExtension)
+            serviceExtensionEvents: extensionResult?.events ?? [],
+            attachmentFailures: extensionResult?.failures ?? [], contentExtension: contentExtension)
     }
 }
 
@@ -200,6 +209,10 @@ public struct DeliveredNotification: Sendable, Codable, Equatable {
     /// How the service extension ended (`completed`, `expiredBestAttempt`, `timedOut`, `killed`); nil when
     /// none ran.
     public var serviceExtension: String?
+    /// The extension's run in order: didReceive, timeWillExpire, the content handler, or killed / timedOut.
+    public var serviceExtensionEvents: [ExtensionEvent] = []
+    /// Attachments the extension did not get onto the notification, each with a code and a reason.
+    public var attachmentFailures: [AttachmentFailure] = []
     /// Whether the app's content extension draws it (its category is one the extension declares).
     public var contentExtension: Bool = false
 }
@@ -208,4 +221,8 @@ public struct DeliveredNotification: Sendable, Codable, Equatable {
 public struct NotificationGroup: Sendable, Codable, Equatable {
     public var threadIdentifier: String
     public var notificationIds: [String]
+    /// The stack's summary ("5 more messages from Anna and Ben"): the count adds each notification's
+    /// `summary-arg-count` (1 when absent), the arguments are the distinct `summary-arg`s, newest first.
+    public var summaryCount = 0
+    public var summaryArguments: [String] = []
 }

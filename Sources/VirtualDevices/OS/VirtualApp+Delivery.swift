@@ -155,6 +155,8 @@ extension VirtualApp {
         var outcome: String
         var attachments: [AttachmentRecord]
         var log: [String]
+        var events: [ExtensionEvent] = []
+        var failures: [AttachmentFailure] = []
     }
 
     private mutating func startExtension(_ script: ServiceExtensionScript, n: ApnsNotification, content: PushContent,
@@ -183,12 +185,13 @@ extension VirtualApp {
             let actions = extensionRuns[i].machine.advance(to: ctx.now)
             let run = extensionRuns[i]
             if run.machine.isFinished { extensionRuns.remove(at: i) } else { i += 1 }
-            for case .deliver(let content, let attachments, let outcome, let log) in actions {
+            for case .deliver(let content, let attachments, let outcome, let log, let events, let failures) in actions {
                 let n = ApnsNotification(identifier: run.identifier, content: content, platform: plugin.platform,
                                          level: Self.effectiveLevel(content.interruptionLevel, configuration.entitlements),
                                          source: .delegate)
                 present(n, content: content, apnsId: run.apnsId, token: run.token, ctx,
-                        extensionResult: ExtensionResult(outcome: "\(outcome)", attachments: attachments, log: log))
+                        extensionResult: ExtensionResult(outcome: "\(outcome)", attachments: attachments, log: log,
+                                                         events: events, failures: failures))
             }
         }
     }

@@ -1,0 +1,50 @@
+/// An attachment a service extension tried and did not get onto the notification: which, and why, as a
+/// code a test can match and the OS-style text.
+public struct AttachmentFailure: Sendable, Codable, Equatable {
+    public enum Code: String, Sendable, Codable, CaseIterable {
+        /// The URL came from a payload path that is not in the payload.
+        case noURL
+        /// A `file://` path that cannot be read.
+        case unreadable
+        /// Not a file the emulator serves (nothing leaves the machine).
+        case unreachable
+        /// A served-file URL whose file was never uploaded.
+        case notFound
+        case empty
+        /// Over the 10 MB limit.
+        case tooLarge
+        /// A type hint that is not an image, video or audio type.
+        case unsupportedHint
+        /// The bytes are not of the hinted type's family.
+        case typeMismatch
+        /// Bytes of no type attachments accept.
+        case unsupportedType
+        /// A video over 30 s.
+        case videoTooLong
+        /// Still downloading when the extension ended.
+        case stillDownloading
+    }
+
+    public var identifier: String
+    public var url: String
+    public var code: Code
+    public var reason: String
+}
+
+/// A step of a service extension's run, at its time on the emulator clock.
+public struct ExtensionEvent: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// `didReceive(_:withContentHandler:)` was called.
+        case didReceive
+        /// `serviceExtensionTimeWillExpire()` was called, a second before the 30 s budget ends.
+        case timeWillExpire
+        /// The content handler was called (from didReceive, or from timeWillExpire with the best attempt).
+        case contentHandler
+        /// The system killed the extension (memory) or gave up on it at the deadline.
+        case killed
+        case timedOut
+    }
+
+    public var at: Int64
+    public var event: Kind
+}
