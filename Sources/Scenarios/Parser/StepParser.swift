@@ -33,7 +33,7 @@ struct StepParser {
         "tap": (["notification"], []), "action": (["notification", "actionId"], ["text"]),
         "dismiss": (["notification"], []), "setNotificationsEnabled": (["enabled"], []), "answerPrompt": (["allow"], []),
         "reattachDelegate": ([], []), "postLocalNotification": (["title"], ["body", "category", "threadId"]),
-        "setNotificationCategories": (["categories"], []),
+        "setNotificationCategories": (["categories"], []), "expand": (["notification"], []), "collapse": ([], []),
     ]
 
     func error(_ node: YAMLNode, _ message: String) -> ScenarioParseError {

@@ -170,6 +170,8 @@ package enum DeviceRequestReaders {
         var unknownOutcomeCalls: [String]?
         var serviceExtension: ExtensionFields?
         var contentExtensionCategories: [String]?
+        var contentMemoryMB, contentMemoryLimitMB: Int64?
+        var contentResponseOption: String?
         var push, timeSensitive, criticalAlerts: Bool?
         var forwarding, thirdParty, suppressKey: String?
         var setLate: Bool?
@@ -228,6 +230,21 @@ package enum DeviceRequestReaders {
                                                    customDismissAction: c.customDismissAction ?? false))
         }
         return categories
+    }
+
+    static func contentExtension(_ f: AppFields, prefix: String) throws(ControlAPIError) -> ContentExtensionSettings {
+        let p = prefix + "contentExtension."
+        var settings = ContentExtensionSettings()
+        for (name, value) in [("memoryMB", f.contentMemoryMB), ("memoryLimitMB", f.contentMemoryLimitMB)] {
+            guard let value else { continue }
+            guard (0...4096).contains(value) else {
+                throw ControlAPIError.invalid(p + name, mustBe: "megabytes from 0 to 4096", got: "\(value)")
+            }
+            if name == "memoryMB" { settings.memoryMB = Int(value) } else { settings.memoryLimitMB = Int(value) }
+        }
+        settings.responseOption = try enumValue(ContentExtensionSettings.ResponseOption.self, f.contentResponseOption,
+                                                field: p + "responseOption")
+        return settings
     }
 
     static func presentationRules(_ fields: [(path: String?, equals: String?, presentation: [Int64]?)]?,
@@ -425,12 +442,15 @@ package enum DeviceRequestReaders {
     package static func readApp(_ r: JSONBodyReader) -> AppFields {
         let entitlements = r.object("entitlements")
         let delegate = r.object("delegate")
+        let content = r.object("contentExtension")
         return AppFields(
             bundleId: r.string("bundleId", required: true), build: r.string("build"),
             promptAnswer: r.string("promptAnswer"), registrationError: r.string("registrationError"),
             unknownOutcomeCalls: r.stringArray("unknownOutcomeCalls"),
             serviceExtension: r.object("serviceExtension").map(readExtension),
-            contentExtensionCategories: r.object("contentExtension")?.stringArray("categories", required: true),
+            contentExtensionCategories: content?.stringArray("categories", required: true),
+            contentMemoryMB: content?.int64("memoryMB"), contentMemoryLimitMB: content?.int64("memoryLimitMB"),
+            contentResponseOption: content?.string("responseOption"),
             push: entitlements?.bool("push"), timeSensitive: entitlements?.bool("timeSensitive"),
             criticalAlerts: entitlements?.bool("criticalAlerts"),
             forwarding: delegate?.string("forwarding"), thirdParty: delegate?.string("thirdParty"),
@@ -473,6 +493,7 @@ package enum DeviceRequestReaders {
             promptAnswer: answer, categories: categories, registrationError: f.registrationError,
             unknownOutcomeCalls: unknownOutcomeCalls,
             serviceExtension: try f.serviceExtension.map { (e) throws(ControlAPIError) in try serviceExtension(e, prefix: prefix) },
-            contentExtensionCategories: f.contentExtensionCategories ?? [])
+            contentExtensionCategories: f.contentExtensionCategories ?? [],
+            contentExtension: try contentExtension(f, prefix: prefix))
     }
 }

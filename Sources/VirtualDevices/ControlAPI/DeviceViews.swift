@@ -38,6 +38,8 @@ struct AppView: Encodable {
     var unknownOutcomeCalls: [String]
     var serviceExtension: ServiceExtensionScript?
     var contentExtension: ContentExtensionView?
+    /// The notification the user expanded last and what the content extension did.
+    var contentSession: ContentExtensionSession?
     var attachmentCacheHits: Int
     var attachmentCacheMisses: Int
     var extensionRunsInProgress: Int
@@ -66,7 +68,11 @@ struct AppView: Encodable {
         unknownOutcomeCalls = a.configuration.unknownOutcomeCalls.map(\.rawValue)
         serviceExtension = a.configuration.serviceExtension
         let categories = a.configuration.contentExtensionCategories
-        contentExtension = categories.isEmpty ? nil : ContentExtensionView(categories: categories)
+        let settings = a.configuration.contentExtension
+        contentExtension = categories.isEmpty ? nil : ContentExtensionView(
+            categories: categories, memoryMB: settings.memoryMB, memoryLimitMB: settings.memoryLimitMB,
+            responseOption: settings.responseOption?.rawValue)
+        contentSession = a.contentSession
         attachmentCacheHits = a.attachmentCacheHits
         attachmentCacheMisses = a.attachmentCacheMisses
         extensionRunsInProgress = a.extensionRuns.count
@@ -224,6 +230,9 @@ struct FileView: Encodable {
 /// `{"categories": [...]}`: the categories the app's content extension draws.
 struct ContentExtensionView: Encodable {
     var categories: [String]
+    var memoryMB: Int
+    var memoryLimitMB: Int
+    var responseOption: String?
 }
 
 /// `POST /_emulator/settle`'s answer.

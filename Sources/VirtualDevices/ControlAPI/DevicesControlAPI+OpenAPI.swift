@@ -196,6 +196,12 @@ extension DevicesControlAPI {
             ("serviceExtension", Doc.ref("ServiceExtension")),
             ("contentExtension", Doc.object("The app's Notification Content Extension.", [
                 ("categories", Doc.array(Doc.string("category id"), "Categories it draws (UNNotificationExtensionCategory).")),
+                ("memoryMB", Doc.integer("Peak memory of its view (default 10).", minimum: 0, maximum: 4096)),
+                ("memoryLimitMB", Doc.integer("The watchdog's cap (default 120): over it, the default interface shows.",
+                                              minimum: 0, maximum: 4096)),
+                ("responseOption", Doc.string("What its didReceive(response) answers for an action while expanded"
+                                              + " (absent: it does not implement it; actions go to the app).",
+                                              choices: ContentExtensionSettings.ResponseOption.allCases.map(\.rawValue))),
             ], required: ["categories"])),
             ("unknownOutcomeCalls", Doc.array(Doc.string("Plugin method", choices: CallRecord.Call.allCases.map(\.rawValue)),
                                               "Calls the OS answers with something this plugin version does not know"
@@ -259,6 +265,15 @@ extension DevicesControlAPI {
                 ("attachmentCacheHits", Doc.integer("Attachment downloads served from the extension's cache.")),
                 ("attachmentCacheMisses", Doc.integer("Attachment downloads that were not cached.")),
                 ("extensionRunsInProgress", Doc.integer("Service extension runs not yet delivered.")),
+                ("contentSession", Doc.object("The notification expanded last and what its content extension did.", [
+                    ("notificationId", Doc.string("The expanded notification.")),
+                    ("interface", Doc.string("Whose view shows.", choices: ["custom", "default"])),
+                    ("events", Doc.array(Doc.object("A content extension call.", [
+                        ("at", Doc.millis("When")),
+                        ("event", Doc.string("What.", choices: ["didReceive", "didReceiveResponse", "killed", "closed"])),
+                        ("actionIdentifier", Doc.string("didReceiveResponse: the action.")),
+                    ]), "In order.")),
+                ])),
             ]),
             "AppList": Doc.object("Installed apps.", [("apps", Doc.array(Doc.ref("App"), "Apps"))], required: ["apps"]),
             "DeviceCreateRequest": Doc.object("A device; every field is optional.", [
@@ -368,7 +383,6 @@ extension DevicesControlAPI {
                                           required: ["events"]),
             "AppActionRequest": Doc.object("A user action; fields that do not apply to the action are refused.", [
                 ("action", Doc.string("What the user does.", choices: DevicesControlAPI.appActionNames)),
-                ("notificationId", Doc.string("tap, action, dismiss: the notification.")),
                 ("actionId", Doc.string("action: the category action.")),
                 ("text", Doc.string("action: typed text (text-input actions).")),
                 ("enabled", Doc.boolean("setNotificationsEnabled.")), ("allow", Doc.boolean("answerPrompt.")),
@@ -376,6 +390,7 @@ extension DevicesControlAPI {
                 ("category", Doc.string("postLocalNotification.")), ("threadId", Doc.string("postLocalNotification.")),
                 ("categories", Doc.array(Doc.ref("NotificationCategory"),
                                          "setNotificationCategories: the set that replaces the registered one.")),
+                ("notificationId", Doc.string("tap, action, dismiss, expand: the notification.")),
             ], required: ["action"], closed: true),
             "DeliveredNotification": Doc.object("A notification on display.", [
                 ("identifier", Doc.string("Request identifier.")), ("apnsId", Doc.string("The push's apns-id.")),

@@ -410,6 +410,8 @@ public final class DevicesControlAPI: EmulatorExtension {
         case "setNotificationsEnabled": try only(["enabled"]); action = .setNotificationsEnabled(bool("enabled"))
         case "answerPrompt": try only(["allow"]); action = .answerPrompt(allow: bool("allow"))
         case "reattachDelegate": try only([]); action = .reattachDelegate
+        case "expand": try only(["notificationId"]); action = .expand(notificationId: string("notificationId"))
+        case "collapse": try only([]); action = .collapse
         case "setNotificationCategories":
             try only(["categories"])
             action = .setNotificationCategories(try DeviceRequestReaders.categories(categoryFields, field: "categories"))
@@ -427,5 +429,5 @@ public final class DevicesControlAPI: EmulatorExtension {
 
     public static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",
                                  "dismiss", "setNotificationsEnabled", "answerPrompt", "reattachDelegate",
-                                 "postLocalNotification", "setNotificationCategories"]
+                                 "postLocalNotification", "setNotificationCategories", "expand", "collapse"]
 }

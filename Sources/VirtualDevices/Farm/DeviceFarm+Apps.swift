@@ -30,6 +30,8 @@ extension DeviceFarm {
                 case .setNotificationsEnabled(let on): app.setNotificationsEnabled(on)
                 case .answerPrompt(let allow): try app.answerPrompt(allow: allow, ctx)
                 case .reattachDelegate: app.reattachDelegate()
+                case .expand(let id): try app.expand(id, ctx)
+                case .collapse: app.collapse(ctx)
                 case .setNotificationCategories(let categories):
                     app.ensureRunning(ctx)
                     app.configuration.categories = categories
@@ -66,6 +68,9 @@ public enum UserAction: Sendable, Equatable {
     /// The app's code calls `setNotificationCategories`: the set it passes replaces the registered one (as iOS
     /// does), for notifications delivered from then on.
     case setNotificationCategories([NotificationCategory])
+    /// Long-press a notification (expanded; the content extension's view if it draws the category), and let go.
+    case expand(notificationId: String)
+    case collapse
     /// The app sets its notification-centre delegate again.
     case reattachDelegate
     /// The app shows a local notification now.

@@ -17,12 +17,16 @@ public struct AppConfiguration: Sendable, Encodable, Equatable {
     public var serviceExtension: ServiceExtensionScript?
     /// Categories the app's Notification Content Extension draws (`UNNotificationExtensionCategory`).
     public var contentExtensionCategories: [String]
+    /// Its memory and how it answers actions (used only when it draws categories).
+    public var contentExtension: ContentExtensionSettings
 
     public init(bundleId: String, build: BuildKind = .development, entitlements: Entitlements = Entitlements(),
                 delegate: DelegateConfiguration = DelegateConfiguration(), promptAnswer: PromptAnswer = .allow,
                 categories: [NotificationCategory] = [], registrationError: String? = nil,
                 unknownOutcomeCalls: [CallRecord.Call] = [], serviceExtension: ServiceExtensionScript? = nil,
-                contentExtensionCategories: [String] = []) {
+                contentExtensionCategories: [String] = [],
+                contentExtension: ContentExtensionSettings = ContentExtensionSettings()) {
+        self.contentExtension = contentExtension
         self.bundleId = bundleId
         self.build = build
         self.entitlements = entitlements

@@ -30,6 +30,7 @@ extension VirtualApp {
     /// The notification leaves the centre; the badge stays (a tap does not clear it).
     mutating func tap(_ identifier: String, _ ctx: OSContext) throws(DeviceError) {
         guard let item = centre.remove(identifier) else { throw .notificationNotFound(identifier) }
+        closeSession(of: identifier, ctx)
         respond(to: item, action: ActionIdentifier.defaultAction, text: nil, foreground: true, ctx)
     }
 
@@ -44,7 +45,23 @@ extension VirtualApp {
             throw .unknownAction(category: categoryId, action: action)
         }
         if text != nil && !button.textInput { throw .textInputNotAllowed(action) }
+        // Expanded with the extension's own view: an extension that implements didReceive(response) gets the
+        // action first, and its answer decides what else happens.
+        if var session = contentSession, session.isOpen, session.notificationId == identifier,
+           session.interface == .custom, let option = configuration.contentExtension.responseOption {
+            session.events.append(.init(at: ctx.now, event: .didReceiveResponse, actionIdentifier: action))
+            contentSession = session
+            switch option {
+            case .doNotDismiss: return
+            case .dismiss:
+                _ = centre.remove(identifier)
+                closeSession(of: identifier, ctx)
+                return
+            case .dismissAndForwardAction: break
+            }
+        }
         _ = centre.remove(identifier)
+        closeSession(of: identifier, ctx)
         respond(to: item, action: action, text: button.textInput ? (text ?? "") : nil,
                        foreground: button.foreground, ctx)
     }
@@ -52,10 +69,30 @@ extension VirtualApp {
     /// Swipes the notification away. Only a category registered with `customDismissAction` tells the app.
     mutating func dismiss(_ identifier: String, _ ctx: OSContext) throws(DeviceError) {
         guard let item = centre.remove(identifier) else { throw .notificationNotFound(identifier) }
+        closeSession(of: identifier, ctx)
         let category = configuration.categories.first { $0.identifier == item.notification.categoryIdentifier }
         guard category?.customDismissAction == true else { return }
         // Dismiss responses are delivered to the running or background-launched app, never a cold start.
         respond(to: item, action: ActionIdentifier.dismissAction, text: nil, foreground: false, ctx)
+    }
+
+    /// Long-press on a notification: expanded, with the content extension's interface if it draws the category.
+    mutating func expand(_ identifier: String, _ ctx: OSContext) throws(DeviceError) {
+        guard let item = centre.find(identifier) else { throw .notificationNotFound(identifier) }
+        if var open = contentSession { open.close(at: ctx.now); contentSession = open }
+        contentSession = .expand(identifier, drawnByExtension: item.contentExtension,
+                                 settings: configuration.contentExtension, at: ctx.now)
+    }
+
+    /// The expanded notification closes (the user lets go).
+    mutating func collapse(_ ctx: OSContext) {
+        if var open = contentSession { open.close(at: ctx.now); contentSession = open }
+    }
+
+    private mutating func closeSession(of identifier: String, _ ctx: OSContext) {
+        guard var open = contentSession, open.notificationId == identifier else { return }
+        open.close(at: ctx.now)
+        contentSession = open
     }
 
     /// The response path: launch if needed (iOS forwards the launch notification from launchOptions),

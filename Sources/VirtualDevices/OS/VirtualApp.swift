@@ -48,6 +48,8 @@ public struct VirtualApp: Sendable {
     var backgroundDeliveries = RecentWakes()
     /// The newest background push held back by the budget (the device keeps only the newest).
     var heldBackgroundPush: QueuedPush?
+    /// The notification the user expanded last, and what its content extension did.
+    public internal(set) var contentSession: ContentExtensionSession?
     /// Service extension runs in progress, in start order.
     var extensionRuns: [ExtensionRun] = []
     /// Whether the farm's tick visits this install (`DeviceStore.ticking`), as `DeviceFarm.withApp` last left it.
