@@ -88,9 +88,11 @@ public struct TestCommand: Command {
             return .usage
         }
         let (all, errors) = ScenarioRunner.load(files)
-        guard errors.isEmpty else {
-            for e in errors { context.errorOutput.writeLine("error: \(e)") }
-            context.errorOutput.writeLine("\(errors.count) invalid scenario file\(errors.count == 1 ? "" : "s"): nothing was run")
+        // An invalid file is reported and the others still run; the run then ends 64 (invalid input).
+        for e in errors { context.errorOutput.writeLine("error: \(e)") }
+        let invalid = "\(errors.count) invalid scenario file\(errors.count == 1 ? "" : "s")"
+        guard !all.isEmpty || errors.isEmpty else {
+            context.errorOutput.writeLine("\(invalid): nothing was run")
             return .usage
         }
         let selected = all.filter { s in
@@ -129,6 +131,10 @@ public struct TestCommand: Command {
         }
         if let json {
             try JSONReport.data(results, seconds: seconds).write(to: URL(fileURLWithPath: json), options: .atomic)
+        }
+        if !errors.isEmpty {
+            context.errorOutput.writeLine("\(invalid) (listed above): the others ran")
+            return .usage
         }
         return results.allSatisfy { $0.outcome == .passed } ? .success : .failure
     }

@@ -10,6 +10,8 @@ public struct Expectation: Sendable {
         /// GetColdStartNotification is called (consuming it) and its notification matched; `empty`
         /// expects the empty notification.
         case coldStart(AppRef)
+        /// The same notification read without consuming it (the app view's `coldStartPeek`).
+        case coldStartPeek(AppRef)
         /// The badge.
         case badge(AppRef)
         /// The notification centre (`notifications`, `groups`, `badge`): a subset match, or `count`.
@@ -50,6 +52,8 @@ public struct Expectation: Sendable {
         case ordered
         /// Each of these events, in any order.
         case unordered
+        /// The same as `unordered`: the list contains these.
+        case contains
         /// None of these events.
         case none
     }

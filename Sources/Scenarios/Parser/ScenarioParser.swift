@@ -273,7 +273,7 @@ public struct ScenarioParser {
         }
         var specs: [DeviceSpec] = []
         for (index, item) in items.enumerated() {
-            let spec = try device(item, index: index, profiles: profiles)
+            guard let spec = try device(item, index: index, profiles: profiles) else { continue }
             if specs.contains(where: { $0.id == spec.id }) {
                 throw ScenarioParseError(file: file, mark: item.mark, "device id '\(spec.id)' is used twice")
             }
@@ -282,9 +282,20 @@ public struct ScenarioParser {
         return specs
     }
 
-    func device(_ node: YAMLNode, index: Int, profiles: [String: Profile]) throws(ScenarioParseError) -> DeviceSpec {
+    /// A device of the scenario; nil for one written to be refused (`expectError: text`), which it was, with a
+    /// message containing that text.
+    func device(_ node: YAMLNode, index: Int, profiles: [String: Profile]) throws(ScenarioParseError) -> DeviceSpec? {
         guard case .mapping(var pairs, let mark) = node else {
             throw ScenarioParseError(file: file, mark: node.mark, "a device must be a mapping, got \(node.kindDescription)")
+        }
+        var expectError: (text: String, mark: YAMLNode.Mark)?
+        if let i = pairs.firstIndex(where: { $0.key.scalarText == "expectError" }) {
+            let e = pairs.remove(at: i)
+            guard let text = e.value.scalarText, !text.isEmpty else {
+                throw ScenarioParseError(file: file, mark: e.value.mark,
+                                         "'expectError' must be the text the refusal's message contains")
+            }
+            expectError = (text, e.value.mark)
         }
         // Keys the profile supplied, and its file: an error in one of them points into the profile.
         var fromProfile: (keys: Set<String>, file: String)?
@@ -308,16 +319,32 @@ public struct ScenarioParser {
         }
         let merged = YAMLNode.mapping(pairs, mark)
         // The control API's own reader decides what a device may hold, and its field paths point at lines.
+        let read: Result<(DeviceConfiguration, [AppConfiguration]), ControlAPIError>
         do {
             let body = try JSONBodyReader.parse(merged.jsonBytes)
             let fields = DeviceRequestReaders.readDevice(body)
             try body.finish()
-            let (config, apps) = try DeviceRequestReaders.device(fields)
+            read = .success(try DeviceRequestReaders.device(fields))
+        } catch {
+            read = .failure(error)
+        }
+        switch (read, expectError) {
+        case (.success((let config, let apps)), nil):
             return DeviceSpec(
                 id: config.id, body: merged.jsonBytes, bundleIds: apps.map(\.bundleId),
                 environments: Dictionary(apps.map { ($0.bundleId, $0.build.tokenEnvironment) }) { a, _ in a },
                 mark: mark)
-        } catch {
+        case (.success, let expected?):
+            throw ScenarioParseError(file: file, mark: expected.mark,
+                                     "the device was expected to be refused (expectError: \(expected.text)), but it is valid")
+        case (.failure(let error), let expected?):
+            guard error.message.contains(expected.text) else {
+                throw ScenarioParseError(file: file, mark: expected.mark,
+                                         "the device was refused with \"\(error.message)\", which does not contain"
+                                            + " \"\(expected.text)\"")
+            }
+            return nil
+        case (.failure(let error), nil):
             let at = error.field.map { merged.node(at: $0) } ?? merged
             let topKey = error.field.map { String($0.prefix { $0 != "." && $0 != "[" }) }
             if let fromProfile, let topKey, fromProfile.keys.contains(topKey) {

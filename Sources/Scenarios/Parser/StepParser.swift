@@ -14,8 +14,8 @@ struct StepParser {
     static let kinds = ["call", "notify", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
                         "control", "mint", "fault", "expect"]
     /// Keys of `expect` that read the emulator's state rather than the step's own result.
-    static let stateKeys = ["app", "events", "calls", "forwards", "coldStart", "badge", "notifications", "fate",
-                            "deviceToken"]
+    static let stateKeys = ["app", "events", "calls", "forwards", "coldStart", "coldStartPeek", "badge", "notifications",
+                            "fate", "fates", "deviceToken"]
     static let callNames = DevicesControlAPI.calls.map(\.name)
     /// What each call argument must be, for the parse error.
     static let argumentKinds: [String: String] = [
@@ -426,6 +426,22 @@ struct StepParser {
             case "events", "calls", "forwards":
                 kind = .events(try targets.app(), mode: try eventsMode(value, name), log: Expectation.AppLogKind(rawValue: name)!)
             case "coldStart": kind = .coldStart(try targets.app())
+            case "coldStartPeek": kind = .coldStartPeek(try targets.app())
+            case "fates":
+                // Several pushes' fates in one expect: each item is a `fate` mapping with its `push`.
+                guard case .sequence(let items, _) = value, !items.isEmpty else {
+                    throw error(value, "'fates' must be a list of {push: ${saved}, is | steps | reason | device}")
+                }
+                for (i, item) in items.enumerated() {
+                    guard case .mapping(let fp, _) = item, let push = item["push"]?.scalarText else {
+                        throw error(item, "each of 'fates' needs 'push: ${saved-apns-id}'")
+                    }
+                    for (k, _) in fp where !["push", "is", "steps", "reason", "device"].contains(k.scalarText ?? "") {
+                        throw error(k, "unknown fate check '\(k.scalarText ?? "")'; expected one of: push, is, steps, reason, device")
+                    }
+                    out.append(Expectation(kind: .fate(push: push), expected: item, mark: item.mark, label: "fates[\(i)]"))
+                }
+                continue
             case "badge":
                 guard Int(value.scalarText ?? "") != nil else { throw error(value, "'badge' must be an integer") }
                 kind = .badge(try targets.app())

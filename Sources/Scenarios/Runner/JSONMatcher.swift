@@ -10,7 +10,8 @@ import OpenSSLSupport
 /// * A scalar matches by text (`200` matches the number 200 and the string "200"); plain `null` (or
 ///   `<absent>`) matches a missing or null value; `<any>` matches any present value.
 /// * A mapping with exactly one operator key checks that: `{contains: s}`, `{matches: regex}`,
-///   `{oneOf: [..]}`, `{not: v}`, `{greaterThan: n}`, `{lessThan: n}`, `{length: n}`.
+///   `{oneOf: [..]}`, `{not: v}`, `{greaterThan: n}`, `{lessThan: n}`, `{greaterOrEqual: n}`,
+///   `{lessOrEqual: n}`, `{length: n}` (`n` may be a saved `${value}`).
 /// * `${name}` in a scalar is replaced by a saved value first.
 struct JSONMatcher {
     let variables: [String: String]
@@ -23,7 +24,8 @@ struct JSONMatcher {
         var mark: YAMLNode.Mark
     }
 
-    static let operators: Set<String> = ["contains", "matches", "oneOf", "not", "greaterThan", "lessThan", "length"]
+    static let operators: Set<String> = ["contains", "matches", "oneOf", "not", "greaterThan", "lessThan", "greaterOrEqual",
+                                         "lessOrEqual", "length"]
 
     func match(_ expected: YAMLNode, _ actual: Any?, path: String = "") -> Mismatch? {
         switch expected {
@@ -87,11 +89,18 @@ struct JSONMatcher {
                 : fail("one of " + options.map { quote($0.scalarText.map(substitute) ?? "…") }.joined(separator: ", "))
         case "not":
             return match(operand, actual) == nil ? fail("anything but \(quote(operandText))") : nil
-        case "greaterThan", "lessThan":
+        case "greaterThan", "lessThan", "greaterOrEqual", "lessOrEqual":
+            let sign = ["greaterThan": ">", "lessThan": "<", "greaterOrEqual": "≥", "lessOrEqual": "≤"][op]!
             guard let a = scalarText(actual).flatMap(Double.init), let b = Double(operandText) else {
-                return fail("a number \(op == "greaterThan" ? ">" : "<") \(operandText)")
+                return fail("a number \(sign) \(operandText)")
             }
-            return (op == "greaterThan" ? a > b : a < b) ? nil : fail("a number \(op == "greaterThan" ? ">" : "<") \(operandText)")
+            let holds = switch op {
+            case "greaterThan": a > b
+            case "lessThan": a < b
+            case "greaterOrEqual": a >= b
+            default: a <= b
+            }
+            return holds ? nil : fail("a number \(sign) \(operandText)")
         case "length":
             let count = (actual as? [Any])?.count ?? (actual as? [String: Any])?.count ?? scalarText(actual)?.count
             return count.map(String.init) == operandText ? nil : fail("length \(operandText)")

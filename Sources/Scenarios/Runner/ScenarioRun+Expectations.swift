@@ -25,10 +25,17 @@ extension ScenarioRun {
         case .events(let app, let mode, let log):
             let entries = try await control.object("GET", app.path + "/" + log.rawValue)[log.rawValue] as? [[String: Any]] ?? []
             checkEvents(e, mode: mode, log: log, entries, label: label)
-        case .coldStart(let app):
-            let record = try await control.object("POST", app.path + "/calls",
-                                                   body: Array(#"{"call":"GetColdStartNotification"}"#.utf8))
-            let n = (record["result"] as? [String: Any])?["notification"]
+        case .coldStart, .coldStartPeek:
+            let n: Any?
+            if case .coldStart(let app) = e.kind {
+                let record = try await control.object("POST", app.path + "/calls",
+                                                       body: Array(#"{"call":"GetColdStartNotification"}"#.utf8))
+                n = (record["result"] as? [String: Any])?["notification"]
+            } else if case .coldStartPeek(let app) = e.kind {
+                n = try await control.object("GET", app.path)["coldStartPeek"]
+            } else {
+                n = nil
+            }
             if e.expected.scalarText == "empty" {
                 let json = (n as? [String: Any])?["userInfoJson"] as? String
                 if json != "" { fail(at: e.mark, label, expected: "the empty notification", actual: matcher.describe(n)) }
@@ -92,7 +99,7 @@ extension ScenarioRun {
                 }
                 next = found + 1
             }
-        case .unordered:
+        case .unordered, .contains:
             for item in list where !events.contains(where: { matcher.match(pattern(item), $0) == nil }) {
                 fail(at: item.mark, label, expected: "a\(noun == "event" ? "n" : "") \(noun) matching \(describe(item))", actual: actualSummary)
                 return

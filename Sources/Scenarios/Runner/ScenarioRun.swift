@@ -12,6 +12,9 @@ final class ScenarioRun {
     let target: EmulatorTarget
     var senders: [String: SenderSession] = [:]
     var variables: [String: String] = [:]
+    /// Saved values that were numbers (a call id, a number captured from a result): a scalar that is only
+    /// `${name}` becomes a number or a string by what was saved, however it is quoted.
+    var numericVariables: Set<String> = []
     var failures: [ScenarioFailure] = []
     /// The current step's own result (call record, push response, journal entry) as JSON.
     var result: [String: Any] = [:]
@@ -45,7 +48,7 @@ final class ScenarioRun {
             variables["scenarioDir"] = URL(fileURLWithPath: scenario.file).absoluteURL.deletingLastPathComponent().path
             // `${now}` and `${nowSeconds±N}` in device specs too, not only in steps.
             if let now = (try await control.object("GET", "/_emulator/clock"))["now"] as? NSNumber {
-                variables["now"] = String(now.int64Value)
+                keep("now", now)
             }
             for device in scenario.devices {
                 let body = Array(matcher.substitute(String(decoding: device.body, as: UTF8.self)).utf8)
@@ -69,14 +72,14 @@ final class ScenarioRun {
                 // checked, with the pushes accepted so far on their devices (`POST /_emulator/settle`).
                 try await settle()
                 if let clock = try? await control.object("GET", "/_emulator/clock"), let now = clock["now"] as? NSNumber {
-                    variables["now"] = String(now.int64Value)
+                    keep("now", now)
                 }
                 try await execute(step)
                 for (name, path) in step.capture {
-                    guard let value = Self.value(at: path, in: result).flatMap(matcher.scalarText) else {
+                    guard let found = Self.value(at: path, in: result), matcher.scalarText(found) != nil else {
                         throw RunnerError("capture '\(name)': nothing at '\(path)' in the result \(matcher.describe(result))")
                     }
-                    variables[name] = value
+                    keep(name, found)
                 }
             } catch {
                 fail(at: step.mark, label, message: "\(error)")
@@ -155,7 +158,7 @@ final class ScenarioRun {
             for (k, v) in record["result"] as? [String: Any] ?? [:] { flat[k] = v }
             result = flat
             if let save = step.save {
-                variables[save] = (flat["token"] as? String) ?? matcher.scalarText(flat["callId"]) ?? ""
+                keep(save, flat["token"] ?? flat["callId"] ?? "")
             }
         case .action(let app, let name, let fields, let notification):
             var body: [String: Any] = (substituted(fields).jsonValue as? [String: Any]) ?? [:]
@@ -185,7 +188,7 @@ final class ScenarioRun {
             result = ["status": status,
                       "body": (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
                         ?? String(decoding: bytes, as: UTF8.self)]
-            if let save = step.save, let id = (result["body"] as? [String: Any])?["id"] { variables[save] = "\(id)" }
+            if let save = step.save, let id = (result["body"] as? [String: Any])?["id"] { keep(save, id) }
         case .mint(let name):
             guard let sender = senders[name], let save = step.save else { throw RunnerError("no sender '\(name)'") }
             variables[save] = try await sender.mintToken()
@@ -199,9 +202,22 @@ final class ScenarioRun {
     }
 
     /// `${name}` replaced in every scalar of `node`.
+    /// Saves `value` as `${name}` (its text), remembering whether it was a number.
+    func keep(_ name: String, _ value: Any) {
+        variables[name] = matcher.scalarText(value) ?? "\(value)"
+        // JSON booleans are NSNumbers too, of Objective-C type `c`.
+        if let n = value as? NSNumber, String(cString: n.objCType) != "c" { numericVariables.insert(name) } else { numericVariables.remove(name) }
+    }
+
     func substituted(_ node: YAMLNode) -> YAMLNode {
         switch node {
-        case .scalar(let text, let quoted, let mark): return .scalar(matcher.substitute(text), quoted: quoted, mark)
+        case .scalar(let text, let quoted, let mark):
+            // A scalar that is one saved value takes that value's type, quoted or not.
+            if text.hasPrefix("${"), text.hasSuffix("}"), text.dropFirst(2).dropLast().allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }),
+               let value = variables[String(text.dropFirst(2).dropLast())] {
+                return .scalar(value, quoted: !numericVariables.contains(String(text.dropFirst(2).dropLast())), mark)
+            }
+            return .scalar(matcher.substitute(text), quoted: quoted, mark)
         case .sequence(let items, let mark): return .sequence(items.map(substituted), mark)
         case .mapping(let pairs, let mark): return .mapping(pairs.map { ($0.key, substituted($0.value)) }, mark)
         }

@@ -40,6 +40,8 @@ struct AppView: Encodable {
     var contentExtension: ContentExtensionView?
     /// The notification the user expanded last and what the content extension did.
     var contentSession: ContentExtensionSession?
+    /// What GetColdStartNotification would return now (reading it here does not consume it).
+    var coldStartPeek: ApnsNotification
     var attachmentCacheHits: Int
     var attachmentCacheMisses: Int
     var extensionRunsInProgress: Int
@@ -73,6 +75,7 @@ struct AppView: Encodable {
             categories: categories, memoryMB: settings.memoryMB, memoryLimitMB: settings.memoryLimitMB,
             responseOption: settings.responseOption?.rawValue)
         contentSession = a.contentSession
+        coldStartPeek = a.plugin.coldStartPeek
         attachmentCacheHits = a.attachmentCacheHits
         attachmentCacheMisses = a.attachmentCacheMisses
         extensionRunsInProgress = a.extensionRuns.count

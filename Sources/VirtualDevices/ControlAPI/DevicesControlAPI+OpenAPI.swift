@@ -265,6 +265,7 @@ extension DevicesControlAPI {
                 ("attachmentCacheHits", Doc.integer("Attachment downloads served from the extension's cache.")),
                 ("attachmentCacheMisses", Doc.integer("Attachment downloads that were not cached.")),
                 ("extensionRunsInProgress", Doc.integer("Service extension runs not yet delivered.")),
+                ("coldStartPeek", Doc.ref("ApnsNotification")),
                 ("contentSession", Doc.object("The notification expanded last and what its content extension did.", [
                     ("notificationId", Doc.string("The expanded notification.")),
                     ("interface", Doc.string("Whose view shows.", choices: ["custom", "default"])),

@@ -37,6 +37,12 @@ struct ColdStartSlot: Sendable {
         return n
     }
 
+    /// What `take` would answer, without taking it.
+    func peek() -> ApnsNotification {
+        guard case .stored(let n) = state else { return .empty }
+        return n
+    }
+
     /// A new launch starts with nothing stored.
     mutating func reset() {
         state = .empty

@@ -19,6 +19,9 @@ struct PushPlugin: Sendable {
         self.platform = platform
     }
 
+    /// What GetColdStartNotification would return now, without consuming it.
+    var coldStartPeek: ApnsNotification { coldStart.peek() }
+
     /// The GetToken call waiting for the delegate, if any.
     var pendingTokenCall: Int? { tokenRequest.pendingCall }
 
