@@ -93,7 +93,7 @@ struct ScenarioParserTests {
          "s.yaml:6:22: 'events' must be a list (exactly these, in order) or one of exactly: [...], ordered: [...], unordered: [...], contains: [...], none: [...]"),
         ("  - expect: {fate: shown}\n", "s.yaml:6:20: 'fate' outside a push step needs 'push: ${saved-apns-id}'"),
         ("  - push: {}\n    expect: {fate: {was: shown}}\n",
-         "s.yaml:7:21: unknown fate check 'was'; expected one of: push, is, steps, reason, device"),
+         "s.yaml:7:21: unknown fate check 'was'; expected one of: push, is, steps, reason, code, codes, device"),
         ("  - mint: default\n", "s.yaml:6:5: 'mint' needs 'save: name' to keep the token"),
         ("  - action: launch\n    save: x\n",
          "s.yaml:7:11: 'save' does not apply to action: only call, push, wait-for-push, control, fault and mint steps have a value to keep"),

@@ -11,6 +11,7 @@ struct FateLogTests {
         return PushFate(apnsId: apnsId, deviceId: "iphone-\(n % 3)",
                         bundleId: "com.example.app", token: String(repeating: "ab", count: 32),
                         fate: PushFate.Kind.allCases[n % PushFate.Kind.allCases.count],
+                        code: FateCode.allCases[n % FateCode.allCases.count],
                         reason: n % 2 == 0 ? "shown as a banner" : "réglé: ⏰ \(n)", at: 1_767_225_600_000 + Int64(n),
                         notificationId: n % 4 == 0 ? nil : n % 4 == 1 ? apnsId : "note-\(n)")
     }

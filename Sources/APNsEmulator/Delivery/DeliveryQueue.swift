@@ -31,7 +31,23 @@ public struct DeliveryQueue: Sendable {
         /// Dropped while stored: a newer push for the same app arrived (its `apns-id` given).
         case coalesce(QueuedPush, replacedBy: String)
         /// Dropped: its expiration passed before the device could get it.
-        case expire(QueuedPush, reason: String)
+        case expire(QueuedPush, Expiry)
+    }
+
+    /// Why a push expired.
+    public enum Expiry: Sendable, Equatable {
+        case whileOffline
+        /// apns-expiration 0 and the device offline.
+        case zeroExpirationOffline
+        case expirationPassed
+
+        public var text: String {
+            switch self {
+            case .whileOffline: return "expired while the device was offline"
+            case .zeroExpirationOffline: return "the device was offline and apns-expiration is 0 (deliver now or never)"
+            case .expirationPassed: return "apns-expiration had passed"
+            }
+        }
     }
 
     /// Priority 5 and 1 pushes to online devices wait this long (0: delivered at once).
@@ -105,7 +121,7 @@ public struct DeliveryQueue: Sendable {
         for token in tokens {
             guard let push = stored.removeValue(forKey: token) else { continue }
             actions.append(expiry(of: push) <= now
-                ? .expire(push, reason: "expired while the device was offline") : .deliver(push))
+                ? .expire(push, .whileOffline) : .deliver(push))
         }
         return actions
     }
@@ -126,7 +142,7 @@ public struct DeliveryQueue: Sendable {
         deferred.removeFirst(dueCount)
         for (token, push) in stored where expiry(of: push) <= now {
             stored[token] = nil
-            actions.append(.expire(push, reason: "expired while the device was offline"))
+            actions.append(.expire(push, .whileOffline))
         }
         return actions
     }
@@ -149,11 +165,11 @@ public struct DeliveryQueue: Sendable {
 
     private mutating func store(_ push: QueuedPush, now: Millis, into actions: inout [Action]) {
         if push.expiration == 0 {
-            actions.append(.expire(push, reason: "the device was offline and apns-expiration is 0 (deliver now or never)"))
+            actions.append(.expire(push, .zeroExpirationOffline))
             return
         }
         if expiry(of: push) <= now {
-            actions.append(.expire(push, reason: "apns-expiration had passed"))
+            actions.append(.expire(push, .expirationPassed))
             return
         }
         if let older = stored[push.token] {

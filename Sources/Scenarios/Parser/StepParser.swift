@@ -430,14 +430,14 @@ struct StepParser {
             case "fates":
                 // Several pushes' fates in one expect: each item is a `fate` mapping with its `push`.
                 guard case .sequence(let items, _) = value, !items.isEmpty else {
-                    throw error(value, "'fates' must be a list of {push: ${saved}, is | steps | reason | device}")
+                    throw error(value, "'fates' must be a list of {push: ${saved}, is | steps | reason | code | codes | device}")
                 }
                 for (i, item) in items.enumerated() {
                     guard case .mapping(let fp, _) = item, let push = item["push"]?.scalarText else {
                         throw error(item, "each of 'fates' needs 'push: ${saved-apns-id}'")
                     }
-                    for (k, _) in fp where !["push", "is", "steps", "reason", "device"].contains(k.scalarText ?? "") {
-                        throw error(k, "unknown fate check '\(k.scalarText ?? "")'; expected one of: push, is, steps, reason, device")
+                    for (k, _) in fp where !["push", "is", "steps", "reason", "code", "codes", "device"].contains(k.scalarText ?? "") {
+                        throw error(k, "unknown fate check '\(k.scalarText ?? "")'; expected one of: push, is, steps, reason, code, codes, device")
                     }
                     out.append(Expectation(kind: .fate(push: push), expected: item, mark: item.mark, label: "fates[\(i)]"))
                 }
@@ -449,8 +449,8 @@ struct StepParser {
             case "deviceToken": kind = .token(try targets.app())
             case "fate":
                 if case .mapping(let fp, _) = value {
-                    for (k, _) in fp where !["push", "is", "steps", "reason", "device"].contains(k.scalarText ?? "") {
-                        throw error(k, "unknown fate check '\(k.scalarText ?? "")'; expected one of: push, is, steps, reason, device")
+                    for (k, _) in fp where !["push", "is", "steps", "reason", "code", "codes", "device"].contains(k.scalarText ?? "") {
+                        throw error(k, "unknown fate check '\(k.scalarText ?? "")'; expected one of: push, is, steps, reason, code, codes, device")
                     }
                 }
                 if kindName == "push" || (value["push"] != nil) {

@@ -137,9 +137,11 @@ extension ScenarioRun {
                 case "is": compare(value, fates.last, label: label + ".is")
                 case "steps": compare(value, fates, label: label + ".steps")
                 case "reason": compare(value, steps.last?["reason"], label: label + ".reason")
+                case "code": compare(value, steps.last?["code"], label: label + ".code")
+                case "codes": compare(value, steps.compactMap { $0["code"] }, label: label + ".codes")
                 case "push", "device": break
                 default:
-                    fail(at: key.mark, label, message: "unknown fate check '\(key.scalarText ?? "")' (is, steps, reason, push, device)")
+                    fail(at: key.mark, label, message: "unknown fate check '\(key.scalarText ?? "")' (is, steps, reason, code, codes, push, device)")
                 }
             }
         default:

@@ -431,7 +431,8 @@ extension DevicesControlAPI {
                 ("apnsId", Doc.string("The push's apns-id.")), ("deviceId", Doc.string("Device.")),
                 ("bundleId", Doc.string("App.")), ("token", Doc.string("Device token.")),
                 ("fate", Doc.string("What happened.", choices: PushFate.Kind.allCases.map(\.rawValue))),
-                ("reason", Doc.string("Why.")), ("at", Doc.millis("When")),
+                ("code", Doc.string("Why, as a code.", choices: FateCode.allCases.map(\.name))),
+                ("reason", Doc.string("Why, in words.")), ("at", Doc.millis("When")),
                 ("notificationId", Doc.string("Its identifier in the notification centre.")),
             ]),
             "DeviceBatchRequest": Doc.object("Many devices.", [

@@ -176,13 +176,18 @@ public final class DeviceFarm: DeliverySink {
             case .deliver(let push):
                 hand(push, owner: s.owners[TokenKey(push.token)], to: &s, now: now)
             case .store(let push):
-                record(push, .stored, "the device is offline: APNs holds the newest push per app", s, now)
+                record(push, .stored, .storedOffline, "the device is offline: APNs holds the newest push per app", s, now)
             case .defer(let push, let until):
-                record(push, .deferred, "priority \(push.priority): APNs delays delivery until \(until)", s, now)
+                record(push, .deferred, .priorityDelay, "priority \(push.priority): APNs delays delivery until \(until)", s, now)
             case .coalesce(let push, let newer):
-                record(push, .coalesced, "replaced by the newer push \(newer) while the device was offline", s, now)
-            case .expire(let push, let reason):
-                record(push, .expired, reason, s, now)
+                record(push, .coalesced, .replacedWhileOffline, "replaced by the newer push \(newer) while the device was offline", s, now)
+            case .expire(let push, let why):
+                let code: FateCode = switch why {
+                case .whileOffline: .expiredWhileOffline
+                case .zeroExpirationOffline: .expirationZero
+                case .expirationPassed: .expirationPassed
+                }
+                record(push, .expired, code, why.text, s, now)
             }
         }
     }
@@ -197,14 +202,14 @@ public final class DeviceFarm: DeliverySink {
                 app.receive(push, content: content, ctx)
             }) != nil
         }
-        if !reached { record(push, .dropped, "the app is no longer installed", s, now) }
+        if !reached { record(push, .dropped, .notInstalled, "the app is no longer installed", s, now) }
     }
 
     /// Records a fate the farm decided (the queue's, or a push no app could take).
-    private func record(_ push: QueuedPush, _ kind: PushFate.Kind, _ reason: String, _ s: borrowing DeviceStore,
-                        _ now: Millis) {
+    private func record(_ push: QueuedPush, _ kind: PushFate.Kind, _ code: FateCode, _ reason: String,
+                        _ s: borrowing DeviceStore, _ now: Millis) {
         s.fates.record(PushFate(apnsId: push.apnsId, deviceId: s.owners[TokenKey(push.token)]?.deviceId ?? "",
-                                bundleId: push.bundleId, token: push.token, fate: kind, reason: reason, at: now))
+                                bundleId: push.bundleId, token: push.token, fate: kind, code: code, reason: reason, at: now))
     }
 
     // MARK: Running app operations
@@ -293,7 +298,7 @@ public final class DeviceFarm: DeliverySink {
         for push in s.queue.forget(token: token) {
             s.fates.record(PushFate(
                 apnsId: push.apnsId, deviceId: owner?.deviceId ?? "", bundleId: push.bundleId, token: token,
-                fate: .dropped, reason: "the token's install ended (uninstall, restore or device removed) while APNs"
+                fate: .dropped, code: .tokenEnded, reason: "the token's install ended (uninstall, restore or device removed) while APNs"
                     + " held the push", at: now))
         }
     }

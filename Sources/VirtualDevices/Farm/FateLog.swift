@@ -20,21 +20,21 @@ struct FateLog: ~Copyable {
     /// Fates kept.
     var count: Int { arena.count }
 
-    /// Bytes before the strings: length (UInt32), time (Int64), sequence number (UInt64), kind (its `ordinal`)
-    /// and flags (UInt8 each).
-    private static let fixedSize = 4 + 8 + 8 + 1 + 1
+    /// Bytes before the strings: length (UInt32), time (Int64), sequence number (UInt64), kind (its `ordinal`),
+    /// code (its raw value) and flags (UInt8 each).
+    private static let fixedSize = 4 + 8 + 8 + 1 + 1 + 1
     /// Flag: the notification id is the apns-id (every push shown without a collapse id), written once.
     private static let notificationIdIsApnsId: UInt8 = 1
 
     /// - Parameter seq: the step's place among all shards' steps (listings merge on it).
     mutating func append(_ fate: PushFate, seq: UInt64 = 0) {
-        append(fate.fate, fate.reason, at: fate.at, apnsId: fate.apnsId, deviceId: fate.deviceId,
+        append(fate.fate, fate.code, fate.reason, at: fate.at, apnsId: fate.apnsId, deviceId: fate.deviceId,
                bundleId: fate.bundleId, token: fate.token, notificationId: fate.notificationId, seq: seq)
     }
 
     /// The same from the fields where the OS model has them: encoded in place, no `PushFate` built (one would
     /// retain its six strings, and the copies on its way here as many again).
-    mutating func append(_ kind: PushFate.Kind, _ reason: String, at: Millis, apnsId: String,
+    mutating func append(_ kind: PushFate.Kind, _ code: FateCode, _ reason: String, at: Millis, apnsId: String,
                          deviceId: String, bundleId: String, token: String,
                          notificationId: String?, seq: UInt64 = 0) {
         if arena.count >= capacity { arena.removeFirst() }
@@ -46,6 +46,7 @@ struct FateLog: ~Copyable {
         w.int64(at)
         w.int64(Int64(bitPattern: seq))
         w.uint8(UInt8(kind.ordinal))
+        w.uint8(code.rawValue)
         w.uint8(sameId ? Self.notificationIdIsApnsId : 0)
         w.string(apnsId)
         w.string(deviceId)
@@ -97,10 +98,11 @@ struct FateLog: ~Copyable {
         let seq = UInt64(bitPattern: r.int64())
         let kinds = PushFate.Kind.allCases, kind = Int(r.uint8())
         precondition(kind < kinds.count, "fate log entry with an unknown kind")
+        let code = FateCode(rawValue: r.uint8())!
         let sameId = r.uint8() & notificationIdIsApnsId != 0
         let apnsId = r.string() ?? ""
         return (seq, PushFate(apnsId: apnsId, deviceId: r.string() ?? "", bundleId: r.string() ?? "",
-                              token: r.string() ?? "", fate: kinds[kind], reason: r.string() ?? "", at: at,
+                              token: r.string() ?? "", fate: kinds[kind], code: code, reason: r.string() ?? "", at: at,
                               notificationId: sameId ? apnsId : r.string()))
     }
 }

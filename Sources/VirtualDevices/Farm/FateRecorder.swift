@@ -28,11 +28,11 @@ final class FateRecorder: @unchecked Sendable {
     }
 
     /// A step recorded by the OS model, from the fields where it has them (see `FateLog.append`).
-    func record(_ kind: PushFate.Kind, _ reason: String, at: Millis, apnsId: String,
+    func record(_ kind: PushFate.Kind, _ code: FateCode, _ reason: String, at: Millis, apnsId: String,
                 deviceId: String, bundleId: String, token: String,
                 notificationId: String?) {
         counts.add(kind)
-        log.append(kind, reason, at: at, apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token,
+        log.append(kind, code, reason, at: at, apnsId: apnsId, deviceId: deviceId, bundleId: bundleId, token: token,
                    notificationId: notificationId, seq: sequence.take())
     }
 }

@@ -30,13 +30,16 @@ public struct PushFate: Sendable, Codable, Equatable {
     public var bundleId: String
     public var token: String
     public var fate: Kind
+    /// Why, as a code (`reason` is the same in words).
+    public var code: FateCode
     public var reason: String
     public var at: Millis
     /// The notification's identifier on the device, when it reached the notification centre.
     public var notificationId: String?
 
-    public init(apnsId: String, deviceId: String, bundleId: String, token: String, fate: Kind, reason: String,
-                at: Millis, notificationId: String? = nil) {
+    public init(apnsId: String, deviceId: String, bundleId: String, token: String, fate: Kind, code: FateCode,
+                reason: String, at: Millis, notificationId: String? = nil) {
+        self.code = code
         self.apnsId = apnsId
         self.deviceId = deviceId
         self.bundleId = bundleId

@@ -7,7 +7,7 @@ extension VirtualApp {
     /// `ctx.fates`.
     mutating func receive(_ push: QueuedPush, content: PushContent, _ ctx: OSContext) {
         guard push.pushType == .alert || push.pushType == .background else {
-            recordFate(.delivered, "a \(push.pushType.rawValue) push is handled by the system or an app extension, not"
+            recordFate(.delivered, .systemHandled, "a \(push.pushType.rawValue) push is handled by the system or an app extension, not"
                        + " the notification centre", of: push, ctx)
             return
         }
@@ -45,12 +45,12 @@ extension VirtualApp {
     mutating func present(_ n: consuming ApnsNotification, content: PushContent, apnsId: String?, token: String,
                           _ ctx: OSContext, extensionResult: ExtensionResult? = nil) {
         // A local notification (no apns-id) has no fate to record.
-        func fate(_ kind: PushFate.Kind, _ reason: String, _ id: String? = nil) {
+        func fate(_ kind: PushFate.Kind, _ code: FateCode, _ reason: String, _ id: String? = nil) {
             guard let apnsId else { return }
-            recordFate(kind, reason, apnsId: apnsId, token: token, notificationId: id, ctx)
+            recordFate(kind, code, reason, apnsId: apnsId, token: token, notificationId: id, ctx)
         }
         guard authorization.isAllowed else {
-            fate(.suppressed, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
+            fate(.suppressed, .notAuthorized, "notifications are not authorized (\(authorization.status)): nothing shown, no sound,"
                  + " no badge")
             return
         }
@@ -63,7 +63,7 @@ extension VirtualApp {
         // (and plays the sound) itself.
         guard content.hasAlert else {
             if let newBadge = content.badge, badgeAllowed { badge = newBadge }
-            fate(.delivered, content.badge != nil || !content.sound.isEmpty
+            fate(.delivered, .noAlertText, content.badge != nil || !content.sound.isEmpty
                  ? "no alert text: badge and sound only" : "no alert text: nothing to show")
             return
         }
@@ -73,7 +73,7 @@ extension VirtualApp {
         if content.mutableContent, extensionResult == nil, alertAllowed, n.isRemote,
            let script = configuration.serviceExtension, let apnsId {
             startExtension(script, n: n, content: content, apnsId: apnsId, token: token, ctx)
-            fate(.deferred, "the service extension is running (30 s budget)")
+            fate(.deferred, .extensionRunning, "the service extension is running (30 s budget)")
             advanceExtensions(ctx)
             return
         }
@@ -98,7 +98,8 @@ extension VirtualApp {
         // What the level, Focus or the silent switch took away, if anything (a plain delivery builds no string).
         let levelNote = (wantedBanner && !banner) || (wantedSound && !sound) ? allowance.note : nil
         guard banner || list else {
-            fate(.suppressed, lifecycle == .foreground
+            fate(.suppressed, lifecycle == .foreground ? .willPresentSuppressed : .alertsNotAuthorized,
+                 lifecycle == .foreground
                  ? "the app was in the foreground and willPresent returned no banner or list option"
                  : "alerts are not among the authorized options")
             return
@@ -119,11 +120,11 @@ extension VirtualApp {
             return reason + "; " + log.joined(separator: "; ")
         }
         guard options.contains(.list) || lifecycle != .foreground else {
-            fate(.shown, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier)
+            fate(.shown, .bannerOnly, withLog("shown as a banner only (willPresent did not ask for the list)"), identifier)
             return
         }
         if let replaced = centre.add(consume item), let replacedId = replaced.apnsId ?? apnsId {
-            recordFate(.coalesced, "replaced on screen by \(apnsId ?? identifier) (same identifier / apns-collapse-id)",
+            recordFate(.coalesced, .replacedOnScreen, "replaced on screen by \(apnsId ?? identifier) (same identifier / apns-collapse-id)",
                        apnsId: replacedId, token: token, notificationId: replaced.identifier, ctx)
         }
         let shown: String
@@ -134,7 +135,7 @@ extension VirtualApp {
         } else {
             shown = "presented in the foreground (list)"
         }
-        fate(.shown, withLog(shown), identifier)
+        fate(.shown, lifecycle != .foreground ? .shownInCentre : .presentedInForeground, withLog(shown), identifier)
     }
 
     /// Presentation options as bits: the set `willPresent` answered, tested on every push without a `Set`.
@@ -202,22 +203,22 @@ extension VirtualApp {
     /// hour, and the device keeps only the newest one held back.
     mutating func wake(for push: QueuedPush, _ ctx: OSContext) {
         if process.forceQuit {
-            recordFate(.dropped, "the user force-quit the app: background pushes are not delivered until it is launched"
+            recordFate(.dropped, .forceQuit, "the user force-quit the app: background pushes are not delivered until it is launched"
                        + " again", of: push, ctx)
             return
         }
         if lifecycle == .foreground {
-            recordFate(.delivered, "app in the foreground: didReceiveRemoteNotification", of: push, ctx)
+            recordFate(.delivered, .foregroundDelivered, "app in the foreground: didReceiveRemoteNotification", of: push, ctx)
             return
         }
         let budget = ctx.backgroundBudgetPerHour
         if budget > 0 && backgroundDeliveries.count(at: ctx.now) >= budget {
             if let older = heldBackgroundPush {
-                recordFate(.coalesced, "a newer background push (\(push.apnsId)) replaced it while the budget was used up",
+                recordFate(.coalesced, .budgetReplaced, "a newer background push (\(push.apnsId)) replaced it while the budget was used up",
                            of: older, ctx)
             }
             heldBackgroundPush = push
-            recordFate(.deferred, "background budget (\(budget) per hour) used up: held, newest only", of: push, ctx)
+            recordFate(.deferred, .budgetHeld, "background budget (\(budget) per hour) used up: held, newest only", of: push, ctx)
             return
         }
         wakeNow(push, ctx)
@@ -227,7 +228,8 @@ extension VirtualApp {
         let launched = !process.isRunning
         if let actions = process.launchInBackground() { apply(actions, ctx) }
         backgroundDeliveries.record(ctx.now)
-        recordFate(.delivered, launched ? "launched the app in the background" : "woke the app", of: push, ctx)
+        recordFate(.delivered, launched ? .launchedInBackground : .wokeApp,
+                   launched ? "launched the app in the background" : "woke the app", of: push, ctx)
     }
 
     /// Time passed or the app came forward: a held background push goes out if the budget allows.

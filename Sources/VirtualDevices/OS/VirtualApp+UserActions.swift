@@ -18,7 +18,7 @@ extension VirtualApp {
         apply(process.forceQuitApp(), ctx)
         guard let held = heldBackgroundPush else { return }
         heldBackgroundPush = nil
-        recordFate(.dropped, "the user force-quit the app while the push was held", of: held, ctx)
+        recordFate(.dropped, .forceQuitWhileHeld, "the user force-quit the app while the push was held", of: held, ctx)
     }
 
     /// The system ended the process (memory pressure): unlike a force-quit, background pushes relaunch it.

@@ -96,15 +96,15 @@ public struct VirtualApp: Sendable {
     // MARK: Recording what happens to pushes
 
     /// Records a step of a push's fate on this app (device and time from `ctx`), as it happens.
-    func recordFate(_ kind: PushFate.Kind, _ reason: String, apnsId: String, token: String,
+    func recordFate(_ kind: PushFate.Kind, _ code: FateCode, _ reason: String, apnsId: String, token: String,
                     notificationId: String? = nil, _ ctx: OSContext) {
-        ctx.fates.record(kind, reason, at: ctx.now, apnsId: apnsId, deviceId: ctx.deviceId, bundleId: bundleId,
+        ctx.fates.record(kind, code, reason, at: ctx.now, apnsId: apnsId, deviceId: ctx.deviceId, bundleId: bundleId,
                          token: token, notificationId: notificationId)
     }
 
     /// The same for `push`.
-    func recordFate(_ kind: PushFate.Kind, _ reason: String, of push: QueuedPush, _ ctx: OSContext) {
-        recordFate(kind, reason, apnsId: push.apnsId, token: push.token, ctx)
+    func recordFate(_ kind: PushFate.Kind, _ code: FateCode, _ reason: String, of push: QueuedPush, _ ctx: OSContext) {
+        recordFate(kind, code, reason, apnsId: push.apnsId, token: push.token, ctx)
     }
 
     // MARK: Journaling the plugin's actions
@@ -272,7 +272,7 @@ public struct VirtualApp: Sendable {
         }
         if let held = heldBackgroundPush {
             heldBackgroundPush = nil
-            recordFate(.dropped, "the app's install ended (uninstall or restore)", of: held, ctx)
+            recordFate(.dropped, .installEnded, "the app's install ended (uninstall or restore)", of: held, ctx)
         }
     }
 }
