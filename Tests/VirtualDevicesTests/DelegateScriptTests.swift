@@ -96,6 +96,7 @@ struct DelegateScriptTests {
             h.pluginCall(app, #"{"call":"GetToken"}"#)
             let trace = try #require(forwards(h, app).first)
             #expect(trace["outcome"] as? String == "notForwarded")
+            #expect(trace["code"] as? String == "delegateForwardsNothing")
             #expect((trace["reason"] as? String)?.contains("forwards nothing") == true)
         }
     }

@@ -95,7 +95,7 @@ struct AppView: Encodable {
 }
 
 /// A plugin event: `{"seq","at","type","token"|"notification","actionIdentifier","userText"}`.
-/// What the delegate did with an OS callback: `{"seq","at","callback","method","outcome","parameter"?,"reason"?}`.
+/// What the delegate did with an OS callback: `{"seq","at","callback","method","outcome","parameter"?,"code"?,"reason"?}`.
 struct ForwardView: Encodable {
     var seq: Int
     var at: Millis
@@ -103,9 +103,11 @@ struct ForwardView: Encodable {
     var method: String
     var outcome: String
     var parameter: String?
+    var code: String?
     var reason: String?
 
     init(_ f: ForwardRecord) {
+        code = f.code?.rawValue
         seq = f.seq
         at = f.at
         callback = f.callback.rawValue

@@ -67,10 +67,16 @@ public struct ForwardRecord: Sendable, Equatable {
         case notForwarded
     }
 
+    /// Why a callback never reached the plugin, or was abandoned.
+    public enum Code: String, Sendable {
+        case delegateForwardsNothing, delegateSetLate, thirdPartyDelegate, localNotification, processEnded
+    }
+
     public var seq: Int
     public var at: Millis
     public var callback: DelegateCallback
     public var outcome: Outcome
     public var parameter: String?
+    public var code: Code?
     public var reason: String?
 }

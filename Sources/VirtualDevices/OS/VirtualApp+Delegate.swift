@@ -13,9 +13,9 @@ extension VirtualApp {
     /// Passes an OS callback through the app's delegates; the plugin acts only on what reaches it.
     mutating func deliverCallback(_ callback: OSCallback, _ ctx: OSContext) {
         let name = DelegateCallback(callback)
-        if let reason = DelegateForwarding.whyNot(callback, configuration: configuration.delegate,
-                                                  attachment: attachment.state) {
-            trace(name, .notForwarded, reason: reason, ctx)
+        if let why = DelegateForwarding.whyNot(callback, configuration: configuration.delegate,
+                                               attachment: attachment.state) {
+            trace(name, .notForwarded, code: why.code, reason: why.reason, ctx)
             return
         }
         let script = configuration.delegate.callbacks[name] ?? CallbackScript()
@@ -55,15 +55,16 @@ extension VirtualApp {
     /// The process ended: what its delegate still held dies with it.
     mutating func abandonDelayedForwards(_ ctx: OSContext) {
         for held in delayedForwards {
-            trace(DelegateCallback(held.callback), .abandoned, reason: "the app's process ended first", ctx)
+            trace(DelegateCallback(held.callback), .abandoned, code: .processEnded, reason: "the app's process ended first",
+                  ctx)
         }
         delayedForwards.removeAll()
     }
 
     private mutating func trace(_ callback: DelegateCallback, _ outcome: ForwardRecord.Outcome, parameter: String? = nil,
-                                reason: String? = nil, _ ctx: OSContext) {
+                                code: ForwardRecord.Code? = nil, reason: String? = nil, _ ctx: OSContext) {
         forwards.append(ForwardRecord(seq: takeSeq(), at: ctx.now, callback: callback, outcome: outcome,
-                                      parameter: parameter, reason: reason))
+                                      parameter: parameter, code: code, reason: reason))
         Self.trim(&forwards)
     }
 }

@@ -22,10 +22,18 @@ enum DelegateForwarding {
         whyNot(callback, configuration: configuration, attachment: attachment) == nil
     }
 
+    /// Why a callback does not reach the plugin: a code and the same in words.
+    struct NotForwarded: Equatable {
+        var code: ForwardRecord.Code
+        var reason: String
+    }
+
     /// Why `callback` does not reach the plugin; nil when it does.
     static func whyNot(_ callback: OSCallback, configuration: DelegateConfiguration,
-                       attachment: DelegateAttachment.State) -> String? {
-        guard configuration.forwarding != .none else { return "the app's delegate forwards nothing" }
+                       attachment: DelegateAttachment.State) -> NotForwarded? {
+        guard configuration.forwarding != .none else {
+            return NotForwarded(code: .delegateForwardsNothing, reason: "the app's delegate forwards nothing")
+        }
         switch callback {
         case .didRegister, .didFailToRegister, .launchedWithRemoteNotification:
             return nil
@@ -33,17 +41,22 @@ enum DelegateForwarding {
             return notificationCentreProblem(n, configuration, attachment)
         case .didReceive(let n, _, _, let launchedApp):
             if launchedApp && configuration.setLate {
-                return "the notification-centre delegate was set after launch: the launching response is missed"
+                return NotForwarded(code: .delegateSetLate, reason: "the notification-centre delegate was set after"
+                                    + " launch: the launching response is missed")
             }
             return notificationCentreProblem(n, configuration, attachment)
         }
     }
 
     private static func notificationCentreProblem(_ n: ApnsNotification, _ configuration: DelegateConfiguration,
-                                                  _ attachment: DelegateAttachment.State) -> String? {
-        if attachment != .attached { return "a third-party package replaced the notification-centre delegate" }
+                                                  _ attachment: DelegateAttachment.State) -> NotForwarded? {
+        if attachment != .attached {
+            return NotForwarded(code: .thirdPartyDelegate,
+                                reason: "a third-party package replaced the notification-centre delegate")
+        }
         if !n.isRemote && configuration.forwarding != .includingLocal {
-            return "a local notification: the delegate forwards only remote ones"
+            return NotForwarded(code: .localNotification, reason: "a local notification: the delegate forwards only"
+                                + " remote ones")
         }
         return nil
     }
