@@ -4,6 +4,12 @@ import Testing
 
 @Suite("DelegateAttachment and forwarding table")
 struct DelegateForwardingTests {
+    /// Whether the table lets `callback` through (no reason to stop it).
+    static func reaches(_ callback: OSCallback, configuration: DelegateConfiguration,
+                        attachment: DelegateAttachment.State) -> Bool {
+        DelegateForwarding.whyNot(callback, configuration: configuration, attachment: attachment) == nil
+    }
+
     static let remote = ApnsNotification(identifier: "r", content: PushContent(payload: Array(#"{"aps":{"alert":"x"}}"#.utf8)),
                                          platform: .iOS, level: .active, source: .delegate)
     static var local: ApnsNotification {
@@ -29,31 +35,31 @@ struct DelegateForwardingTests {
 
     @Test func correctDelegateForwardsRemoteButNotLocalNotifications() {
         let c = DelegateConfiguration()
-        #expect(DelegateForwarding.reaches(.willPresent(Self.remote), configuration: c, attachment: .attached))
-        #expect(!DelegateForwarding.reaches(.willPresent(Self.local), configuration: c, attachment: .attached))
+        #expect(Self.reaches(.willPresent(Self.remote), configuration: c, attachment: .attached))
+        #expect(!Self.reaches(.willPresent(Self.local), configuration: c, attachment: .attached))
         let sloppy = DelegateConfiguration(forwarding: .includingLocal)
-        #expect(DelegateForwarding.reaches(.willPresent(Self.local), configuration: sloppy, attachment: .attached))
+        #expect(Self.reaches(.willPresent(Self.local), configuration: sloppy, attachment: .attached))
     }
 
     @Test func nonForwardingDelegatePassesNothing() {
         let c = DelegateConfiguration(forwarding: .none)
-        #expect(!DelegateForwarding.reaches(.didRegister(token: "ab"), configuration: c, attachment: .attached))
-        #expect(!DelegateForwarding.reaches(.willPresent(Self.remote), configuration: c, attachment: .attached))
+        #expect(!Self.reaches(.didRegister(token: "ab"), configuration: c, attachment: .attached))
+        #expect(!Self.reaches(.willPresent(Self.remote), configuration: c, attachment: .attached))
     }
 
     @Test func replacedDelegateStillForwardsRegistrationButNotNotifications() {
         let c = DelegateConfiguration()
-        #expect(DelegateForwarding.reaches(.didRegister(token: "ab"), configuration: c, attachment: .replacedByThirdParty))
-        #expect(!DelegateForwarding.reaches(
+        #expect(Self.reaches(.didRegister(token: "ab"), configuration: c, attachment: .replacedByThirdParty))
+        #expect(!Self.reaches(
             .didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: false),
             configuration: c, attachment: .replacedByThirdParty))
     }
 
     @Test func lateDelegateMissesOnlyTheLaunchResponse() {
         let c = DelegateConfiguration(setLate: true)
-        #expect(!DelegateForwarding.reaches(.didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: true),
+        #expect(!Self.reaches(.didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: true),
                                             configuration: c, attachment: .attached))
-        #expect(DelegateForwarding.reaches(.didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: false),
+        #expect(Self.reaches(.didReceive(Self.remote, actionIdentifier: "a", userText: nil, launchedApp: false),
                                            configuration: c, attachment: .attached))
     }
 }

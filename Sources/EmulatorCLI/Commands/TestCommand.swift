@@ -5,8 +5,8 @@ import Synchronization
 
 /// `apns-emulator test [FILES or FOLDERS…]`: runs scenario files and reports, for CI.
 ///
-/// Every file is parsed before anything runs: one invalid file is reported with file:line:column and
-/// the run ends with exit 64, so no scenario runs half-way and CI cannot go green on a typo.
+/// Every file is parsed before anything runs: an invalid file is reported with file:line:column, the valid
+/// ones still run, and the run ends with exit 64, so CI cannot go green on a typo.
 public struct TestCommand: Command {
     enum Option {
         static let junit = OptionDeclaration.value("junit", valueName: "file", help: "Write a JUnit XML report there.")

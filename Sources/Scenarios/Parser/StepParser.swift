@@ -161,7 +161,7 @@ struct StepParser {
             if name.hasSuffix("Async") { name.removeLast("Async".count) }
             if !name.hasPrefix("Notify") { name = "Notify" + name }
         }
-        guard let arguments = DevicesControlAPI.callArguments[name], !notify || name.hasPrefix("Notify") else {
+        guard let arguments = DevicesControlAPI.callArguments[name] else {
             let names = notify ? Self.callNames.filter { $0.hasPrefix("Notify") } : Self.callNames
             throw error(node[key]!, "unknown plugin \(notify ? "forwarding method" : "call") '\(name)'; expected one of: "
                         + names.joined(separator: ", "))

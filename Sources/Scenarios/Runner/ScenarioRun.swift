@@ -12,9 +12,9 @@ final class ScenarioRun {
     let target: EmulatorTarget
     var senders: [String: SenderSession] = [:]
     var variables: [String: String] = [:]
-    /// Saved values that were numbers (a call id, a number captured from a result): a scalar that is only
-    /// `${name}` becomes a number or a string by what was saved, however it is quoted.
-    var numericVariables: Set<String> = []
+    /// Saved values that were JSON numbers or booleans (a call id, a flag captured from a result): a scalar that
+    /// is only `${name}` takes the saved value's type, however it is quoted.
+    var unquotedVariables: Set<String> = []
     var failures: [ScenarioFailure] = []
     /// The current step's own result (call record, push response, journal entry) as JSON.
     var result: [String: Any] = [:]
@@ -191,7 +191,7 @@ final class ScenarioRun {
             if let save = step.save, let id = (result["body"] as? [String: Any])?["id"] { keep(save, id) }
         case .mint(let name):
             guard let sender = senders[name], let save = step.save else { throw RunnerError("no sender '\(name)'") }
-            variables[save] = try await sender.mintToken()
+            keep(save, try await sender.mintToken())
         case .check:
             break
         }
@@ -201,21 +201,21 @@ final class ScenarioRun {
         Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     }
 
-    /// `${name}` replaced in every scalar of `node`.
-    /// Saves `value` as `${name}` (its text), remembering whether it was a number.
+    /// Saves `value` as `${name}` (its text), remembering whether it was a number or a boolean (JSON's, both
+    /// `NSNumber`s) rather than a string.
     func keep(_ name: String, _ value: Any) {
         variables[name] = matcher.scalarText(value) ?? "\(value)"
-        // JSON booleans are NSNumbers too, of Objective-C type `c`.
-        if let n = value as? NSNumber, String(cString: n.objCType) != "c" { numericVariables.insert(name) } else { numericVariables.remove(name) }
+        if value is NSNumber { unquotedVariables.insert(name) } else { unquotedVariables.remove(name) }
     }
 
+    /// `${name}` replaced in every scalar of `node`.
     func substituted(_ node: YAMLNode) -> YAMLNode {
         switch node {
         case .scalar(let text, let quoted, let mark):
             // A scalar that is one saved value takes that value's type, quoted or not.
             if text.hasPrefix("${"), text.hasSuffix("}"), text.dropFirst(2).dropLast().allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }),
                let value = variables[String(text.dropFirst(2).dropLast())] {
-                return .scalar(value, quoted: !numericVariables.contains(String(text.dropFirst(2).dropLast())), mark)
+                return .scalar(value, quoted: !unquotedVariables.contains(String(text.dropFirst(2).dropLast())), mark)
             }
             return .scalar(matcher.substitute(text), quoted: quoted, mark)
         case .sequence(let items, let mark): return .sequence(items.map(substituted), mark)
@@ -270,7 +270,7 @@ final class ScenarioRun {
         r["token"] = token
         result = r
         pushId = response["apns-id"]
-        if let save, let id = pushId { variables[save] = id }
+        if let save, let id = pushId { keep(save, id) }
         if let id = pushId { ownPushIds.insert(id) }
     }
 
@@ -292,7 +292,7 @@ final class ScenarioRun {
                 result = entry
                 pushId = entry["apnsId"] as? String
                 journalCursor = (entry["id"] as? NSNumber)?.int64Value ?? journalCursor
-                if let save, let id = pushId { variables[save] = id }
+                if let save, let id = pushId { keep(save, id) }
                 return
             }
             try await Task.sleep(for: .milliseconds(50))

@@ -398,9 +398,9 @@ package enum DeviceRequestReaders {
             attachments.append(.init(identifier: a.identifier ?? "attachment-\(i + 1)", url: a.url ?? "",
                                      urlFrom: a.urlFrom, typeHint: a.typeHint))
         }
+        let urlPaths = (f.attachments ?? []).enumerated().map { ("attachments[\($0.offset)].urlFrom", $0.element.urlFrom) }
         for (name, path) in [("titleFrom", f.titleFrom), ("subtitleFrom", f.subtitleFrom), ("bodyFrom", f.bodyFrom),
-                             ("threadIdFrom", f.threadIdFrom), ("categoryFrom", f.categoryFrom),
-                             ("attachments.urlFrom", (f.attachments ?? []).compactMap(\.urlFrom).first)] {
+                             ("threadIdFrom", f.threadIdFrom), ("categoryFrom", f.categoryFrom)] + urlPaths {
             if let path, path.isEmpty || path.split(separator: ".", omittingEmptySubsequences: false).contains("") {
                 throw ControlAPIError.invalid(p + name, mustBe: "a dotted payload path such as data.thread-id",
                                               got: "\"\(path)\"")

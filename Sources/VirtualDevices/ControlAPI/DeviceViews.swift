@@ -94,7 +94,6 @@ struct AppView: Encodable {
     }
 }
 
-/// A plugin event: `{"seq","at","type","token"|"notification","actionIdentifier","userText"}`.
 /// What the delegate did with an OS callback: `{"seq","at","callback","method","outcome","parameter"?,"code"?,"reason"?}`.
 struct ForwardView: Encodable {
     var seq: Int
@@ -118,6 +117,7 @@ struct ForwardView: Encodable {
     }
 }
 
+/// A plugin event: `{"seq","at","type","token"|"notification","actionIdentifier","userText"}`.
 struct EventView: Encodable {
     var seq: Int
     var at: Millis

@@ -104,6 +104,25 @@ extension DevicesControlAPI {
         ]
     }
 
+    /// A token's raw bytes as a call argument: hex digits (either case) or a list of byte values.
+    static func tokenBytes(nullable: Bool) -> JSON {
+        var s: JSON = [
+            "description": "The token's raw bytes, as hex digits (either case) or a list of byte values; the plugin"
+                + " answers lowercase hex." + (nullable ? " null makes the plugin throw." : ""),
+            "oneOf": [Doc.string("Hex digits.", pattern: "^([0-9a-fA-F]{2})*$"),
+                      Doc.array(Doc.integer("A byte.", minimum: 0, maximum: 255), "Bytes.")],
+        ]
+        if nullable { s["nullable"] = true }
+        return s
+    }
+
+    /// `schema` that also takes JSON null.
+    static func nullable(_ schema: JSON) -> JSON {
+        var s = schema
+        s["nullable"] = true
+        return s
+    }
+
     /// A device's fields other than its id (shared by a single device and a batch's template).
     static var deviceFields: [(String, JSON)] {
         let platforms = Platform.allCases.map(\.rawValue)
@@ -181,10 +200,10 @@ extension DevicesControlAPI {
                             ("delayMs", Doc.integer("Forwarded this much later (moved by the clock; 250 ms steps on"
                                                     + " the real clock).", minimum: 0, maximum: 3_600_000)),
                             ("with", Doc.object("Arguments passed instead of the OS's (null makes the plugin throw).",
-                                                c.arguments.map { ($0, Doc.string("Replacement (null allowed"
-                                                    + ($0 == "notification" ? "; only null" : "")
-                                                    + ($0 == "deviceToken" ? "; hex digits or a list of bytes" : "")
-                                                    + ").", nullable: true)) }, closed: true)),
+                                                c.arguments.map { ($0, $0 == "deviceToken" ? Self.tokenBytes(nullable: true)
+                                                    : Doc.string("Replacement (null allowed"
+                                                        + ($0 == "notification" ? "; only null" : "") + ").",
+                                                        nullable: true)) }, closed: true)),
                         ], closed: true),
                     ]] as [String: Any])
                 }, closed: true)),
@@ -251,7 +270,7 @@ extension DevicesControlAPI {
                 ("lifecycle", Doc.string("Process state.", choices: AppLifecycle.allCases.map(\.rawValue))),
                 ("forceQuit", Doc.boolean("Swiped away by the user (until the next launch).")),
                 ("badge", Doc.integer("Icon badge.")),
-                ("authorizationStatus", Doc.integer("NotDetermined 1, Denied 2, Authorized 3, Provisional 4")),
+                ("authorizationStatus", Doc.integer("NotDetermined 1, Denied 2, Authorized 3, Provisional 4, Ephemeral 5")),
                 ("token", Doc.string("This install's token (after the first registration).")),
                 ("tokenEnvironment", Doc.string("Where the token is valid.", choices: ["production", "sandbox"])),
                 ("previousTokens", Doc.array(Doc.string("token"), "Tokens of earlier installs (Unregistered).")),
@@ -302,23 +321,19 @@ extension DevicesControlAPI {
                 ("call", Doc.string("The plugin method (`Cancel` fires an earlier call's cancellation token;"
                                     + " `CancelGetToken` is its older name).",
                                     choices: DevicesControlAPI.calls.map(\.name))),
-                ("options", Doc.array(Doc.integer("UNAuthorizationOption: Unspecified 0 (ignored) … Provisional 7", minimum: 0, maximum: 7),
-                                      "RequestAuthorization's options.")),
-                ("count", Doc.integer("SetBadgeCount's value (negative clears the badge).")),
+                ("options", nullable(Doc.array(Doc.integer("UNAuthorizationOption: Unspecified 0 (ignored) … Provisional 7",
+                                                           minimum: 0, maximum: 7),
+                                               "RequestAuthorization's options."))),
+                ("count", nullable(Doc.integer("SetBadgeCount's value (negative clears the badge)."))),
                 ("callId", Doc.integer("Cancel: the waiting call (GetToken, or RequestAuthorization at the prompt).")),
-                ("deviceToken", [
-                    "description": "NotifyDidRegisterForRemoteNotifications: the token's raw bytes, as hex digits"
-                        + " (either case) or a list of byte values; the plugin answers lowercase hex.",
-                    "oneOf": [Doc.string("Hex digits.", pattern: "^([0-9a-fA-F]{2})*$"),
-                              Doc.array(Doc.integer("A byte.", minimum: 0, maximum: 255), "Bytes.")],
-                ] as [String: Any]),
+                ("deviceToken", Self.tokenBytes(nullable: true)),
                 ("errorDescription", Doc.string("NotifyDidFailToRegister: the OS error's description (the pending"
-                                                + " GetToken's Failure message).")),
-                ("notification", Doc.ref("ApnsNotificationArgument")),
+                                                + " GetToken's Failure message).", nullable: true)),
+                ("notification", ["allOf": [Doc.ref("ApnsNotificationArgument")], "nullable": true] as JSON),
                 ("actionIdentifier", Doc.string("NotifyDidReceiveResponse: passed on unchanged (\"\" still fires"
-                                                + " NotificationOpened).")),
+                                                + " NotificationOpened).", nullable: true)),
                 ("userInfoJson", Doc.string("NotifyColdStartNotification: the launch payload; \"\", \"{}\" or"
-                                            + " anything not a JSON object stores nothing.")),
+                                            + " anything not a JSON object stores nothing.", nullable: true)),
                 ("cancelled", Doc.boolean("The caller's cancellation token was cancelled before the call: it ends"
                                           + " at once with Failure(Cancelled) and does nothing.")),
             ], required: ["call"], closed: true),

@@ -351,12 +351,12 @@ public final class DevicesControlAPI: EmulatorExtension {
         return try ControlAPIResponse.json(CallView(record))
     }
 
-    /// Each plugin call the control API makes, with the arguments it takes (all of them required: null is the
-    /// value that makes the plugin throw). `Cancel` fires an earlier call's cancellation token; `CancelGetToken`
-    /// is its older name.
     /// `POST /devices/{id}/actions`: the network, a restore, Focus and the ring/silent switch.
     package static let deviceActionNames = ["online", "offline", "restore", "focusOn", "focusOff", "mute", "unmute"]
 
+    /// Each plugin call the control API makes, with the arguments it takes (all of them required: null is the
+    /// value that makes the plugin throw). `Cancel` fires an earlier call's cancellation token; `CancelGetToken`
+    /// is its older name.
     package static let calls: [(name: String, arguments: [String])] = [
         ("RequestAuthorization", ["options"]), ("GetNotificationSettings", []), ("GetToken", []),
         ("GetProviderEnvironment", []), ("GetColdStartNotification", []), ("SetBadgeCount", ["count"]),

@@ -157,9 +157,11 @@ struct ServiceExtensionMachine: Sendable {
         }
         let done = changes.filter { $0.at <= decisive.at }
         var failures = done.compactMap(\.failure)
+        // A download the end cut short is "still downloading", whatever it would have come to.
         for late in changes where late.at > decisive.at {
-            guard let a = late.attachment ?? nil else { continue }
-            failures.append(AttachmentFailure(identifier: a.identifier, url: a.url, code: .stillDownloading,
+            guard let (identifier, url) = late.attachment.map({ ($0.identifier, $0.url) })
+                ?? late.failure.map({ ($0.identifier, $0.url) }) else { continue }
+            failures.append(AttachmentFailure(identifier: identifier, url: url, code: .stillDownloading,
                                               reason: "still downloading when the extension ended"))
         }
         let elapsed = String(format: "%.1f s", Double(decisive.at - started) / 1000)

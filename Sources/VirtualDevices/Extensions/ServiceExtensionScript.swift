@@ -1,7 +1,7 @@
 /// What an app's Notification Service Extension does with a push, scripted by a scenario or the control
 /// API: the changes it makes, what it decrypts and downloads, how long it takes, and whether and when it
 /// calls its content handler.
-public struct ServiceExtensionScript: Sendable, Codable, Equatable {
+public struct ServiceExtensionScript: Sendable, Equatable {
     public var title: String?
     public var subtitle: String?
     public var body: String?
@@ -111,6 +111,45 @@ public struct ServiceExtensionScript: Sendable, Codable, Equatable {
         self.timeWillExpire = timeWillExpire
         self.memoryMB = memoryMB
         self.memoryLimitMB = memoryLimitMB
+    }
+}
+
+/// Written with the names the control API reads (`downloadMs`, `threadIdFrom`, `decrypt.key`…), so an app's
+/// view can be sent back as it is.
+extension ServiceExtensionScript: Encodable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        for (name, value) in [("title", title), ("subtitle", subtitle), ("body", body), ("threadId", threadId),
+                              ("category", category), ("sound", sound), ("titleFrom", from.title),
+                              ("subtitleFrom", from.subtitle), ("bodyFrom", from.body), ("threadIdFrom", from.threadId),
+                              ("categoryFrom", from.category)] {
+            try c.encodeIfPresent(value, forKey: Key(name))
+        }
+        try c.encodeIfPresent(badge, forKey: Key("badge"))
+        if let decrypt {
+            try c.encode(["field": decrypt.field, "key": decrypt.keyHex, "into": decrypt.into], forKey: Key("decrypt"))
+        }
+        try c.encode(attachments.map { a in
+            var o = ["identifier": a.identifier]
+            if let path = a.urlFrom { o["urlFrom"] = path } else { o["url"] = a.url }
+            if let hint = a.typeHint { o["typeHint"] = hint }
+            return o
+        }, forKey: Key("attachments"))
+        try c.encode(downloadMillis, forKey: Key("downloadMs"))
+        try c.encode(cachedDownloadMillis, forKey: Key("cachedDownloadMs"))
+        try c.encode(processingMillis, forKey: Key("processingMs"))
+        try c.encode(handler, forKey: Key("handler"))
+        try c.encode(timeWillExpire, forKey: Key("timeWillExpire"))
+        try c.encode(memoryMB, forKey: Key("memoryMB"))
+        try c.encode(memoryLimitMB, forKey: Key("memoryLimitMB"))
     }
 }
 

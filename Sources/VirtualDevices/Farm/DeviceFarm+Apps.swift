@@ -66,7 +66,7 @@ public enum UserAction: Sendable, Equatable {
     /// Answer a permission prompt left up (`promptAnswer: wait`).
     case answerPrompt(allow: Bool)
     /// The app's code calls `setNotificationCategories`: the set it passes replaces the registered one (as iOS
-    /// does), for notifications delivered from then on.
+    /// does). Actions are looked up when the user acts, so notifications already shown get the new set too.
     case setNotificationCategories([NotificationCategory])
     /// Long-press a notification (expanded; the content extension's view if it draws the category), and let go.
     case expand(notificationId: String)

@@ -98,7 +98,9 @@ struct FateLog: ~Copyable {
         let seq = UInt64(bitPattern: r.int64())
         let kinds = PushFate.Kind.allCases, kind = Int(r.uint8())
         precondition(kind < kinds.count, "fate log entry with an unknown kind")
-        let code = FateCode(rawValue: r.uint8())!
+        let codeByte = r.uint8()
+        precondition(FateCode(rawValue: codeByte) != nil, "fate log entry with an unknown code")
+        let code = FateCode(rawValue: codeByte)!
         let sameId = r.uint8() & notificationIdIsApnsId != 0
         let apnsId = r.string() ?? ""
         return (seq, PushFate(apnsId: apnsId, deviceId: r.string() ?? "", bundleId: r.string() ?? "",

@@ -44,8 +44,9 @@ public enum FateCode: UInt8, Sendable, CaseIterable, Codable {
     case forceQuit
     /// A background push to an app in the foreground (didReceiveRemoteNotification).
     case foregroundDelivered
-    /// A background push woke the suspended app, or launched it in the background.
+    /// A background push woke the suspended app.
     case wokeApp
+    /// A background push launched the app in the background (it was not running).
     case launchedInBackground
     /// The background budget is used up: held, the newest only.
     case budgetHeld

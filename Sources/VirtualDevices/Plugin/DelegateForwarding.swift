@@ -16,12 +16,6 @@ enum OSCallback: Sendable, Equatable {
 }
 
 enum DelegateForwarding {
-    /// Whether `callback` is passed to the plugin.
-    static func reaches(_ callback: OSCallback, configuration: DelegateConfiguration,
-                        attachment: DelegateAttachment.State) -> Bool {
-        whyNot(callback, configuration: configuration, attachment: attachment) == nil
-    }
-
     /// Why a callback does not reach the plugin: a code and the same in words.
     struct NotForwarded: Equatable {
         var code: ForwardRecord.Code
