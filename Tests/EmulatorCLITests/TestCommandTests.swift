@@ -89,6 +89,67 @@ struct TestCommandTests {
         #expect(badURL.code == .usage)
     }
 
+    static let external = """
+        name: waits for a backend
+        tags: [external]
+        devices: [{id: p, apps: [{bundleId: com.example.app}]}]
+        steps:
+          - wait-for-push: {timeout: 30s}
+        """
+
+    @Test func externalScenariosAreSkippedAndReportedSoWithoutARunningEmulator() async throws {
+        let dir = try Self.folder(["ok.yaml": Self.passing, "ext.yaml": Self.external])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junit = dir.appendingPathComponent("r.xml").path, json = dir.appendingPathComponent("r.json").path
+        let r = await runCLI(["test", dir.path, "--certs", Self.certs, "--junit", junit, "--json", json])
+        #expect(r.code == .success, "a skip is not a failure: \(r.output)\(r.errorOutput)")
+        #expect(r.output.contains("- waits for a backend"))
+        #expect(r.output.contains("2 scenarios: 1 passed, 0 failed, 1 skipped"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"skipped="1""#) && xml.contains("<skipped message=\"tagged external"))
+        #expect(xml.contains("timestamp=\"") && xml.contains("hostname=\""))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+        #expect(report?["skipped"] as? Int == 1)
+        let excluded = await runCLI(["test", dir.path, "--certs", Self.certs, "--exclude-tag", "a", "--exclude-tag", "external"])
+        #expect(excluded.code == .usage, "nothing left to run")
+    }
+
+    @Test func anInvalidFileIsNamedInTheJUnitAndJSONReports() async throws {
+        let dir = try Self.folder(["ok.yaml": Self.passing, "broken.yaml": "name: x\nsteps:\n  - cal: GetToken\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junit = dir.appendingPathComponent("r.xml").path, json = dir.appendingPathComponent("r.json").path
+        let r = await runCLI(["test", dir.path, "--certs", Self.certs, "--junit", junit, "--json", json])
+        #expect(r.code == .usage)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"errors="1""#) && xml.contains("broken.yaml") && xml.contains(#"type="InvalidScenario""#))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+        let invalid = try #require(report?["invalid"] as? [[String: Any]])
+        #expect((invalid.first?["file"] as? String)?.hasSuffix("broken.yaml") == true)
+        #expect(invalid.first?["line"] as? Int == 3)
+    }
+
+    @Test func noResetKeepsTheRunningEmulatorsKeysAndReplacesOnlyTheScenariosDevices() async throws {
+        let emu = try TestEmulator(certificatesDirectory: Self.certs)
+        defer { emu.shutdown() }
+        let dir = try Self.folder(["ok.yaml": Self.passing])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A token of the user's own, as `make run`'s state would hold: a reset forgets it, --no-reset must not.
+        let mine = try emu.services.tokens.issue(bundleId: "com.example.mine", environment: .sandbox, now: 0).token
+        let kept = await runCLI(["test", "--emulator", emu.endpoints.control, "--certs", Self.certs, "--no-reset", dir.path])
+        #expect(kept.code == .success, "\(kept.output)\(kept.errorOutput)")
+        #expect(kept.errorOutput.contains("--no-reset"))
+        // Again: the scenario's device from the first run is replaced, not refused as existing.
+        let again = await runCLI(["test", "--emulator", emu.endpoints.control, "--certs", Self.certs, "--no-reset", dir.path])
+        #expect(again.code == .success, "\(again.output)\(again.errorOutput)")
+        #expect(emu.services.tokens.lookup(mine) != nil, "the emulator's own tokens survive --no-reset")
+        let reset = await runCLI(["test", "--emulator", emu.endpoints.control, "--certs", Self.certs, dir.path])
+        #expect(reset.code == .success)
+        #expect(reset.errorOutput.contains("is reset before each scenario"))
+        #expect(emu.services.tokens.lookup(mine) == nil, "a reset forgets them")
+        let inProcess = await runCLI(["test", "--certs", Self.certs, "--no-reset", dir.path])
+        #expect(inProcess.code == .usage)
+    }
+
     @Test func execPassesTheEnvironmentAndPropagatesTheExitCode() async throws {
         let dir = try Self.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -12,14 +12,17 @@ public enum ConsoleReport {
         case .failed:
             return ["✘ \(result.scenario.name)  (\(result.scenario.location), \(time))"]
                 + result.failures.map { "    \($0)" }
+        case .skipped:
+            return ["- \(result.scenario.name)  (\(result.scenario.location), skipped: \(result.skipReason ?? ""))"]
         }
     }
 
-    /// `41 scenarios: 40 passed, 1 failed (3.20 s)`.
+    /// `41 scenarios: 40 passed, 1 failed (3.20 s)`, with `, 2 skipped` when some were.
     public static func summary(_ results: [ScenarioResult], seconds: Double) -> String {
         let failed = results.filter { $0.outcome == .failed }.count
-        return "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(results.count - failed) passed, "
-            + "\(failed) failed (\(String(format: "%.2f", seconds)) s)"
+        let skipped = results.filter { $0.outcome == .skipped }.count
+        return "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(results.count - failed - skipped) passed, "
+            + "\(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") + " (\(String(format: "%.2f", seconds)) s)"
     }
 
     /// `[12/41] name`, for a terminal's progress line.

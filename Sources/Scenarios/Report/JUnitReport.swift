@@ -1,9 +1,12 @@
 import Foundation
 
-/// The JUnit XML report CI systems read: `<testsuites><testsuite><testcase><failure>`, one testsuite per
-/// scenario file (its path as the name) and one testcase per scenario.
+/// The JUnit XML report CI systems read: `<testsuites><testsuite><testcase><failure|skipped|error>`, one testsuite
+/// per scenario file (its path as the name) and one testcase per scenario; an invalid file is a testsuite with one
+/// erroring testcase, so a CI dashboard names it too.
 public enum JUnitReport {
-    public static func xml(_ results: [ScenarioResult], seconds: Double) -> String {
+    public static func xml(_ results: [ScenarioResult], seconds: Double, invalid: [ScenarioParseError] = [],
+                           timestamp: Date = Date(), hostname: String = ProcessInfo.processInfo.hostName) -> String {
+        let stamp = ISO8601DateFormatter().string(from: timestamp)
         var byFile: [String: [ScenarioResult]] = [:]
         var order: [String] = []
         for r in results {
@@ -11,15 +14,28 @@ public enum JUnitReport {
             byFile[r.scenario.file, default: []].append(r)
         }
         let failures = results.filter { $0.outcome == .failed }.count
+        let skipped = results.filter { $0.outcome == .skipped }.count
+        let host = escape(hostname)
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        out += #"<testsuites name="apns-emulator scenarios" tests="\#(results.count)" failures="\#(failures)" errors="0" time="\#(format(seconds))">"# + "\n"
+        out += #"<testsuites name="apns-emulator scenarios" tests="\#(results.count + invalid.count)" failures="\#(failures)" errors="\#(invalid.count)" skipped="\#(skipped)" time="\#(format(seconds))" timestamp="\#(stamp)">"# + "\n"
+        for e in invalid {
+            out += #"  <testsuite name="\#(escape(e.file))" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="\#(stamp)" hostname="\#(host)">"# + "\n"
+            out += #"    <testcase classname="\#(escape(className(e.file)))" name="invalid scenario file" file="\#(escape(e.file))" line="\#(e.line)" time="0.000">"# + "\n"
+            out += #"      <error message="\#(escape("\(e)"))" type="InvalidScenario">\#(escape("\(e)"))</error>"# + "\n"
+            out += "    </testcase>\n  </testsuite>\n"
+        }
         for file in order {
             let cases = byFile[file] ?? []
             let f = cases.filter { $0.outcome == .failed }.count
+            let s = cases.filter { $0.outcome == .skipped }.count
             let t = cases.reduce(0) { $0 + $1.seconds }
-            out += #"  <testsuite name="\#(escape(file))" tests="\#(cases.count)" failures="\#(f)" errors="0" skipped="0" time="\#(format(t))">"# + "\n"
+            out += #"  <testsuite name="\#(escape(file))" tests="\#(cases.count)" failures="\#(f)" errors="0" skipped="\#(s)" time="\#(format(t))" timestamp="\#(stamp)" hostname="\#(host)">"# + "\n"
             for r in cases {
                 out += #"    <testcase classname="\#(escape(className(file)))" name="\#(escape(r.scenario.name))" file="\#(escape(file))" line="\#(r.scenario.mark.line)" time="\#(format(r.seconds))""#
+                if r.outcome == .skipped {
+                    out += ">\n" + #"      <skipped message="\#(escape(r.skipReason ?? ""))"/>"# + "\n    </testcase>\n"
+                    continue
+                }
                 guard r.outcome == .failed, let first = r.failures.first else {
                     out += "/>\n"
                     continue

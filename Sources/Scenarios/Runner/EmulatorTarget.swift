@@ -43,9 +43,12 @@ final class EmulatorTarget: Sendable {
                               certificatesDirectory: certificatesDirectory, emulator: emulator)
     }
 
-    /// A running emulator at `controlURL`: reset before the scenario (its state is the scenario's).
+    /// A running emulator at `controlURL`: reset before the scenario (its state is the scenario's), or, with
+    /// `reset` false, left as it is but for the scenario's own device ids, removed so they start fresh.
     static func remote(controlURL: String, controlToken: String?, certificatesDirectory: String,
-                       clock: Scenario.ClockMode) async throws -> EmulatorTarget {
+                       clock: Scenario.ClockMode, reset: Bool = true, deviceIds: [String] = []) async throws
+        -> EmulatorTarget
+    {
         let control = HTTPControl(base: controlURL.hasSuffix("/") ? String(controlURL.dropLast()) : controlURL,
                                   token: controlToken)
         let ready = try await control.object("GET", "/_emulator/endpoints")
@@ -53,7 +56,11 @@ final class EmulatorTarget: Sendable {
               let ca = ready["ca"] as? String else {
             throw RunnerError("\(controlURL)/_emulator/endpoints did not name the listeners")
         }
-        _ = try await control.json("POST", "/_emulator/reset", expecting: [204])
+        if reset {
+            _ = try await control.json("POST", "/_emulator/reset", expecting: [204])
+        } else {
+            for id in deviceIds { _ = try await control.json("DELETE", "/_emulator/devices/\(id)", expecting: [204, 404]) }
+        }
         let c = try await control.object("GET", "/_emulator/clock")
         let controllable = c["controllable"] as? Bool == true
         switch clock {

@@ -3,6 +3,8 @@ public struct ScenarioResult: Sendable {
     public enum Outcome: String, Sendable {
         case passed
         case failed
+        /// Not run (`skipReason` says why): an `external` scenario with no running emulator to wait on.
+        case skipped
     }
 
     public var scenario: Scenario
@@ -10,6 +12,21 @@ public struct ScenarioResult: Sendable {
     /// Failing expectations (and step errors), in the order met.
     public var failures: [ScenarioFailure]
     public var seconds: Double
+    public var skipReason: String? = nil
+
+    public init(scenario: Scenario, outcome: Outcome, failures: [ScenarioFailure], seconds: Double,
+                skipReason: String? = nil) {
+        self.scenario = scenario
+        self.outcome = outcome
+        self.failures = failures
+        self.seconds = seconds
+        self.skipReason = skipReason
+    }
+
+    /// A scenario not run.
+    public static func skipped(_ scenario: Scenario, because reason: String) -> ScenarioResult {
+        ScenarioResult(scenario: scenario, outcome: .skipped, failures: [], seconds: 0, skipReason: reason)
+    }
 }
 
 /// One failed expectation or step, at its place in the file.

@@ -13,9 +13,13 @@ public struct ScenarioRunner: Sendable {
         /// How long a push step waits for the emulator's answer before the step fails (a delay fault longer
         /// than this, or a stalled `--emulator`, must not hang a CI job).
         public var responseTimeout: Duration
+        /// With `emulatorURL`: reset it before each scenario (false keeps its keys, tokens and journal, and only
+        /// replaces the scenario's own devices).
+        public var resetRemote: Bool
 
         public init(certificatesDirectory: String, emulatorURL: String? = nil, controlToken: String? = nil, jobs: Int = 2,
-                    responseTimeout: Duration = .seconds(30)) {
+                    responseTimeout: Duration = .seconds(30), resetRemote: Bool = true) {
+            self.resetRemote = resetRemote
             self.certificatesDirectory = certificatesDirectory
             self.emulatorURL = emulatorURL
             self.controlToken = controlToken
@@ -105,7 +109,8 @@ public struct ScenarioRunner: Sendable {
                 }
                 target = try await EmulatorTarget.remote(controlURL: url, controlToken: options.controlToken,
                                                          certificatesDirectory: options.certificatesDirectory,
-                                                         clock: scenario.clock)
+                                                         clock: scenario.clock, reset: options.resetRemote,
+                                                         deviceIds: scenario.devices.map(\.id))
             } else {
                 target = try EmulatorTarget.inProcess(certificatesDirectory: options.certificatesDirectory,
                                                       clock: scenario.clock, options: scenario.emulator)
