@@ -79,6 +79,13 @@ extension SendCommand {
             help: "Request body as JSON text, or @FILE to read it from a file (@- for standard input).",
             default: SendCommand.defaultPayload
         )
+        static let control = OptionDeclaration.value(
+            "control",
+            valueName: "url",
+            help: "The emulator's control API: with neither --sandbox nor --url, the token's environment is "
+                + "looked up there and the push goes to that listener.",
+            default: "http://127.0.0.1:8765"
+        )
         static let jwt = OptionDeclaration.value(
             "jwt",
             valueName: "token",
@@ -111,7 +118,7 @@ extension SendCommand {
         ]
 
         static let all =
-            [url, sandbox, serverName, ca, deviceToken, topic, pushType, priority, expiration, collapseId, apnsId]
+            [url, sandbox, control, serverName, ca, deviceToken, topic, pushType, priority, expiration, collapseId, apnsId]
             + [header, payload, jwt] + ProviderKeyOptions.Option.all + [certificate, certificateKey, noAuth, json]
     }
 }

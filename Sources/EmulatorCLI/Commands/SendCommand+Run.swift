@@ -1,4 +1,8 @@
+import APNsProtocol
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import H2Transport
 
 #if canImport(Glibc)
@@ -12,6 +16,24 @@ extension SendCommand {
     ///
     /// Every failure becomes a `CommandFailure` naming what failed and where, since a bare "connect failed" on a CI
     /// log does not say whether the CA, the address or the server name was wrong.
+    /// The environment the emulator at `control` registered `token` in, and that emulator's listener for it; nil
+    /// when it cannot say (no emulator there, an unknown token): a lookup that fails changes nothing.
+    static func route(of token: String, control: String) async -> (environment: APNsEnvironment, url: String)? {
+        func get(_ path: String) async -> [String: Any]? {
+            guard let url = URL(string: control + path) else { return nil }
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 2
+            guard let (data, response) = try? await URLSession.shared.data(for: request),
+                  (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
+            return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        }
+        guard let record = await get("/_emulator/tokens/" + token.lowercased()),
+              let environment = (record["environment"] as? String).flatMap(APNsEnvironment.init(rawValue:)),
+              let endpoints = await get("/_emulator/endpoints"),
+              let url = endpoints[environment == .sandbox ? "sandbox" : "production"] as? String else { return nil }
+        return (environment, url)
+    }
+
     func send() async throws -> SendOutcome {
         let bearerToken: String? =
             switch authorization {

@@ -67,6 +67,9 @@ public struct SendCommand: Command {
     static let defaultPayload = #"{"aps":{"alert":"Hello from apns-emulator"}}"#
 
     var target: Target
+    /// Where the token's environment is looked up when neither `--sandbox` nor `--url` chose one (nil: they did,
+    /// or `--server-name` pins the name).
+    var environmentLookup: String?
     /// Trust roots the server certificate is verified against.
     var caFile: String
     var clientIdentity: ClientIdentity?
@@ -94,6 +97,8 @@ public struct SendCommand: Command {
             serverName: try options.string(Option.serverName) ?? defaultServerName
         )
         self.caFile = try options.string(Option.ca) ?? Option.defaultCA
+        let control = try options.string(Option.control) ?? "http://127.0.0.1:8765"
+        self.environmentLookup = sandbox || url != nil || options.last(Option.serverName) != nil ? nil : control
 
         let certificate = try options.string(Option.certificate)
         let certificateKey = try options.string(Option.certificateKey)
@@ -158,7 +163,18 @@ public struct SendCommand: Command {
     ///
     /// - Parameter context: Output for the response, errors for failures.
     public func run(context: CommandContext) async throws -> ExitCode {
-        let outcome = try await send()
+        var command = self
+        // Scenario apps default to development builds (sandbox tokens) and `send` to production: a token the
+        // emulator knows is sent where it is valid, and the user is told.
+        if let control = environmentLookup, let route = await Self.route(of: deviceToken, control: control),
+           let address = Self.parseURL(route.url) {
+            let sandbox = route.environment == .sandbox
+            command.target = Target(host: address.host, port: address.port,
+                                    serverName: sandbox ? Option.sandboxServerName : Option.productionServerName)
+            context.errorOutput.writeLine("note: \(control) knows this token as a \(route.environment.rawValue) token:"
+                                          + " sending to its \(route.environment.rawValue) listener, \(route.url)")
+        }
+        let outcome = try await command.send()
         context.output.write(json ? outcome.jsonText + "\n" : outcome.lines.map { $0 + "\n" }.joined())
         return outcome.status == 200 ? .success : .failure
     }
