@@ -20,7 +20,7 @@ SERVE_FLAGS ?=
 # test imports XCTest, skip the XCTest pass entirely so its summary never appears.
 SWIFT_TEST_FLAGS ?= $(if $(shell grep -rlw --include='*.swift' 'import XCTest' Tests 2>/dev/null),,--disable-xctest)
 
-.PHONY: all deps build run test sanitize bench bench-idle clean
+.PHONY: all deps build install uninstall run test sanitize bench bench-idle clean
 # Prerequisites run in the order written (deps before build), even under `make -j`; swift parallelises itself.
 .NOTPARALLEL:
 
@@ -31,6 +31,19 @@ deps:
 
 build:
 	$(SWIFT) build -c release
+
+# `make install PREFIX=/usr/local` (and DESTDIR= for packaging): the release binary into $(PREFIX)/bin. It runs
+# where this Swift toolchain's runtime is (its libraries are found through the binary's runpath); elsewhere, use
+# the Docker image.
+PREFIX ?= /usr/local
+
+install: deps build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/apns-emulator
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/apns-emulator; 'apns-emulator certs' makes the development certificates in ./certs"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/apns-emulator
 
 run: deps build
 	@if [ ! -f $(CERTS_DIR)/ca.pem ]; then \
