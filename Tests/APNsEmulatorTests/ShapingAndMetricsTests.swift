@@ -152,6 +152,16 @@ struct ShapingAndMetricsTests {
             #expect(metrics.contains("apns_emulator_token_refreshes_total 1"))
             #expect(metrics.contains(#"apns_emulator_jwt_cache_total{result="miss"} 1"#))
             #expect(metrics.contains("apns_emulator_journal_entries 4"))
+            #expect(metrics.contains(#"apns_emulator_build_info{version="\#(EmulatorVersion.current)"} 1"#))
+            // The process series, as every Prometheus client exports them: plausible values, not just names.
+            func value(_ name: String) -> Double? {
+                metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            }
+            #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000, "\(metrics)")
+            #expect((value("process_cpu_seconds_total") ?? -1) >= 0)
+            #expect((value("process_open_fds") ?? 0) >= 3)
+            let started = value("process_start_time_seconds") ?? 0
+            #expect(abs(started - Date().timeIntervalSince1970) < 3_600, "this process started within the hour: epoch seconds, not since boot")
 
             let stats = try #require(try JSONSerialization.jsonObject(
                 with: Data(api.handle(HTTP1Request(method: "GET", path: "/_emulator/stats")).body)) as? [String: Any])

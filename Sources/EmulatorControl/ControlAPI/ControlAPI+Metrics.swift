@@ -48,6 +48,9 @@ extension ControlAPI {
         family("apns_emulator_journal_entries", "gauge", "Requests kept in the journal.")
         out.append("apns_emulator_journal_entries \(services.journal.count())")
         for ext in extensions { out += ext.prometheusLines() }
+        family("apns_emulator_build_info", "gauge", "The emulator's version (always 1).")
+        out.append(#"apns_emulator_build_info{version="\#(EmulatorVersion.current)"} 1"#)
+        out += ProcessMetrics.lines()
         return HTTP1Response(status: 200, headers: [
             H2Header("content-type", "text/plain; version=0.0.4; charset=utf-8"),
             H2Header(EmulatorVersion.headerName, EmulatorVersion.current),
