@@ -52,6 +52,9 @@ struct HelpFormatterTests {
         ("--reject-der-signatures", nil),
         ("--reject-uppercase-apns-id", nil),
         ("--environment-from-listener-only", nil),
+        ("--log-level <level>", "info"),
+        ("--request-log", nil),
+        ("--log-format <format>", "text"),
         ("-h, --help", nil),
     ]
 
@@ -229,6 +232,13 @@ struct HelpFormatterTests {
               --environment-from-listener-only
                                       Let the listener alone choose production or sandbox,
                                       ignoring Apple host names in :authority and SNI.
+              --log-level <level>     error: only errors; info: the banner and, on a
+                                      terminal, the live summary; debug: also one line per
+                                      request. (default: info)
+              --request-log           One line per APNs request on standard output (from the
+                                      journal).
+              --log-format <format>   The request log's lines: text or json (one object a
+                                      line). (default: text)
               -h, --help              Show help information.
             """
         #expect(serveHelp == expected + "\n")

@@ -270,6 +270,16 @@ extension ServeCommand {
                 + ":authority and SNI."
         )
 
+        static let logLevel = OptionDeclaration.value(
+            "log-level", valueName: "level",
+            help: "error: only errors; info: the banner and, on a terminal, the live summary; debug: also one line "
+                + "per request.", default: "info")
+        static let requestLog = OptionDeclaration.flag(
+            "request-log", help: "One line per APNs request on standard output (from the journal).")
+        static let logFormat = OptionDeclaration.value(
+            "log-format", valueName: "format", help: "The request log's lines: text or json (one object a line).",
+            default: "text")
+
         static let all = [
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
@@ -279,7 +289,7 @@ extension ServeCommand {
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,
             topicKeyOutsideTopicsReason, maxCollapseIdBytes, broadcastPayloadLimit, rejectDERSignatures,
-            rejectUppercaseApnsId, environmentFromListenerOnly,
+            rejectUppercaseApnsId, environmentFromListenerOnly, logLevel, requestLog, logFormat,
         ]
 
         /// `10` rather than `10.0`, so help shows what a user would type.

@@ -31,6 +31,11 @@ public struct ServeCommand: Command {
 
     /// The emulator settings the flags produced, starting from `EmulatorConfiguration()`'s defaults.
     public private(set) var emulatorConfiguration: EmulatorConfiguration
+    /// What `serve` prints besides errors.
+    enum LogLevel: String, Sendable { case error, info, debug }
+    var logLevel = LogLevel.info
+    /// The per-request log's format, when it is on (`--request-log`, or `--log-level debug`).
+    var requestLog: RequestLog?
     /// Where each port came from, so `validate()` can blame the argument that caused a clash.
     private var portArguments: [String: ArgumentCursor.Argument] = [:]
     /// Where `--host` came from, so `validate()` can blame it when a control token is missing.
@@ -93,6 +98,9 @@ public struct ServeCommand: Command {
         configuration.policy = try Self.policy(from: options)
 
         self.emulatorConfiguration = configuration
+        logLevel = try options.choice(Option.logLevel, [("error", .error), ("info", .info), ("debug", .debug)]) ?? .info
+        let format = try options.choice(Option.logFormat, [("text", RequestLog.Format.text), ("json", .json)]) ?? .text
+        if options.flag(Option.requestLog) || logLevel == .debug { requestLog = RequestLog(format: format) }
         self.hostArgument = options.argument(for: Option.host)
         for option in [Option.productionPort, Option.sandboxPort, Option.controlPort] {
             portArguments[option.name] = options.argument(for: option)
@@ -110,6 +118,10 @@ public struct ServeCommand: Command {
                     + "carry it, or bind to 127.0.0.1",
                 argument: hostArgument
             )
+        }
+        if requestLog != nil, !emulatorConfiguration.journalEnabled {
+            throw .invalidCombination("the request log reads the journal: drop --no-journal (or --request-log)",
+                                      argument: nil)
         }
         if emulatorConfiguration.deliveryLatency != .none, emulatorConfiguration.manualClock {
             throw .invalidCombination(
@@ -160,12 +172,19 @@ public struct ServeCommand: Command {
             configuration: emulatorConfiguration,
             executable: Self.invokedExecutable()
         )
-        context.output.write(banner.text)
+        if logLevel != .error { context.output.write(banner.text) }
 
-        let summary = isatty(STDERR_FILENO) == 1 ? Self.liveSummary(emulator.services, context: context) : nil
+        let summary = logLevel != .error && requestLog == nil && isatty(STDERR_FILENO) == 1
+            ? Self.liveSummary(emulator.services, context: context) : nil
+        let log = requestLog?.start(emulator.services.journal, context: context)
         let signal = await context.waitForStopSignal()
         summary?.cancel()
+        log?.cancel()
         if summary != nil { context.errorOutput.write("\r\u{1B}[K") }
+        guard logLevel != .error else {
+            await Self.shutDown(emulator)
+            return .success
+        }
         context.errorOutput.writeLine(
             "received \(Self.signalName(signal)); shutting down "
                 + "(up to \(Option.formatSeconds(emulatorConfiguration.shutdownGraceSeconds))s for in-flight streams)"

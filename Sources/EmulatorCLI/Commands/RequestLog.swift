@@ -1,0 +1,76 @@
+import APNsEmulator
+import Foundation
+
+/// `serve --request-log` (or `--log-level debug`): one line per APNs request, as the journal recorded it, in text
+/// or JSON. It reads the journal a few times a second, so the push path does nothing more for it; a burst larger
+/// than one read's share is reported as a count of requests not logged.
+struct RequestLog: Sendable {
+    enum Format: String, Sendable {
+        case text, json
+    }
+
+    let format: Format
+
+    /// Lines for `entries` (oldest first) after the entry numbered `lastId`.
+    func lines(_ entries: [JournalEntry], after lastId: Int64) -> [String] {
+        var out: [String] = []
+        var previous = lastId
+        for e in entries {
+            if e.id > previous + 1 { out.append(skipped(e.id - previous - 1)) }
+            out.append(line(e))
+            previous = e.id
+        }
+        return out
+    }
+
+    func line(_ e: JournalEntry) -> String {
+        let time = ISO8601DateFormatter.withMilliseconds.string(from: Date(timeIntervalSince1970: Double(e.receivedAt) / 1000))
+        let ms = String(format: "%.2f", Double(e.durationMicros) / 1000)
+        switch format {
+        case .text:
+            let token = e.token.map { String($0.prefix(8)) + "…" } ?? "-"
+            return "\(time) \(e.environment.rawValue) \(e.status) \(e.reason ?? "-") \(e.method) \(e.pushType ?? "-") "
+                + "\(e.topic ?? "-") \(token) apns-id=\(e.apnsId) \(ms) ms"
+        case .json:
+            var o: [String: Any] = ["time": time, "environment": e.environment.rawValue, "status": e.status,
+                                    "method": e.method, "path": e.path, "apnsId": e.apnsId,
+                                    "durationMs": Double(e.durationMicros) / 1000, "journalId": e.id]
+            if let v = e.reason { o["reason"] = v }
+            if let v = e.pushType { o["pushType"] = v }
+            if let v = e.topic { o["topic"] = v }
+            if let v = e.token { o["token"] = v }
+            let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    private func skipped(_ count: Int64) -> String {
+        switch format {
+        case .text: return "… \(count) request\(count == 1 ? "" : "s") not logged (more than the log reads at a time)"
+        case .json: return #"{"notLogged":\#(count)}"#
+        }
+    }
+
+    /// Prints new journal entries every 200 ms until cancelled.
+    func start(_ journal: Journal, context: CommandContext) -> Task<Void, Never> {
+        Task {
+            var last = journal.query(JournalFilter(limit: 1)).last?.id ?? 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(200))
+                let entries = journal.query(JournalFilter(afterId: last, limit: 2_000))
+                guard let newest = entries.last?.id else { continue }
+                for l in lines(entries, after: last) { context.output.writeLine(l) }
+                last = newest
+            }
+        }
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// `2026-12-02T01:58:00.123Z`.
+    fileprivate static var withMilliseconds: ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
+    }
+}
