@@ -2,6 +2,7 @@
 #
 #   docker build -t apns-emulator .
 #   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2198:2198 -p 127.0.0.1:8765:8765 apns-emulator
+#   curl -H 'Authorization: Bearer apns-emulator-dev' http://127.0.0.1:8765/_emulator/keys
 #
 # The image takes exactly the `apns-emulator` command line: `docker run apns-emulator serve --help`.
 
@@ -31,12 +32,14 @@ RUN /usr/local/lib/apns-emulator/install-deps.sh --runtime-only \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /opt/apns-emulator --no-create-home apns \
     && mkdir -p /opt/apns-emulator /var/lib/apns-emulator \
-    && chown apns:apns /var/lib/apns-emulator
+    && chown apns:apns /opt/apns-emulator /var/lib/apns-emulator
 COPY --from=builder /out/apns-emulator /usr/local/bin/apns-emulator
 # Development certificates: test-only, never trust their CA outside tests (see README).
 COPY --from=builder --chown=apns:apns /out/certs /opt/apns-emulator/certs
 
-# Emulator state (signing keys, device tokens, faults): `serve --state-dir` below keeps it here across restarts.
+# Emulator state (signing keys, device tokens, faults): `serve --state-dir` below keeps it here across restarts. The
+# working folder is the apns user's too, so a command line without --state-dir (its default, .emulator-state)
+# also starts.
 VOLUME ["/var/lib/apns-emulator"]
 WORKDIR /opt/apns-emulator
 USER apns
@@ -45,9 +48,11 @@ USER apns
 EXPOSE 2197 2198 8765
 
 # Control API token: bound to 0.0.0.0 inside the container, `serve` refuses to start without one. This default is
-# public (it is in this file), so override it wherever the control port is reachable by anyone else:
+# public (it is in this file, docker-compose.yml and scripts/scale/prometheus.yml), so override it wherever the
+# control port is reachable by anyone else, and give Prometheus the same one:
 #   docker run -e APNS_EMULATOR_CONTROL_TOKEN=<secret> ...
-# Control requests then carry `Authorization: Bearer <token>`; GET /_emulator/health stays open for the HEALTHCHECK.
+# Control requests (and /metrics) then carry `Authorization: Bearer <token>`; GET /_emulator/health stays open for
+# the HEALTHCHECK.
 # Publish the ports on 127.0.0.1 only (as docker-compose.yml does) unless others must reach them.
 ENV APNS_EMULATOR_CONTROL_TOKEN=apns-emulator-dev
 
