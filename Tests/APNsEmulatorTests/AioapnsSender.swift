@@ -56,7 +56,7 @@ struct AioapnsSender: Encodable {
     /// Runs the script with the venv's interpreter; throws, with the whole transcript, unless it printed
     /// one result line per send.
     func run() async throws -> Outcome {
-        let python = try await AioapnsVenv.shared.python()
+        let python = try await PythonVenv.aioapns.python()
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let json = String(decoding: try encoder.encode(self), as: UTF8.self)

@@ -14,7 +14,7 @@ import VirtualDevices
 /// aioapns itself reported (its `NotificationResult`), plus the emulator's journal for what went over the
 /// wire. How aioapns is pointed at the emulator (it has no option for another host, port or clock) is
 /// documented in `scripts/test/aioapns_sender.py`. The first run creates a venv under the user's cache
-/// folder (see `AioapnsVenv`); without PyPI these tests fail, they never skip.
+/// folder (see `PythonVenv`); without PyPI these tests fail, they never skip.
 @Suite("aioapns against the emulator", .timeLimit(.minutes(10)))
 struct AioapnsTests {
     /// A started emulator on ephemeral ports with in-memory state, shut down by `stop`.

@@ -3,7 +3,7 @@
 
     python aioapns_sender.py '<json>'      or      echo '<json>' | python aioapns_sender.py
 
-Run it with the interpreter of the venv made by scripts/test/aioapns_venv.py. The JSON:
+Run it with the interpreter of the venv made by scripts/test/python_venv.py. The JSON:
 
     {
       "host": "127.0.0.1", "port": 2197,            where the emulator listens (the listener to use)

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Creates (once) and reuses a virtualenv holding a pinned aioapns, and prints its python's path.
+"""Creates (once) and reuses a virtualenv holding one pinned PyPI package, and prints its python's path.
 
-    scripts/test/aioapns_venv.py [--version 4.0]
+    scripts/test/python_venv.py --requirement aioapns==4.0 --imports aioapns,h2,jwt
 
-The venv lives in ${XDG_CACHE_HOME:-$HOME/.cache}/apns-emulator/venv-aioapns-<version>, shared by every
+The venv lives in ${XDG_CACHE_HOME:-$HOME/.cache}/apns-emulator/venv-<requirement>, shared by every
 checkout and test run on the machine. It counts as ready only once a marker file written after a
 successful `pip install` exists; a half-made venv (an interrupted install) is deleted and made again.
 Concurrent callers (parallel test processes) serialise on an flock'ed lock file beside it, so only one
@@ -32,54 +32,57 @@ def python_in(path: str) -> str:
     return os.path.join(path, "bin", "python")
 
 
-def ready(path: str, version: str) -> bool:
+def ready(path: str, requirement: str) -> bool:
     marker = os.path.join(path, MARKER)
     try:
         with open(marker, encoding="utf-8") as f:
-            return f.read().strip() == f"aioapns=={version}" and os.path.exists(python_in(path))
+            return f.read().strip() == requirement and os.path.exists(python_in(path))
     except OSError:
         return False
 
 
-def install(path: str, version: str) -> None:
+def install(path: str, requirement: str, imports: str) -> None:
     if os.path.exists(path):
         shutil.rmtree(path)  # no marker: a previous install died half-way
     venv.EnvBuilder(with_pip=True, clear=True).create(path)
     # A short timeout and few retries: with PyPI unreachable the caller should fail in about a minute,
     # not after pip's default five 15-second retries per request.
     command = [python_in(path), "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-               "--timeout", "20", "--retries", "2", f"aioapns=={version}"]
+               "--timeout", "20", "--retries", "2", requirement]
     result = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)
     if result.returncode != 0:
         shutil.rmtree(path, ignore_errors=True)
-        raise SystemExit(f"aioapns_venv: `pip install aioapns=={version}` failed (exit {result.returncode}); "
+        raise SystemExit(f"python_venv: `pip install {requirement}` failed (exit {result.returncode}); "
                          "is PyPI reachable? pip's output is above")
     # Imports must work too (a broken wheel or a missing C extension fails here, not mid-test).
-    check = subprocess.run([python_in(path), "-c", "import aioapns, h2, jwt"], stdout=sys.stderr, stderr=sys.stderr)
+    check = subprocess.run([python_in(path), "-c", f"import {imports}"], stdout=sys.stderr, stderr=sys.stderr)
     if check.returncode != 0:
         shutil.rmtree(path, ignore_errors=True)
-        raise SystemExit("aioapns_venv: aioapns installed but does not import")
+        raise SystemExit(f"python_venv: {requirement} installed but `import {imports}` fails")
     # Written last, and atomically: its presence means the whole venv is usable.
     tmp = os.path.join(path, MARKER + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(f"aioapns=={version}\n")
+        f.write(requirement + "\n")
     os.replace(tmp, os.path.join(path, MARKER))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--version", default="4.0", help="the aioapns version to pin (default 4.0)")
+    parser.add_argument("--requirement", required=True, help="the pinned package, e.g. aioapns==4.0")
+    parser.add_argument("--imports", required=True, help="modules that must import afterwards, comma-separated")
     args = parser.parse_args()
 
     root = cache_root()
     os.makedirs(root, exist_ok=True)
-    path = os.path.join(root, f"venv-aioapns-{args.version}")
-    if not ready(path, args.version):
+    # The aioapns venv keeps the folder name earlier checkouts made, so it is reused.
+    name = args.requirement.replace("==", "-")
+    path = os.path.join(root, f"venv-{name}")
+    if not ready(path, args.requirement):
         with open(path + ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if we die
-            if not ready(path, args.version):  # someone else may have finished while we waited
-                print(f"aioapns_venv: creating {path}", file=sys.stderr)
-                install(path, args.version)
+            if not ready(path, args.requirement):  # someone else may have finished while we waited
+                print(f"python_venv: creating {path}", file=sys.stderr)
+                install(path, args.requirement, args.imports)
     print(python_in(path))
 
 
