@@ -234,9 +234,10 @@ struct SendCommandTests {
               --sandbox               Talk to the sandbox environment: port 2198 (unless
                                       --url says otherwise) and server name
                                       api.sandbox.push.apple.com.
-              --control <url>         The emulator's control API: with neither --sandbox nor
-                                      --url, the token's environment is looked up there and
-                                      the push goes to that listener.
+              --control <url>         The emulator's control API (else
+                                      $APNS_EMULATOR_CONTROL_URL): with neither --sandbox
+                                      nor --url, the token's environment is looked up there
+                                      and the push goes to that listener.
                                       (default: http://127.0.0.1:8765)
               --server-name <name>    Name sent in SNI and :authority and verified in the
                                       server certificate; it selects the environment.

@@ -82,8 +82,8 @@ extension SendCommand {
         static let control = OptionDeclaration.value(
             "control",
             valueName: "url",
-            help: "The emulator's control API: with neither --sandbox nor --url, the token's environment is "
-                + "looked up there and the push goes to that listener.",
+            help: "The emulator's control API (else $APNS_EMULATOR_CONTROL_URL): with neither --sandbox nor "
+                + "--url, the token's environment is looked up there and the push goes to that listener.",
             default: "http://127.0.0.1:8765"
         )
         static let jwt = OptionDeclaration.value(

@@ -97,7 +97,9 @@ public struct SendCommand: Command {
             serverName: try options.string(Option.serverName) ?? defaultServerName
         )
         self.caFile = try options.string(Option.ca) ?? Option.defaultCA
-        let control = try options.string(Option.control) ?? "http://127.0.0.1:8765"
+        // Inside `apns-emulator exec`, the emulator it started is the one to ask.
+        let control = try options.string(Option.control)
+            ?? ProcessInfo.processInfo.environment[ExecCommand.Variable.controlURL] ?? "http://127.0.0.1:8765"
         self.environmentLookup = sandbox || url != nil || options.last(Option.serverName) != nil ? nil : control
 
         let certificate = try options.string(Option.certificate)
