@@ -26,7 +26,8 @@ build_packages=(
 # Tests and benchmarks: h2load/nghttp (client), nghttpd (C reference server), curl, Python for helper
 # scripts, docker-compose for `docker-compose config`, openssl for throwaway certificates, HAProxy for the scale
 # profile's test (two replicas behind it on loopback), git for the versioned-dependency test's throwaway
-# repository, gcc for the allocation counter the allocations test preloads (bench/malloc-count).
+# repository, gcc for the allocation counter the allocations test preloads (bench/malloc-count), Go for the Go
+# sender in examples/ (Node's and Java's run when they are on the machine; they are not installed here).
 test_packages=(
     nghttp2-client
     nghttp2-server
@@ -40,6 +41,7 @@ test_packages=(
     ca-certificates
     git
     gcc
+    golang-go
 )
 # Runtime: what a binary built with --static-swift-stdlib still loads, plus curl for the HEALTHCHECK.
 runtime_packages=(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Creates (once) and reuses a virtualenv holding one pinned PyPI package, and prints its python's path.
+"""Creates (once) and reuses a virtualenv holding pinned PyPI packages, and prints its python's path.
 
     scripts/test/python_venv.py --requirement aioapns==4.0 --imports aioapns,h2,jwt
 
@@ -48,7 +48,7 @@ def install(path: str, requirement: str, imports: str) -> None:
     # A short timeout and few retries: with PyPI unreachable the caller should fail in about a minute,
     # not after pip's default five 15-second retries per request.
     command = [python_in(path), "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-               "--timeout", "20", "--retries", "2", requirement]
+               "--timeout", "20", "--retries", "2", *requirement.split()]
     result = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)
     if result.returncode != 0:
         shutil.rmtree(path, ignore_errors=True)
@@ -68,14 +68,15 @@ def install(path: str, requirement: str, imports: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requirement", required=True, help="the pinned package, e.g. aioapns==4.0")
+    parser.add_argument("--requirement", required=True,
+                        help="the pinned package(s), e.g. aioapns==4.0 (several separated by spaces)")
     parser.add_argument("--imports", required=True, help="modules that must import afterwards, comma-separated")
     args = parser.parse_args()
 
     root = cache_root()
     os.makedirs(root, exist_ok=True)
     # The aioapns venv keeps the folder name earlier checkouts made, so it is reused.
-    name = args.requirement.replace("==", "-")
+    name = "+".join(r.replace("==", "-").replace("[", "_").replace("]", "") for r in args.requirement.split())
     path = os.path.join(root, f"venv-{name}")
     if not ready(path, args.requirement):
         with open(path + ".lock", "w") as lock:
