@@ -32,12 +32,13 @@ deps:
 build:
 	$(SWIFT) build -c release
 
-# `make install PREFIX=/usr/local` (and DESTDIR= for packaging): the release binary into $(PREFIX)/bin. It runs
-# where this Swift toolchain's runtime is (its libraries are found through the binary's runpath); elsewhere, use
-# the Docker image.
+# `make build && sudo make install PREFIX=/usr/local` (and DESTDIR= for packaging): the release binary into
+# $(PREFIX)/bin. Install does not build, so root never owns .build/. The binary runs where this Swift toolchain's
+# runtime is (found through its runpath); elsewhere, use the Docker image.
 PREFIX ?= /usr/local
 
-install: deps build
+install:
+	@test -x $(BIN) || { echo "make install: $(BIN) is missing; run 'make build' first (as yourself, not root)"; exit 1; }
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/apns-emulator
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/apns-emulator; 'apns-emulator certs' makes the development certificates in ./certs"

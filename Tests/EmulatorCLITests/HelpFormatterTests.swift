@@ -233,8 +233,9 @@ struct HelpFormatterTests {
                                       Let the listener alone choose production or sandbox,
                                       ignoring Apple host names in :authority and SNI.
               --log-level <level>     error: only errors; info: the banner and, on a
-                                      terminal, the live summary; debug: also one line per
-                                      request. (default: info)
+                                      terminal, the live summary; debug: the banner and one
+                                      line per request instead of the summary.
+                                      (default: info)
               --request-log           One line per APNs request on standard output (from the
                                       journal).
               --log-format <format>   The request log's lines: text or json (one object a

@@ -21,7 +21,7 @@ struct RequestLogTests {
         let lines = RequestLog(format: .text).lines([Self.entry(3), Self.entry(6, status: 400, reason: "BadTopic")], after: 2)
         #expect(lines.count == 3)
         #expect(lines[0] == "2026-11-30T00:53:20.123Z sandbox 200 - POST alert com.example.app abcdef01… apns-id=A-3 1.50 ms")
-        #expect(lines[1] == "… 2 requests not logged (more than the log reads at a time)")
+        #expect(lines[1] == "… 2 requests not logged (no longer in the journal when read)")
         #expect(lines[2].contains(" 400 BadTopic "))
     }
 

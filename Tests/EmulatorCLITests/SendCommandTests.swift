@@ -239,6 +239,9 @@ struct SendCommandTests {
                                       nor --url, the token's environment is looked up there
                                       and the push goes to that listener.
                                       (default: http://127.0.0.1:8765)
+              --control-token <token>
+                                      Bearer token for --control's lookup (else
+                                      $APNS_EMULATOR_CONTROL_TOKEN).
               --server-name <name>    Name sent in SNI and :authority and verified in the
                                       server certificate; it selects the environment.
                                       (default: api.push.apple.com, or

@@ -29,4 +29,19 @@ struct SendEnvironmentTests {
         #expect(wrong.output.contains("reason: BadDeviceToken"), "\(wrong.output)\(wrong.errorOutput)")
         #expect(!wrong.errorOutput.contains("knows this token"))
     }
+
+    @Test func aLookupRefusedForWantOfTheControlTokenSaysSoAndTheTokenFixesIt() async throws {
+        let emu = try TestEmulator(certificatesDirectory: Self.certs) { $0.controlToken = "s3cret" }
+        defer { emu.shutdown() }
+        let sandbox = try emu.services.tokens.issue(bundleId: "com.example.app", environment: .sandbox, now: 0).token
+        let arguments = ["send", "--control", emu.endpoints.control, "--ca", emu.endpoints.ca, "--topic", "com.example.app",
+                         "--key-file", Self.certs + "/AuthKey_DEVKEY1234.p8", "--device-token", sandbox,
+                         "--url", "https://127.0.0.1:1"]
+        // Without the control token the lookup is refused, and said so; with it, the sandbox listener is found.
+        let refused = await runCLI(Array(arguments.dropLast(2)))
+        #expect(refused.errorOutput.contains("refused the token lookup (401; pass --control-token"), "\(refused.errorOutput)")
+        let allowed = await runCLI(Array(arguments.dropLast(2)) + ["--control-token", "s3cret"])
+        #expect(allowed.code == .success, "\(allowed.output)\(allowed.errorOutput)")
+        #expect(allowed.errorOutput.contains("knows this token as a sandbox token"))
+    }
 }

@@ -114,6 +114,14 @@ struct TestCommandTests {
         #expect(excluded.code == .usage, "nothing left to run")
     }
 
+    @Test func onlyExternalScenariosWithoutAnEmulatorRunNothingAndSaySo() async throws {
+        let dir = try Self.folder(["ext.yaml": Self.external])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = await runCLI(["test", dir.path, "--certs", Self.certs])
+        #expect(r.code == .usage, "a CI job that forgot --emulator must not go green: \(r.output)\(r.errorOutput)")
+        #expect(r.errorOutput.contains("no scenario ran"))
+    }
+
     @Test func anInvalidFileIsNamedInTheJUnitAndJSONReports() async throws {
         let dir = try Self.folder(["ok.yaml": Self.passing, "broken.yaml": "name: x\nsteps:\n  - cal: GetToken\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -137,7 +145,7 @@ struct TestCommandTests {
         let mine = try emu.services.tokens.issue(bundleId: "com.example.mine", environment: .sandbox, now: 0).token
         let kept = await runCLI(["test", "--emulator", emu.endpoints.control, "--certs", Self.certs, "--no-reset", dir.path])
         #expect(kept.code == .success, "\(kept.output)\(kept.errorOutput)")
-        #expect(kept.errorOutput.contains("--no-reset"))
+        #expect(kept.errorOutput.contains("as it is (--no-reset)"))
         // Again: the scenario's device from the first run is replaced, not refused as existing.
         let again = await runCLI(["test", "--emulator", emu.endpoints.control, "--certs", Self.certs, "--no-reset", dir.path])
         #expect(again.code == .success, "\(again.output)\(again.errorOutput)")

@@ -20,6 +20,8 @@ const request = client.request({
   authorization: `bearer ${jwt}`, 'apns-topic': env.APNS_TOPIC, 'apns-push-type': 'alert',
 });
 let status = 0, id = '', body = '';
+request.setTimeout(10_000, () => { console.error('no answer in 10 s'); process.exit(2); });
+request.on('error', (error) => { console.error(error.message); process.exit(2); });
 request.setEncoding('utf8');
 request.on('response', (headers) => { status = headers[':status']; id = headers['apns-id'] ?? ''; });
 request.on('data', (chunk) => { body += chunk; });

@@ -2,8 +2,9 @@ import APNsEmulator
 import Foundation
 
 /// `serve --request-log` (or `--log-level debug`): one line per APNs request, as the journal recorded it, in text
-/// or JSON. It reads the journal a few times a second, so the push path does nothing more for it; a burst larger
-/// than one read's share is reported as a count of requests not logged.
+/// or JSON. It reads the journal five times a second: the requests themselves do nothing more for it, but each
+/// read scans the journal under its lock, so it is for watching a sender, not for load tests. Entries it did not
+/// see (a burst beyond one read, a cleared or reset journal) are reported as a count.
 struct RequestLog: Sendable {
     enum Format: String, Sendable {
         case text, json
@@ -15,16 +16,18 @@ struct RequestLog: Sendable {
     func lines(_ entries: [JournalEntry], after lastId: Int64) -> [String] {
         var out: [String] = []
         var previous = lastId
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for e in entries {
             if e.id > previous + 1 { out.append(skipped(e.id - previous - 1)) }
-            out.append(line(e))
+            out.append(line(e, formatter))
             previous = e.id
         }
         return out
     }
 
-    func line(_ e: JournalEntry) -> String {
-        let time = ISO8601DateFormatter.withMilliseconds.string(from: Date(timeIntervalSince1970: Double(e.receivedAt) / 1000))
+    private func line(_ e: JournalEntry, _ formatter: ISO8601DateFormatter) -> String {
+        let time = formatter.string(from: Date(timeIntervalSince1970: Double(e.receivedAt) / 1000))
         let ms = String(format: "%.2f", Double(e.durationMicros) / 1000)
         switch format {
         case .text:
@@ -46,7 +49,7 @@ struct RequestLog: Sendable {
 
     private func skipped(_ count: Int64) -> String {
         switch format {
-        case .text: return "… \(count) request\(count == 1 ? "" : "s") not logged (more than the log reads at a time)"
+        case .text: return "… \(count) request\(count == 1 ? "" : "s") not logged (no longer in the journal when read)"
         case .json: return #"{"notLogged":\#(count)}"#
         }
     }
@@ -66,11 +69,3 @@ struct RequestLog: Sendable {
     }
 }
 
-extension ISO8601DateFormatter {
-    /// `2026-12-02T01:58:00.123Z`.
-    fileprivate static var withMilliseconds: ISO8601DateFormatter {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f
-    }
-}

@@ -86,6 +86,11 @@ extension SendCommand {
                 + "--url, the token's environment is looked up there and the push goes to that listener.",
             default: "http://127.0.0.1:8765"
         )
+        static let controlToken = OptionDeclaration.value(
+            "control-token",
+            valueName: "token",
+            help: "Bearer token for --control's lookup (else $APNS_EMULATOR_CONTROL_TOKEN)."
+        )
         static let jwt = OptionDeclaration.value(
             "jwt",
             valueName: "token",
@@ -118,7 +123,7 @@ extension SendCommand {
         ]
 
         static let all =
-            [url, sandbox, control, serverName, ca, deviceToken, topic, pushType, priority, expiration, collapseId, apnsId]
+            [url, sandbox, control, controlToken, serverName, ca, deviceToken, topic, pushType, priority, expiration, collapseId, apnsId]
             + [header, payload, jwt] + ProviderKeyOptions.Option.all + [certificate, certificateKey, noAuth, json]
     }
 }

@@ -12,28 +12,41 @@ import H2Transport
 #endif
 
 extension SendCommand {
+    /// What the emulator at `control` knows of `token`: the environment it registered it in and its listener for
+    /// it, or why it could not say.
+    enum Route {
+        case found(environment: APNsEnvironment, url: String)
+        /// No emulator answered, or it does not know the token: the push goes where the flags say.
+        case unknown
+        /// It answered with this status (401: the control token is missing or wrong).
+        case refused(Int)
+    }
+
+    /// Asks the control API, with `controlToken` as its bearer token; a lookup that fails changes nothing.
+    static func route(of token: String, control: String, controlToken: String?) async -> Route {
+        func get(_ path: String) async -> (status: Int, object: [String: Any]?) {
+            guard let url = URL(string: control + path) else { return (0, nil) }
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 2
+            if let controlToken { request.setValue("Bearer \(controlToken)", forHTTPHeaderField: "authorization") }
+            guard let (data, response) = try? await URLSession.shared.data(for: request) else { return (0, nil) }
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0,
+                    (try? JSONSerialization.jsonObject(with: data)) as? [String: Any])
+        }
+        let record = await get("/_emulator/tokens/" + token.lowercased())
+        guard record.status == 200 else {
+            return record.status == 0 || record.status == 404 ? .unknown : .refused(record.status)
+        }
+        guard let environment = (record.object?["environment"] as? String).flatMap(APNsEnvironment.init(rawValue:)),
+              let url = await get("/_emulator/endpoints").object?[environment == .sandbox ? "sandbox" : "production"]
+                as? String else { return .unknown }
+        return .found(environment: environment, url: url)
+    }
+
     /// Mints the token, reads the payload, connects, sends, and returns the parsed response.
     ///
     /// Every failure becomes a `CommandFailure` naming what failed and where, since a bare "connect failed" on a CI
     /// log does not say whether the CA, the address or the server name was wrong.
-    /// The environment the emulator at `control` registered `token` in, and that emulator's listener for it; nil
-    /// when it cannot say (no emulator there, an unknown token): a lookup that fails changes nothing.
-    static func route(of token: String, control: String) async -> (environment: APNsEnvironment, url: String)? {
-        func get(_ path: String) async -> [String: Any]? {
-            guard let url = URL(string: control + path) else { return nil }
-            var request = URLRequest(url: url)
-            request.timeoutInterval = 2
-            guard let (data, response) = try? await URLSession.shared.data(for: request),
-                  (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
-            return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        }
-        guard let record = await get("/_emulator/tokens/" + token.lowercased()),
-              let environment = (record["environment"] as? String).flatMap(APNsEnvironment.init(rawValue:)),
-              let endpoints = await get("/_emulator/endpoints"),
-              let url = endpoints[environment == .sandbox ? "sandbox" : "production"] as? String else { return nil }
-        return (environment, url)
-    }
-
     func send() async throws -> SendOutcome {
         let bearerToken: String? =
             switch authorization {

@@ -70,6 +70,7 @@ public struct SendCommand: Command {
     /// Where the token's environment is looked up when neither `--sandbox` nor `--url` chose one (nil: they did,
     /// or `--server-name` pins the name).
     var environmentLookup: String?
+    var controlToken: String?
     /// Trust roots the server certificate is verified against.
     var caFile: String
     var clientIdentity: ClientIdentity?
@@ -101,6 +102,8 @@ public struct SendCommand: Command {
         let control = try options.string(Option.control)
             ?? ProcessInfo.processInfo.environment[ExecCommand.Variable.controlURL] ?? "http://127.0.0.1:8765"
         self.environmentLookup = sandbox || url != nil || options.last(Option.serverName) != nil ? nil : control
+        self.controlToken = try options.string(Option.controlToken)
+            ?? ProcessInfo.processInfo.environment[ServeCommand.controlTokenVariable]
 
         let certificate = try options.string(Option.certificate)
         let certificateKey = try options.string(Option.certificateKey)
@@ -168,13 +171,23 @@ public struct SendCommand: Command {
         var command = self
         // Scenario apps default to development builds (sandbox tokens) and `send` to production: a token the
         // emulator knows is sent where it is valid, and the user is told.
-        if let control = environmentLookup, let route = await Self.route(of: deviceToken, control: control),
-           let address = Self.parseURL(route.url) {
-            let sandbox = route.environment == .sandbox
-            command.target = Target(host: address.host, port: address.port,
-                                    serverName: sandbox ? Option.sandboxServerName : Option.productionServerName)
-            context.errorOutput.writeLine("note: \(control) knows this token as a \(route.environment.rawValue) token:"
-                                          + " sending to its \(route.environment.rawValue) listener, \(route.url)")
+        if let control = environmentLookup {
+            switch await Self.route(of: deviceToken, control: control, controlToken: controlToken) {
+            case .found(let environment, let url):
+                if let address = Self.parseURL(url) {
+                    command.target = Target(host: address.host, port: address.port,
+                                            serverName: environment == .sandbox ? Option.sandboxServerName
+                                                : Option.productionServerName)
+                    context.errorOutput.writeLine("note: \(control) knows this token as a \(environment.rawValue) token:"
+                                                  + " sending to its \(environment.rawValue) listener, \(url)")
+                }
+            case .refused(let status):
+                context.errorOutput.writeLine("note: \(control) refused the token lookup (\(status)"
+                    + (status == 401 ? "; pass --control-token or set \(ServeCommand.controlTokenVariable)" : "")
+                    + "): sending to \(target.url) as the flags say")
+            case .unknown:
+                break
+            }
         }
         let outcome = try await command.send()
         context.output.write(json ? outcome.jsonText + "\n" : outcome.lines.map { $0 + "\n" }.joined())

@@ -272,8 +272,8 @@ extension ServeCommand {
 
         static let logLevel = OptionDeclaration.value(
             "log-level", valueName: "level",
-            help: "error: only errors; info: the banner and, on a terminal, the live summary; debug: also one line "
-                + "per request.", default: "info")
+            help: "error: only errors; info: the banner and, on a terminal, the live summary; debug: the banner "
+                + "and one line per request instead of the summary.", default: "info")
         static let requestLog = OptionDeclaration.flag(
             "request-log", help: "One line per APNs request on standard output (from the journal).")
         static let logFormat = OptionDeclaration.value(

@@ -131,6 +131,13 @@ public struct TestCommand: Command {
                                           + " the development certificates")
             return .usage
         }
+        if toRun.isEmpty {
+            for result in skipped { for line in ConsoleReport.lines(for: result) { context.output.writeLine(line) } }
+            context.errorOutput.writeLine("error: no scenario ran: the \(skipped.count) selected wait for your own sender;"
+                                          + " run them with --emulator URL (or --tag external)")
+            try writeReports(skipped, seconds: Date().timeIntervalSince(started), invalid: errors)
+            return .usage
+        }
         if noReset && emulator == nil {
             context.errorOutput.writeLine("error: --no-reset applies to --emulator (an in-process emulator starts empty)")
             return .usage

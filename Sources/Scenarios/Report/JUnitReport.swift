@@ -5,8 +5,11 @@ import Foundation
 /// erroring testcase, so a CI dashboard names it too.
 public enum JUnitReport {
     public static func xml(_ results: [ScenarioResult], seconds: Double, invalid: [ScenarioParseError] = [],
-                           timestamp: Date = Date(), hostname: String = ProcessInfo.processInfo.hostName) -> String {
-        let stamp = ISO8601DateFormatter().string(from: timestamp)
+                           timestamp: Date = Date(), hostname: String = localHostName()) -> String {
+        // The JUnit schema's timestamp has no zone: UTC, written without one.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+        let stamp = formatter.string(from: timestamp)
         var byFile: [String: [ScenarioResult]] = [:]
         var order: [String] = []
         for r in results {
@@ -50,6 +53,13 @@ public enum JUnitReport {
         }
         out += "</testsuites>\n"
         return out
+    }
+
+    /// This machine's name (`gethostname`: no lookup of its interfaces).
+    public static func localHostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `scenarios/tokens/basic.yaml` → `scenarios.tokens.basic`, the dotted class name CI tools group by.
