@@ -20,31 +20,9 @@ struct DeliveryLatencyLiveTests {
     }
 
     @Test func theAnswerComesLongBeforeTheDeviceAndSettleWaitsForIt() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latency-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let ready = folder.appendingPathComponent("ready.json")
-        let server = SpawnedProcess()
-        server.executableURL = ExecutableTests.binary
-        server.currentDirectoryURL = ExecutableTests.packageRoot
-        server.arguments = ["serve", "--host", "127.0.0.1", "--production-port", "0", "--sandbox-port", "0",
-                            "--control-port", "0", "--ready-file", ready.path, "--certs", "certs", "--ephemeral",
-                            "--delivery-latency", "fixed:500ms"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            if server.isRunning {
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
-            }
-        }
-        let deadline = Date().addingTimeInterval(20)
-        while (try? Data(contentsOf: ready)).flatMap({ try? JSONSerialization.jsonObject(with: $0) }) == nil,
-              Date() < deadline, server.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let endpoints = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: ready)) as? [String: String])
+        let served = try await ServedEmulator(["--delivery-latency", "fixed:500ms"])
+        defer { served.stop() }
+        let endpoints = served.endpoints
         let control = try #require(endpoints["control"])
         let port = try #require(endpoints["sandbox"].flatMap { Int($0.split(separator: ":").last ?? "") })
 

@@ -47,34 +47,10 @@ struct ReadmeCommandsTests {
 
     @Test func everyRunnableBlockWorksAsWritten() async throws {
         let readme = try String(contentsOf: ExecutableTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let ready = folder.appendingPathComponent("ready.json")
-        let server = SpawnedProcess()
-        server.executableURL = ExecutableTests.binary
-        server.currentDirectoryURL = ExecutableTests.packageRoot
-        server.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0",
-                            "--ready-file", ready.path, "--certs", "certs", "--ephemeral"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            if server.isRunning {
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
-            }
-        }
-        let deadline = Date().addingTimeInterval(20)
-        while (try? Data(contentsOf: ready)).flatMap({ try? JSONSerialization.jsonObject(with: $0) }) == nil,
-              Date() < deadline, server.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let endpoints = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: ready)) as? [String: String])
-        func port(_ key: String) throws -> String {
-            try #require(endpoints[key].flatMap { $0.split(separator: ":").last.map(String.init) })
-        }
-        let (production, sandbox, control) = (try port("production"), try port("sandbox"), try port("control"))
+        let served = try await ServedEmulator()
+        defer { served.stop() }
+        let (production, sandbox, control) = (try served.port("production"), try served.port("sandbox"),
+                                              try served.port("control"))
         for block in Self.runnableBlocks(readme) {
             let script = block.script
                 .replacingOccurrences(of: "127.0.0.1:8765", with: "127.0.0.1:\(control)")

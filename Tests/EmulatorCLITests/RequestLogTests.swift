@@ -43,39 +43,20 @@ struct RequestLogTests {
     }
 
     @Test func serveLogsEachRequestAndPrintsNothingElseAtLevelError() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqlog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let ready = folder.appendingPathComponent("ready.json"), out = folder.appendingPathComponent("out.txt")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("reqlog-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: out.path, contents: nil)
-        let server = SpawnedProcess()
-        server.executableURL = ExecutableTests.binary
-        server.currentDirectoryURL = ExecutableTests.packageRoot
-        server.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0",
-                            "--ready-file", ready.path, "--certs", "certs", "--ephemeral", "--request-log",
-                            "--log-format", "json", "--log-level", "error"]
-        server.standardOutput = try FileHandle(forWritingTo: out)
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            if server.isRunning {
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
-            }
-        }
-        var deadline = Date().addingTimeInterval(20)
-        while (try? Data(contentsOf: ready)).flatMap({ try? JSONSerialization.jsonObject(with: $0) }) == nil,
-              Date() < deadline, server.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let endpoints = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: ready)) as? [String: String])
+        defer { try? FileManager.default.removeItem(at: out) }
+        let served = try await ServedEmulator(["--request-log", "--log-format", "json", "--log-level", "error"],
+                                              standardOutput: try FileHandle(forWritingTo: out))
+        defer { served.stop() }
+        let endpoints = served.endpoints
         let port = try #require(endpoints["production"].flatMap { Int($0.split(separator: ":").last ?? "") })
         let ca = ExecutableTests.packageRoot.appendingPathComponent("certs/ca.pem").path
         let curl = try await SpawnedProcess.runToCompletion("/usr/bin/curl", [
             "-sS", "-o", "/dev/null", "--http2", "--cacert", ca, "--resolve", "api.push.apple.com:\(port):127.0.0.1",
             "-d", "{}", "https://api.push.apple.com:\(port)/3/device/00"], timeout: .seconds(30))
         #expect(curl.status == 0, "\(curl.stderr)")
-        deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(10)
         var text = ""
         while !text.contains("BadDeviceToken"), Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))
