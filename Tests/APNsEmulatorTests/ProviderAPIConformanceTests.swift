@@ -51,7 +51,8 @@ struct ProviderAPIConformanceTests {
             expectRejection(try await send(emu.push(to: token, jwt: jwt, path: "/3/device/")), .missingDeviceToken)
             expectRejection(try await send(emu.push(to: token, jwt: jwt, headers: [H2Header("apns-topic", "com.example.app")])),
                             .duplicateHeaders)
-            expectRejection(try await send(emu.push(to: token, jwt: jwt, headers: [H2Header("apns-id", "nope")])), .badMessageId)
+            expectRejection(try await send(emu.push(to: token, jwt: jwt, headers: [H2Header("apns-id", "nope")])), .badMessageId,
+                            apnsId: "nope")
             expectRejection(try await send(emu.push(to: token, jwt: jwt, headers: [H2Header("apns-push-type", "nope")])),
                             .invalidPushType)
             expectRejection(try await send(emu.push(to: token, jwt: jwt, headers: [H2Header("apns-priority", "3")])), .badPriority)

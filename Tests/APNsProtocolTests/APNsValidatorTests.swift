@@ -45,6 +45,26 @@ import Testing
         #expect(h.reason(push(jwt: jwt, headers: [("apns-id", upper.lowercased())])) == nil)
     }
 
+    @Test mutating func aRefusedRequestsAnswerEchoesItsApnsIdAsSentEvenMalformed() {
+        for sent in ["not-a-uuid", "123E4567-E89B-12D3-A456-426614174000", ""] {
+            h.policy.acceptUppercaseApnsId = false
+            guard case .failure(let r) = h.run(push(jwt: jwt, headers: [("apns-id", sent)])) else {
+                Issue.record("\(sent) was accepted")
+                continue
+            }
+            #expect(r.reason == .badMessageId)
+            #expect(r.apnsId == sent, "the answer's apns-id is the request's, byte for byte")
+        }
+        // A refusal for another reason echoes it too; without one, an id is generated.
+        guard case .failure(let topic) = h.run(push(jwt: jwt, headers: [("apns-id", "x1"), ("apns-priority", "7")])),
+              case .failure(let none) = h.run(push(method: "GET", jwt: jwt)) else {
+            Issue.record("expected refusals")
+            return
+        }
+        #expect(topic.apnsId == "x1")
+        #expect(APNsID.isCanonical(none.apnsId.utf8))
+    }
+
     @Test mutating func methodAndPathRules() {
         #expect(h.reason(push(method: "GET", jwt: jwt)) == .methodNotAllowed)
         #expect(h.reason(push(path: "/3/devices/\(appToken)", jwt: jwt)) == .badPath)

@@ -91,7 +91,10 @@ public struct APNsValidator: Sendable {
                 apnsId = value
             }
         }
-        let responseId = apnsId ?? state.ids.generate()
+        // A refused request's answer carries the apns-id as sent, malformed or not (Apple documents the response's
+        // apns-id as the request's; clients such as aioapns match answers by it). Only a request without one gets a
+        // generated id.
+        let responseId = apnsId ?? summary.apnsId ?? state.ids.generate()
         // Takes the summary rather than capturing it, so the accepted push below can take it over.
         func reject(_ reason: APNsReason, _ summary: RequestSummary, timestamp: Int64? = nil) -> Result<AcceptedPush, Rejection> {
             .failure(Rejection(reason: reason, timestamp: timestamp, apnsId: responseId, summary: summary))
