@@ -192,17 +192,20 @@ package enum DeviceRequestReaders {
         var withGiven = false
     }
 
-    /// Notification categories as the app registers them (`setNotificationCategories`): at most 32, 3 actions each.
+    /// Notification categories as the app registers them (`setNotificationCategories`).
     static func categories(_ fields: [CategoryFields]?, field: String) throws(ControlAPIError) -> [NotificationCategory] {
         var categories: [NotificationCategory] = []
-        // Limits of the managed push SDK: at most 32 categories and 3 actions each. Decision: a category
-        // may have no action (iOS allows one registered only for customDismissAction).
-        if let all = fields, all.count > 32 {
-            throw ControlAPIError.invalid(field, mustBe: "at most 32 categories", got: "\(all.count)")
+        // iOS sets no limit of its own (the 32-category, 3-action limits are a managed push SDK's, for its own
+        // registrations); these bounds only keep an app's configuration small. Decision: a category may have no
+        // action (iOS allows one registered only for customDismissAction).
+        if let all = fields, all.count > maxCategories {
+            throw ControlAPIError.invalid(field, mustBe: "at most \(maxCategories) categories (the emulator's bound)",
+                                          got: "\(all.count)")
         }
         for (i, c) in (fields ?? []).enumerated() {
-            if let actions = c.actions, actions.count > 3 {
-                throw ControlAPIError.invalid("\(field)[\(i)].actions", mustBe: "at most 3 actions",
+            if let actions = c.actions, actions.count > maxActions {
+                throw ControlAPIError.invalid("\(field)[\(i)].actions",
+                                              mustBe: "at most \(maxActions) actions (the emulator's bound)",
                                               got: "\(actions.count)")
             }
             let itemField = "\(field)[\(i)]"
@@ -246,6 +249,9 @@ package enum DeviceRequestReaders {
                                                 field: p + "responseOption")
         return settings
     }
+
+    static let maxCategories = 1_000
+    static let maxActions = 16
 
     static func presentationRules(_ fields: [(path: String?, equals: String?, presentation: [Int64]?)]?,
                                   prefix: String) throws(ControlAPIError) -> [PresentationRule] {
