@@ -43,6 +43,7 @@ public final class Emulator: Sendable {
             certificateChainFile: chain, privateKeyFile: key,
             clientCertificateTrustFile: configuration.requestClientCertificates ? ca : nil))
         config.settings.maxConcurrentStreams = configuration.maxConcurrentStreams
+        config.settings.noRFC7540Priorities = configuration.noRFC7540Priorities
         config.maxRequestBodyBytes = configuration.maxRequestBodyBytes
         config.handshakeTimeout = configuration.handshakeTimeoutSeconds > 0
             ? .milliseconds(Int64(configuration.handshakeTimeoutSeconds * 1000)) : nil

@@ -52,6 +52,7 @@ struct HelpFormatterTests {
         ("--reject-der-signatures", nil),
         ("--reject-uppercase-apns-id", nil),
         ("--environment-from-listener-only", nil),
+        ("--no-rfc7540-priorities", nil),
         ("--log-level <level>", "info"),
         ("--request-log", nil),
         ("--log-format <format>", "text"),
@@ -232,6 +233,9 @@ struct HelpFormatterTests {
               --environment-from-listener-only
                                       Let the listener alone choose production or sandbox,
                                       ignoring Apple host names in :authority and SNI.
+              --no-rfc7540-priorities
+                                      Advertise SETTINGS_NO_RFC7540_PRIORITIES=1 (RFC 9218),
+                                      as nghttpd --no-rfc7540-pri does.
               --log-level <level>     error: only errors; info: the banner and, on a
                                       terminal, the live summary; debug: the banner and one
                                       line per request instead of the summary.

@@ -61,4 +61,20 @@ struct ExternalClientTests {
             #expect(handler.requests.allSatisfy { $0.bodyLength == 22 && $0.alpn == "h2" })
         }
     }
+
+    /// RFC 9218's SETTINGS_NO_RFC7540_PRIORITIES is advertised only when asked for, as nghttpd does by default,
+    /// as nghttp's frame log shows.
+    @Test(arguments: [false, true])
+    func noRFC7540PrioritiesIsAdvertisedOnlyWhenAskedFor(_ advertised: Bool) async throws {
+        let handler = RecordingHandler { _, _, responder in responder.respond(H2Response(status: 200)) }
+        try await withTestServer(handler: handler, configure: { $0.settings.noRFC7540Priorities = advertised }) { _, port in
+            let result = try await runProcess("/usr/bin/nghttp", ["--no-verify-peer", "-v",
+                                                                  "https://127.0.0.1:\(port)/"])
+            #expect(result.status == 0, "\(result.output)")
+            let settings = result.output.split(separator: "\n").drop { !$0.contains("recv SETTINGS frame") }
+                .prefix { !$0.contains("send SETTINGS frame") }.joined(separator: "\n")
+            #expect(settings.contains("SETTINGS_MAX_CONCURRENT_STREAMS"), "\(result.output)")
+            #expect(settings.contains("[SETTINGS_NO_RFC7540_PRIORITIES(0x09):1]") == advertised, "\(settings)")
+        }
+    }
 }

@@ -22,6 +22,8 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var eventLoops: Int? = nil
     /// SETTINGS_MAX_CONCURRENT_STREAMS advertised to every new connection (Apple has been seen at 500–1500).
     public var maxConcurrentStreams: Int = 1000
+    /// Advertise SETTINGS_NO_RFC7540_PRIORITIES=1 (`--no-rfc7540-priorities`).
+    public var noRFC7540Priorities = false
     /// Bodies beyond this are not buffered; the handler sees the request marked as over the limit.
     public var maxRequestBodyBytes: Int = 64 * 1024
     /// A connection that has not finished its TLS handshake by then is closed.

@@ -270,6 +270,9 @@ extension ServeCommand {
                 + ":authority and SNI."
         )
 
+        static let noRFC7540Priorities = OptionDeclaration.flag(
+            "no-rfc7540-priorities",
+            help: "Advertise SETTINGS_NO_RFC7540_PRIORITIES=1 (RFC 9218), as nghttpd --no-rfc7540-pri does.")
         static let logLevel = OptionDeclaration.value(
             "log-level", valueName: "level",
             help: "error: only errors; info: the banner and, on a terminal, the live summary; debug: the banner "
@@ -289,7 +292,7 @@ extension ServeCommand {
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,
             topicKeyOutsideTopicsReason, maxCollapseIdBytes, broadcastPayloadLimit, rejectDERSignatures,
-            rejectUppercaseApnsId, environmentFromListenerOnly, logLevel, requestLog, logFormat,
+            rejectUppercaseApnsId, environmentFromListenerOnly, noRFC7540Priorities, logLevel, requestLog, logFormat,
         ]
 
         /// `10` rather than `10.0`, so help shows what a user would type.

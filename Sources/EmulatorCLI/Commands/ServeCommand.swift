@@ -93,6 +93,7 @@ public struct ServeCommand: Command {
         }
         if options.flag(Option.noClientCertificates) { configuration.requestClientCertificates = false }
         if options.flag(Option.transportOnly) { configuration.transportOnly = true }
+        if options.flag(Option.noRFC7540Priorities) { configuration.noRFC7540Priorities = true }
         if options.flag(Option.environmentFromListenerOnly) { configuration.environmentFromHostNames = false }
         try Self.applyStateOptions(options, environment: environment, to: &configuration)
         configuration.policy = try Self.policy(from: options)

@@ -10,9 +10,14 @@ public struct H2Settings: Sendable, Equatable {
     public var maxFrameSize: Int = 16_384
     /// SETTINGS_MAX_HEADER_LIST_SIZE; nil leaves nghttp2's default (unlimited, HPACK-bounded).
     public var maxHeaderListSize: Int? = 16_384
+    /// SETTINGS_NO_RFC7540_PRIORITIES=1 (RFC 9218): off by default, as nghttpd's, so the server answers frames
+    /// on closed streams as a server keeping RFC 7540's stream states does (what the HTTP/2 conformance suite
+    /// checks); on, nghttp2 keeps no priority tree and forgets closed streams sooner.
+    public var noRFC7540Priorities: Bool = false
 
     public init(maxConcurrentStreams: Int = 1000, initialWindowSize: Int = 1 << 20, maxFrameSize: Int = 16_384,
-                maxHeaderListSize: Int? = 16_384) {
+                maxHeaderListSize: Int? = 16_384, noRFC7540Priorities: Bool = false) {
+        self.noRFC7540Priorities = noRFC7540Priorities
         self.maxConcurrentStreams = maxConcurrentStreams
         self.initialWindowSize = initialWindowSize
         self.maxFrameSize = maxFrameSize
@@ -27,10 +32,10 @@ public struct H2Settings: Sendable, Equatable {
                                    value: UInt32(clamping: initialWindowSize)),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue),
                                    value: UInt32(clamping: maxFrameSize)),
-            // RFC 9218: we ignore RFC 7540 priorities anyway (APNs ignores PRIORITY frames); saying so lets
-            // nghttp2 skip its dependency tree.
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1),
         ]
+        if noRFC7540Priorities {
+            e.append(nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1))
+        }
         if let m = maxHeaderListSize {
             e.append(nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
                                             value: UInt32(clamping: m)))
