@@ -1,5 +1,6 @@
 import Foundation
 import OpenSSLSupport
+import VirtualDevices
 
 /// Matches an expected YAML value against what the emulator answered (a `JSONSerialization` value).
 ///
@@ -122,7 +123,7 @@ struct JSONMatcher {
         }
         // `${seal:KEYHEX:text}`: the text sealed with AES-256-GCM, base64 (what a decrypting extension opens).
         out = out.replacing(/\$\{seal:([0-9a-fA-F]{64}):([^}]*)\}/) { match in
-            guard let key = Self.hex(String(match.output.1)),
+            guard let key = Hex.decode(String(match.output.1)),
                   let sealed = try? AESGCM.seal(Array(String(match.output.2).utf8), key: key) else { return "" }
             return Data(sealed).base64EncodedString()
         }
@@ -131,16 +132,6 @@ struct JSONMatcher {
             String(repeating: String(match.output.1), count: Int(match.output.2) ?? 0)
         }
         for (name, value) in variables { out = out.replacingOccurrences(of: "${\(name)}", with: value) }
-        return out
-    }
-
-    static func hex(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var chars = text.makeIterator()
-        while let a = chars.next() {
-            guard let b = chars.next(), let byte = UInt8(String([a, b]), radix: 16) else { return nil }
-            out.append(byte)
-        }
         return out
     }
 

@@ -45,26 +45,11 @@ package enum DeviceRequestReaders {
             return out
         }
         guard let hex else { return nil }
-        let digits = Array(hex.utf8)
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
-        var out: [UInt8] = []
-        var i = 0
-        while i + 1 < digits.count, let high = nibble(digits[i]), let low = nibble(digits[i + 1]) {
-            out.append(high << 4 | low)
-            i += 2
-        }
-        guard i == digits.count else {
+        guard let bytes = Hex.decode(hex) else {
             throw ControlAPIError.invalid(field, mustBe: "an even number of hex digits or a list of bytes",
                                           got: "\"\(hex)\"")
         }
-        return out
+        return bytes
     }
 
     /// An `ApnsNotification` as the app's code builds it: every field optional (the empty notification's
@@ -386,7 +371,7 @@ package enum DeviceRequestReaders {
         var decrypt: ServiceExtensionScript.Decrypt?
         if f.hasDecrypt {
             let key = f.decryptKey ?? ""
-            guard ServiceExtensionMachine.hex(key)?.count == 32 else {
+            guard Hex.decode(key)?.count == 32 else {
                 throw ControlAPIError.invalid(p + "decrypt.key", mustBe: "64 hex digits (an AES-256 key)")
             }
             let into = f.decryptInto ?? "body"

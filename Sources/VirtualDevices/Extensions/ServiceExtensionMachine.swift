@@ -193,7 +193,7 @@ struct ServiceExtensionMachine: Sendable {
               let sealedText = object[d.field] as? String, let sealed = Data(base64Encoded: sealedText) else {
             return "decryption failed: no base64 field '\(d.field)' in the payload"
         }
-        guard let key = hex(d.keyHex), let plain = try? AESGCM.open(Array(sealed), key: key) else {
+        guard let key = Hex.decode(d.keyHex), let plain = try? AESGCM.open(Array(sealed), key: key) else {
             return "decryption failed: wrong key or altered data"
         }
         let text = String(decoding: plain, as: UTF8.self)
@@ -203,27 +203,5 @@ struct ServiceExtensionMachine: Sendable {
         default: edited.body = text
         }
         return "decrypted '\(d.field)' into \(d.into)"
-    }
-
-    static func hex(_ text: String) -> [UInt8]? {
-        let chars = Array(text.utf8)
-        guard chars.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        var i = 0
-        while i < chars.count {
-            guard let hi = nibble(chars[i]), let lo = nibble(chars[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x61...0x66: return c - 0x61 + 10
-        case 0x41...0x46: return c - 0x41 + 10
-        default: return nil
-        }
     }
 }

@@ -16,7 +16,7 @@ public struct ForwardedArguments: Sendable, Equatable, Encodable {
         case .didRegister(let token):
             guard let changed = deviceToken else { return .success(callback) }
             guard let bytes = changed else { return .failure(NullArgument(parameter: "deviceToken")) }
-            return .success(.didRegister(token: PushPlugin.lowercaseHex(bytes)))
+            return .success(.didRegister(token: Hex.lowercase(bytes)))
         case .didFailToRegister(let description):
             guard let changed = errorDescription else { return .success(.didFailToRegister(description: description)) }
             guard let text = changed else { return .failure(NullArgument(parameter: "errorDescription")) }
@@ -47,7 +47,7 @@ public struct ForwardedArguments: Sendable, Equatable, Encodable {
             guard let value else { return }
             if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
         }
-        try put(deviceToken.map { $0.map(PushPlugin.lowercaseHex) }, .deviceToken)
+        try put(deviceToken.map { $0.map(Hex.lowercase) }, .deviceToken)
         try put(errorDescription, .errorDescription)
         if notificationIsNull { try c.encodeNil(forKey: .notification) }
         try put(actionIdentifier, .actionIdentifier)

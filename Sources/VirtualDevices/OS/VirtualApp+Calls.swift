@@ -84,7 +84,7 @@ extension VirtualApp {
             if authorization.allows(.badge), let count { badge = max(0, count) }
             perform(plugin.setBadgeCount(callId: callId), ctx)
         case .notifyDidRegisterForRemoteNotifications(let bytes):
-            perform(plugin.forwarded(.didRegister(token: PushPlugin.lowercaseHex(bytes ?? []))), callId: callId,
+            perform(plugin.forwarded(.didRegister(token: Hex.lowercase(bytes ?? []))), callId: callId,
                     ctx)
         case .notifyDidFailToRegister(let description):
             perform(plugin.forwarded(.didFailToRegister(description: description ?? "")), callId: callId, ctx)

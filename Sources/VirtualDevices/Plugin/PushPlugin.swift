@@ -121,19 +121,6 @@ struct PushPlugin: Sendable {
         (notify(callback), answer)
     }
 
-    /// NotifyDidRegisterForRemoteNotifications takes the token's raw bytes; GetToken and TokenRefreshed carry
-    /// them as lowercase hex.
-    static func lowercaseHex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// The app process starts again: nothing is stored for cold start and no call survives.
     mutating func relaunched() {
         coldStart.reset()
