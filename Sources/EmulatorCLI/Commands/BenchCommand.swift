@@ -304,20 +304,12 @@ public struct BenchCommand: Command {
 
     private func controlJSON(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
         guard let url = URL(string: control + path) else { throw CommandFailure("bad --control URL \(control)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = 30
-        if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
-        if let controlToken { request.setValue("Bearer \(controlToken)", forHTTPHeaderField: "authorization") }
-        let data: Data
-        let response: URLResponse
+        let status: Int, object: [String: Any]
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            (status, object) = try await ControlAPICall.send(method, url, body: body, token: controlToken, timeout: 30)
         } catch {
             throw CommandFailure("the control API at \(control) did not answer \(method) \(path): \(error.localizedDescription)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         guard (200..<300).contains(status) else {
             throw CommandFailure("\(method) \(path) answered \(status): \(object["error"] as? String ?? "")")
         }

@@ -1,8 +1,5 @@
 import APNsProtocol
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import H2Transport
 
 #if canImport(Glibc)
@@ -25,13 +22,9 @@ extension SendCommand {
     /// Asks the control API, with `controlToken` as its bearer token; a lookup that fails changes nothing.
     static func route(of token: String, control: String, controlToken: String?) async -> Route {
         func get(_ path: String) async -> (status: Int, object: [String: Any]?) {
-            guard let url = URL(string: control + path) else { return (0, nil) }
-            var request = URLRequest(url: url)
-            request.timeoutInterval = 2
-            if let controlToken { request.setValue("Bearer \(controlToken)", forHTTPHeaderField: "authorization") }
-            guard let (data, response) = try? await URLSession.shared.data(for: request) else { return (0, nil) }
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0,
-                    (try? JSONSerialization.jsonObject(with: data)) as? [String: Any])
+            guard let url = URL(string: control + path),
+                  let answer = try? await ControlAPICall.send("GET", url, token: controlToken, timeout: 2) else { return (0, nil) }
+            return answer
         }
         let record = await get("/_emulator/tokens/" + token.lowercased())
         guard record.status == 200 else {
