@@ -116,11 +116,13 @@ public struct TestCommand: Command {
         }
         // An external scenario waits for the user's own sender: without a running emulator it could only time out.
         let skipExternal = emulator == nil && !tags.contains("external")
-        let skipped = selected.filter { skipExternal && $0.tags.contains("external") }.map {
+        let (toRun, notRun) = selected.reduce(into: ([Scenario](), [Scenario]())) { parts, s in
+            if skipExternal && s.tags.contains("external") { parts.1.append(s) } else { parts.0.append(s) }
+        }
+        let skipped = notRun.map {
             ScenarioResult.skipped($0, because: "tagged external: it waits for your own sender; run it with --emulator URL"
                                    + " (or --tag external)")
         }
-        let toRun = selected.filter { !(skipExternal && $0.tags.contains("external")) }
         guard !selected.isEmpty else {
             context.errorOutput.writeLine("error: no scenario matched (\(all.count) found in \(files.count) file(s))")
             return .usage
@@ -131,8 +133,8 @@ public struct TestCommand: Command {
                                           + " the development certificates")
             return .usage
         }
+        for result in skipped { for line in ConsoleReport.lines(for: result) { context.output.writeLine(line) } }
         if toRun.isEmpty {
-            for result in skipped { for line in ConsoleReport.lines(for: result) { context.output.writeLine(line) } }
             context.errorOutput.writeLine("error: no scenario ran: the \(skipped.count) selected wait for your own sender;"
                                           + " run them with --emulator URL (or --tag external)")
             try writeReports(skipped, seconds: Date().timeIntervalSince(started), invalid: errors)
@@ -152,7 +154,6 @@ public struct TestCommand: Command {
                                                    responseTimeout: .milliseconds(max(1, Int64(min(responseTimeout, 86_400) * 1000))),
                                                    resetRemote: !noReset))
         let terminal = isatty(STDERR_FILENO) == 1
-        for result in skipped { for line in ConsoleReport.lines(for: result) { context.output.writeLine(line) } }
         let progress = Progress(total: toRun.count)
         let output = context.output
         let errorOutput = context.errorOutput

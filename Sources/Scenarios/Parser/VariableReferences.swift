@@ -14,6 +14,11 @@ enum VariableReferences {
             .filter { $0.wholeMatch(of: /nowSeconds[+-]\d+/) == nil }
     }
 
+    /// The name when `text` is one reference and nothing else (`${token}`), which then takes the saved value's type.
+    static func wholeReference(_ text: String) -> String? {
+        text.wholeMatch(of: /\$\{([A-Za-z_][A-Za-z0-9_.\-]*)\}/).map { String($0.output.1) }
+    }
+
     /// Checks the steps in order: a step may use what earlier steps saved, and its own `expect` may also use
     /// what the step itself saves (a push's apns-id, a call's token).
     static func check(steps: [YAMLNode], _ parsed: [Step], devices: YAMLNode?, file: String) throws(ScenarioParseError) {

@@ -213,9 +213,8 @@ final class ScenarioRun {
         switch node {
         case .scalar(let text, let quoted, let mark):
             // A scalar that is one saved value takes that value's type, quoted or not.
-            if text.hasPrefix("${"), text.hasSuffix("}"), text.dropFirst(2).dropLast().allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }),
-               let value = variables[String(text.dropFirst(2).dropLast())] {
-                return .scalar(value, quoted: !unquotedVariables.contains(String(text.dropFirst(2).dropLast())), mark)
+            if let name = VariableReferences.wholeReference(text), let value = variables[name] {
+                return .scalar(value, quoted: !unquotedVariables.contains(name), mark)
             }
             return .scalar(matcher.substitute(text), quoted: quoted, mark)
         case .sequence(let items, let mark): return .sequence(items.map(substituted), mark)

@@ -1,3 +1,4 @@
+import EmulatorControl
 import Foundation
 
 /// A dotted path into a push's JSON payload (`data.thread-id`, `custom.a.room`, `fcm_options.image`): how a
@@ -24,8 +25,7 @@ enum PayloadPath {
         switch value(at: path, in: object) {
         case let s as String: return s
         case let n as NSNumber:
-            // JSONSerialization's booleans are NSNumbers of Objective-C type `c` (char).
-            if String(cString: n.objCType) == "c" { return n.boolValue ? "true" : "false" }
+            if JSONValueKind.isBoolean(n) { return n.boolValue ? "true" : "false" }
             return n.stringValue
         default: return nil
         }
