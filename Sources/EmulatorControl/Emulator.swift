@@ -47,6 +47,9 @@ public final class Emulator: Sendable {
         config.maxRequestBodyBytes = configuration.maxRequestBodyBytes
         config.handshakeTimeout = configuration.handshakeTimeoutSeconds > 0
             ? .milliseconds(Int64(configuration.handshakeTimeoutSeconds * 1000)) : nil
+        config.prefaceTimeout = configuration.prefaceTimeoutSeconds > 0
+            ? .milliseconds(Int64(configuration.prefaceTimeoutSeconds * 1000)) : nil
+        config.maxConnections = configuration.maxConnections
         config.idleTimeout = configuration.idleTimeoutSeconds > 0
             ? .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)) : nil
         config.idleGoAwayPayload = Array(#"{"reason":"IdleTimeout"}"#.utf8)
@@ -64,11 +67,13 @@ public final class Emulator: Sendable {
         }
         let extensions = try makeExtensions(services)
         self.extensions = extensions
-        self.server = configuration.transportOnly
+        let server = configuration.transportOnly
             ? try H2Server(configuration: config, handler: StaticResponseHandler())
             : try H2Server(configuration: config, handler: APNsHandler(services: services, observers: extensions))
+        self.server = server
         self.control = HTTP1Server(handler: ControlAPI(
-            services: services, controlToken: configuration.controlToken, extensions: extensions))
+            services: services, controlToken: configuration.controlToken, extensions: extensions,
+            transportCounters: { server.counters }))
     }
 
     /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.
@@ -113,6 +118,9 @@ public final class Emulator: Sendable {
 
     /// Connections currently open on the APNs listeners.
     public var connectionCount: Int { server.connectionCount }
+
+    /// What the APNs listeners' transport refused so far.
+    public var transportCounters: H2ServerCounters { server.counters }
 
     /// Stops accepting, lets in-flight pushes finish (bounded by the grace period) and stops everything.
     /// Closes the listeners (in-flight streams get the grace period), stops the extensions (the devices take

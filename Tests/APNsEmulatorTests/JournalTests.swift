@@ -151,15 +151,33 @@ struct JournalTests {
         #expect(journal.settings.dropped == 4990)
     }
 
-    @Test func anEntryLargerThanAChunkFitsAlone() throws {
-        let journal = Journal(capacity: 2)
+    @Test func anOversizedBodyAndHeaderValueAreCutAndTheEntrySaysSo() throws {
+        let journal = Journal(capacity: 10)
         let big = [UInt8](repeating: UInt8(ascii: "b"), count: EntryArena.chunkSize + 10)
-        journal.append(recorded: Self.record())
-        journal.append(recorded: Self.record(body: big))
+        var recorded = Self.record(body: big)
+        recorded.request.headers.append(name: "x-long", value: String(repeating: "v", count: 10_000))
+        journal.append(recorded: recorded)
         journal.append(recorded: Self.record())
         let entries = journal.query()
-        #expect(entries.map(\.id) == [2, 3])
-        #expect(entries.first?.payload?.utf8.count == big.count)
+        #expect(entries.map(\.id) == [1, 2])
+        let cut = try #require(entries.first)
+        #expect(cut.payload?.utf8.count == JournalEntryLimits.bodyBytes)
+        #expect(cut.headers.first { $0.first == "x-long" }?.last?.utf8.count == JournalEntryLimits.valueBytes)
+        #expect(cut.warnings.contains("journal kept the first 4096 of the 10000 bytes of header 'x-long'"), "\(cut.warnings)")
+        #expect(cut.warnings.contains("journal kept the first 16384 of the \(big.count) body bytes"), "\(cut.warnings)")
+        #expect(entries.last?.warnings == [])
+    }
+
+    @Test func theJournalsMemoryIsBoundedInBytesAsWellAsEntries() {
+        let journal = Journal(capacity: 100_000)
+        // Two bodies in turn, so no entry shares the one before's tail: ~16.6 KiB an entry, ~330 MiB for all.
+        let bodies = [UInt8(ascii: "a"), UInt8(ascii: "b")].map { [UInt8](repeating: $0, count: JournalEntryLimits.bodyBytes) }
+        for i in 0..<20_000 { journal.append(recorded: Self.record(body: bodies[i % 2])) }
+        let settings = journal.settings
+        #expect(settings.memoryLimitBytes == JournalEntryLimits.memoryBytes)
+        #expect(settings.memoryBytes <= JournalEntryLimits.memoryBytes + 3 * EntryArena.chunkSize, "\(settings)")
+        #expect(settings.size < 20_000 && settings.size > 10_000 && settings.dropped == Int64(20_000 - settings.size))
+        #expect(journal.query().last?.id == 20_000)
     }
 
     @Test func wholeEntriesAndRecordsShareOrderCapAndClear() {

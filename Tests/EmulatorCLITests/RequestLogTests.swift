@@ -44,7 +44,7 @@ struct RequestLogTests {
 
     @Test func serveLogsEachRequestAndPrintsNothingElseAtLevelError() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("reqlog-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
         let served = try await ServedEmulator(["--request-log", "--log-format", "json", "--log-level", "error"],
                                               standardOutput: try FileHandle(forWritingTo: out))

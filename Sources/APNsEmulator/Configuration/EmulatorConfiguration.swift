@@ -28,6 +28,10 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var maxRequestBodyBytes: Int = 64 * 1024
     /// A connection that has not finished its TLS handshake by then is closed.
     public var handshakeTimeoutSeconds: Double = 10
+    /// A connection through its TLS handshake that has not sent the HTTP/2 preface by then is closed (0: never).
+    public var prefaceTimeoutSeconds: Double = 10
+    /// APNs connections beyond this many are closed as they are accepted; the others are served on (nil: no limit).
+    public var maxConnections: Int? = nil
     /// A connection with no open stream and no traffic for this long is closed with GOAWAY (0: never).
     public var idleTimeoutSeconds: Double = 3600
     /// How long graceful shutdown waits for in-flight streams before closing connections anyway.

@@ -45,6 +45,8 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     private var chunkSerial = 0
     /// The open entry's `maxBytes` (`begin` to `commit`; 0: none).
     private var openEntryLimit = 0
+    /// Full chunks (the one being filled not counted): what a byte bound on the log compares, at no cost.
+    package var chunkCount: Int { full.count }
     /// Memory held for entries: live chunks and the spare.
     package var memoryBytes: Int { full.reduce((spare?.size ?? 0) + (current?.size ?? 0)) { $0 + $1.size } }
 

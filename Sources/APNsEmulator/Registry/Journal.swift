@@ -15,6 +15,7 @@ public final class Journal: Sendable {
         var nextId: Int64 = 1
         var enabled = true
         var capacity: Int
+        /// Entries dropped for capacity or memory.
         var dropped: Int64 = 0
         /// The last tail (fields and body) written in full, and the chunk it is in (the serial
         /// `EntryArena.append` passes): an entry in the same chunk with the same tail points back at it (see
@@ -22,6 +23,9 @@ public final class Journal: Sendable {
         var sharedTail: (chunk: Int, bytes: UnsafeRawBufferPointer)?
         /// The request fields and body `sharedTail` was written from.
         var sharedTailSource = JournalTailSource()
+
+        /// Chunks the entries may occupy (`JournalEntryLimits.memoryBytes`): bounded in bytes as well as in entries.
+        let maxChunks = JournalEntryLimits.memoryBytes / EntryArena.chunkSize
 
         init(capacity: Int) { self.capacity = capacity }
 
@@ -36,7 +40,7 @@ public final class Journal: Sendable {
         mutating func nextSlot() -> Int64 {
             let id = nextId
             nextId += 1
-            if arena.count >= capacity {
+            if arena.count >= capacity || arena.chunkCount > maxChunks {
                 dropOldest()
                 dropped += 1
             }
@@ -66,12 +70,14 @@ public final class Journal: Sendable {
         public var dropped: Int64
         /// Memory the kept entries occupy (whole chunks), so a load test can see what the journal costs.
         public var memoryBytes: Int
+        /// What the entries may occupy: beyond it the oldest go, as beyond `capacity`.
+        public var memoryLimitBytes: Int
     }
 
     public var settings: Settings {
         state.withLock {
             Settings(enabled: $0.enabled, capacity: $0.capacity, size: $0.arena.count, dropped: $0.dropped,
-                     memoryBytes: $0.arena.memoryBytes)
+                     memoryBytes: $0.arena.memoryBytes, memoryLimitBytes: JournalEntryLimits.memoryBytes)
         }
     }
 
@@ -110,6 +116,14 @@ public final class Journal: Sendable {
     /// what validation read from it, copying what it keeps. Returns its id.
     @discardableResult
     public func append(_ record: borrowing JournalRecord, request: H2Request, summary: RequestSummary) -> Int64 {
+        guard JournalEntryLimits.exceeded(by: request) else { return appendKept(record, request: request, summary: summary) }
+        let (kept, warnings) = JournalEntryLimits.trimmed(request)
+        var noted = summary
+        noted.warnings += warnings
+        return appendKept(record, request: kept, summary: noted)
+    }
+
+    private func appendKept(_ record: borrowing JournalRecord, request: H2Request, summary: RequestSummary) -> Int64 {
         let size = JournalEntryEncoder.maxSize(record, headers: request.headers, body: request.body, summary: summary)
         return state.withLock { s in
             guard s.enabled else { return 0 }

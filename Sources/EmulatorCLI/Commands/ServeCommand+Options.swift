@@ -66,6 +66,18 @@ extension ServeCommand {
             help: "Close connections that have not finished the TLS handshake by then; 0 never does.",
             default: formatSeconds(defaults.handshakeTimeoutSeconds)
         )
+        static let prefaceTimeout = OptionDeclaration.value(
+            "preface-timeout",
+            valueName: "seconds",
+            help: "Close connections that have not sent the HTTP/2 preface this long after the TLS handshake; 0 never does.",
+            default: formatSeconds(defaults.prefaceTimeoutSeconds)
+        )
+        static let maxConnections = OptionDeclaration.value(
+            "max-connections",
+            valueName: "n",
+            help: "Close new APNs connections at once while this many are open (the others are served on); "
+                + "default: no limit but the process's file descriptors."
+        )
         static let idleTimeout = OptionDeclaration.value(
             "idle-timeout",
             valueName: "seconds",
@@ -285,7 +297,7 @@ extension ServeCommand {
 
         static let all = [
             host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
-            maxBodyBytes, handshakeTimeout, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
+            maxBodyBytes, handshakeTimeout, prefaceTimeout, maxConnections, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
             stateDirectory, ephemeral, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
             lowPriorityDelay, latency, deliveryLatency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,
             tokenRateLimit,

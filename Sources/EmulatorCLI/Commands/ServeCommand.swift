@@ -85,6 +85,10 @@ public struct ServeCommand: Command {
         if let seconds = try options.seconds(Option.handshakeTimeout, allowingZero: true) {
             configuration.handshakeTimeoutSeconds = seconds
         }
+        if let seconds = try options.seconds(Option.prefaceTimeout, allowingZero: true) {
+            configuration.prefaceTimeoutSeconds = seconds
+        }
+        if let n = try options.integer(Option.maxConnections, in: 1...10_000_000) { configuration.maxConnections = n }
         if let seconds = try options.seconds(Option.idleTimeout, allowingZero: true) {
             configuration.idleTimeoutSeconds = seconds
         }

@@ -28,7 +28,7 @@ extension ControlAPI {
         return ControlAPIResponse.noContent()
     }
 
-    /// `GET /journal/settings` → `{"enabled", "capacity", "size", "dropped", "memoryBytes"}`.
+    /// `GET /journal/settings` → `{"enabled", "capacity", "size", "dropped", "memoryBytes", "memoryLimitBytes"}`.
     func getJournalSettings(_ request: ControlRequest) throws -> HTTP1Response {
         try ControlAPIResponse.json(services.journal.settings)
     }

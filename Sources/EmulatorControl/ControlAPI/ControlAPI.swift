@@ -29,6 +29,8 @@ public struct ControlAPI: HTTP1Handler {
     let controlToken: String?
     /// Endpoints of higher layers (virtual devices), asked for paths the built-in router does not know.
     let extensions: [any EmulatorExtension]
+    /// What the APNs listeners' transport refused (header lists, late prefaces, connections over the limit).
+    let transportCounters: @Sendable () -> H2ServerCounters
     /// Makes the calls of this API take turns.
     private let serial = ControlAPISerial()
     private let extensionRouter: ControlAPIRouter<ExtensionOperation>
@@ -52,8 +54,10 @@ public struct ControlAPI: HTTP1Handler {
     }
 
     /// Creates the control API with endpoints of higher layers.
-    package init(services: EmulatorServices, controlToken: String?, extensions: [any EmulatorExtension]) {
+    package init(services: EmulatorServices, controlToken: String?, extensions: [any EmulatorExtension],
+                 transportCounters: @escaping @Sendable () -> H2ServerCounters = { H2ServerCounters() }) {
         self.services = services
+        self.transportCounters = transportCounters
         self.controlToken = controlToken.flatMap { $0.isEmpty ? nil : $0 }
         self.extensions = extensions
         self.extensionRouter = ControlAPIRouter(extensions.enumerated().flatMap { index, ext in

@@ -224,10 +224,13 @@ extension ControlAPIDocument {
                 ("enabled", boolean("Whether requests are recorded.")),
                 ("capacity", integer("Entries kept; the oldest are dropped beyond it.", minimum: 1)),
                 ("size", integer("Entries held now.", minimum: 0)),
-                ("dropped", integer("Entries dropped for capacity since start.", minimum: 0)),
+                ("dropped", integer("Entries dropped for capacity or memory since start.", minimum: 0)),
                 ("memoryBytes", integer("Memory the kept entries occupy, in bytes (repeated fields and bodies are"
                                         + " stored once per 256 KiB block).", minimum: 0)),
-            ], required: ["enabled", "capacity", "size", "dropped", "memoryBytes"]),
+                ("memoryLimitBytes", integer("What the entries may occupy (256 MiB); beyond it the oldest are dropped."
+                                             + " An entry keeps 4 KiB of each header value and 16 KiB of the body,"
+                                             + " and its warnings say what was cut.", minimum: 0)),
+            ], required: ["enabled", "capacity", "size", "dropped", "memoryBytes", "memoryLimitBytes"]),
             "JournalSettingsUpdate": object("New settings; omitted fields stay unchanged.", [
                 ("enabled", boolean("Record requests (turn off for load tests).")),
                 ("capacity", integer("Entries kept (a smaller cap keeps the newest).", minimum: 1,

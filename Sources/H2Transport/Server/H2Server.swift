@@ -44,6 +44,13 @@ public final class H2Server: Sendable {
     /// Connections currently open (handshaking included).
     public var connectionCount: Int { registry.count.load(ordering: .relaxed) }
 
+    /// What the transport refused, for metrics.
+    public var counters: H2ServerCounters {
+        H2ServerCounters(headerListsRefused: registry.headerListsRefused.load(ordering: .relaxed),
+                         prefaceTimeouts: registry.prefaceTimeouts.load(ordering: .relaxed),
+                         connectionsRefused: registry.connectionsRefused.load(ordering: .relaxed))
+    }
+
     /// Binds every listener and starts accepting. Returns the bound listeners (with real ports for port 0).
     public func start(listeners specs: [H2ListenerSpec]) throws -> [H2ListenerInfo] {
         var fds: [(Int32, H2ListenerInfo)] = []
@@ -85,6 +92,12 @@ public final class H2Server: Sendable {
     }
 
     private func dispatch(client fd: Int32, peer: SocketAddress?, listener: H2ListenerInfo) {
+        if let limit = configuration.maxConnections, registry.count.load(ordering: .relaxed) >= limit {
+            // Refused before any TLS work, so a flood costs an accept and a close; the open connections go on.
+            registry.connectionsRefused.wrappingAdd(1, ordering: .relaxed)
+            Glibc.close(fd)
+            return
+        }
         let loop = group.nextLoop()
         loop.execute { [self] in
             self.adopt(fd: fd, peer: peer, listener: listener, on: loop)

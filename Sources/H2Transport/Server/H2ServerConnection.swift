@@ -25,7 +25,11 @@ public final class H2ServerConnection: H2Connection {
     public private(set) var peerCertificateDER: [UInt8]?
     public private(set) var peerCertificateVerified = false
     /// The SETTINGS most recently submitted to the peer.
-    public private(set) var settings: H2Settings
+    public private(set) var settings: H2Settings {
+        didSet { headerListLimit = settings.maxHeaderListSize ?? .max }
+    }
+    /// `settings.maxHeaderListSize` as a plain integer, read once per header field.
+    @exclusivity(unchecked) private var headerListLimit: Int
 
     public var eventLoop: EventLoop { loop }
     /// The loop's index in its group, and whether the caller is on that loop.
@@ -39,6 +43,8 @@ public final class H2ServerConnection: H2Connection {
     public private(set) var goAwaySent = false
     /// The last stream id that GOAWAY named: requests on streams above it are refused, never handled.
     @exclusivity(unchecked) private var goAwayLastStreamID: Int32 = .max
+    /// Whether the client's connection preface (magic and SETTINGS) has arrived (`prefaceTimeout`).
+    @exclusivity(unchecked) private var prefaceReceived = false
 
     private let config: H2ServerConfiguration
     private let handler: AnyServerHandler
@@ -70,6 +76,7 @@ public final class H2ServerConnection: H2Connection {
         self.remoteAddress = remote
         self.config = config
         self.settings = config.settings
+        self.headerListLimit = config.settings.maxHeaderListSize ?? .max
         self.handler = handler
         self.registry = registry
         super.init(fd: fd, loop: loop, tls: tls, state: .handshaking)
@@ -132,7 +139,7 @@ public final class H2ServerConnection: H2Connection {
         // Let the connection window grow with the stream window, so one large body does not stall others.
         _ = nghttp2_session_set_local_window_size(s, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: settings.initialWindowSize * 4))
         lastActivity = monotonicNanoseconds()
-        armTimer(after: config.idleTimeout)
+        armTimer(after: config.prefaceTimeout ?? config.idleTimeout, cancelling: true)
         opened = handler.open(self)
     }
 
@@ -146,7 +153,12 @@ public final class H2ServerConnection: H2Connection {
         opened = nil
     }
 
-    private func armTimer(after interval: Duration?) {
+    /// Schedules `timerFired`; with `cancelling`, a nil interval still cancels the timer armed before.
+    private func armTimer(after interval: Duration?, cancelling: Bool = false) {
+        if cancelling, interval == nil, let timerID {
+            loop.cancelTimer(timerID)
+            self.timerID = nil
+        }
         guard let interval else { return }
         if let timerID { loop.cancelTimer(timerID) }
         // Strong capture on purpose: `didClose` cancels the timer, which drops the closure (see TimerQueue).
@@ -159,6 +171,10 @@ public final class H2ServerConnection: H2Connection {
         switch state {
         case .handshaking, .connecting:
             close(reason: "TLS handshake not finished within \(config.handshakeTimeout!)", abortive: true)
+        case .open where !prefaceReceived:
+            registry?.prefaceTimeouts.wrappingAdd(1, ordering: .relaxed)
+            close(reason: "no HTTP/2 preface and SETTINGS within \(config.prefaceTimeout ?? .zero) of the handshake",
+                  abortive: false)
         case .open:
             guard let idle = config.idleTimeout else { return }
             let now = monotonicNanoseconds()
@@ -245,8 +261,24 @@ public final class H2ServerConnection: H2Connection {
     }
 
     override func onHeader(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
-        withStream(frame.pointee.hd.stream_id) { $0.headers.append(name: name, value: value) }
-        return 0
+        let limit = headerListLimit
+        var refused = false
+        withStream(frame.pointee.hd.stream_id) { stream in
+            stream.headerListSize &+= name.count &+ value.count &+ 32
+            guard stream.headerListSize <= limit else {
+                // HPACK lets a few bytes on the wire name a 4 KiB table entry again and again: keeping what the
+                // advertised limit refuses would let one stream hold gigabytes.
+                stream.headers.removeAll()
+                refused = true
+                return
+            }
+            stream.headers.append(name: name, value: value)
+        }
+        guard refused else { return 0 }
+        // nghttp2 resets the stream (INTERNAL_ERROR, as nghttpd answers an oversized header list) and skips the
+        // rest of its header block.
+        registry?.headerListsRefused.wrappingAdd(1, ordering: .relaxed)
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
     }
 
     override func onData(streamID: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
@@ -267,6 +299,12 @@ public final class H2ServerConnection: H2Connection {
 
     override func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let hd = frame.pointee.hd
+        if !prefaceReceived, hd.type == UInt8(NGHTTP2_SETTINGS.rawValue) {
+            // The client's preface ends with its SETTINGS (nghttp2 checked the magic before it): from now on
+            // only the idle timeout applies.
+            prefaceReceived = true
+            if config.prefaceTimeout != nil { armTimer(after: config.idleTimeout, cancelling: true) }
+        }
         let endStream = hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         guard endStream,
               hd.type == UInt8(NGHTTP2_HEADERS.rawValue) || hd.type == UInt8(NGHTTP2_DATA.rawValue),

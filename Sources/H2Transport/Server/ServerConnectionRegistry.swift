@@ -20,6 +20,12 @@ final class ServerConnectionRegistry: Sendable {
 
     private let perLoop: [LoopConnections]
     let count = Atomic<Int>(0)
+    /// Streams reset because their header list passed the advertised SETTINGS_MAX_HEADER_LIST_SIZE.
+    let headerListsRefused = Atomic<Int>(0)
+    /// Connections closed for not sending the HTTP/2 preface in time (`prefaceTimeout`).
+    let prefaceTimeouts = Atomic<Int>(0)
+    /// Connections closed on accept because `maxConnections` were open.
+    let connectionsRefused = Atomic<Int>(0)
     private let nextID = Atomic<UInt64>(1)
 
     init(loops: [EventLoop]) {

@@ -14,6 +14,8 @@ final class ServerStream {
         b.reserveCapacity(512)
         return b
     }()
+    /// The header list's size as SETTINGS_MAX_HEADER_LIST_SIZE counts it (name + value + 32 a field), trailers included.
+    @exclusivity(unchecked) var headerListSize = 0
     @exclusivity(unchecked) var bodyLength = 0
     @exclusivity(unchecked) var bodyExceededLimit = false
     /// Set once a response was submitted; later responses for the stream are ignored.
@@ -24,6 +26,7 @@ final class ServerStream {
     func reset(id: Int32) {
         self.id = id
         headers.removeAll()
+        headerListSize = 0
         body.removeAll(keepingCapacity: body.capacity <= 64 * 1024)
         bodyLength = 0
         bodyExceededLimit = false

@@ -38,7 +38,8 @@ final class EmulatorTarget: Sendable {
             emulator.shutdown()
             throw error
         }
-        let api = ControlAPI(services: emulator.services, controlToken: nil, extensions: emulator.extensions)
+        let api = ControlAPI(services: emulator.services, controlToken: nil, extensions: emulator.extensions,
+                             transportCounters: { emulator.transportCounters })
         return EmulatorTarget(control: InProcessControl(api: api), endpoints: endpoints,
                               certificatesDirectory: certificatesDirectory, emulator: emulator)
     }
