@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // The layers, lowest first (a module may import only those above it in this list; `make test` builds with
 // SwiftPM's explicit import check, so an undeclared import fails):
-//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML, CJemalloc – C libraries and the macros Swift cannot
+//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CJansson, CYAML, CJemalloc – C libraries and what Swift cannot
 //                                            import (CShims also holds nghttp2's per-loop allocation cache)
 //   WireBytes                                – byte comparisons, UTF-8 views, the header list
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
@@ -53,6 +53,11 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
@@ -65,7 +70,7 @@ let package = Package(
         ),
         .target(
             name: "CShims",
-            dependencies: ["COpenSSL", "CMicroHTTPD"],
+            dependencies: ["COpenSSL", "CMicroHTTPD", "CJansson"],
             cSettings: [.define("_GNU_SOURCE"), .define("OPENSSL_API_COMPAT", to: "30000")]
         ),
         .target(
@@ -102,7 +107,8 @@ let package = Package(
             // The control port (routes, OpenAPI, the extension slot) and the Emulator that starts it with the
             // APNs listeners.
             name: "EmulatorControl",
-            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "StateStore", "WireBytes"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "StateStore", "WireBytes",
+                           "CJansson", "CShims"]
         ),
         .target(
             name: "VirtualDevices",

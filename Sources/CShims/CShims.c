@@ -1,5 +1,6 @@
 #include "CShims.h"
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 
@@ -88,4 +89,45 @@ int CShims_spawn_io(pid_t *pid, const char *file, char *const argv[], char *cons
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     return rc;
+}
+
+// jansson's allocations go through these once the first bounded parse installs them (they are process-wide). Only
+// allocations made while this thread parses are counted, against that parse's budget; frees of those (jansson
+// frees what it built when a parse fails) give it back. Elsewhere they are plain malloc and free.
+static _Thread_local int bounded_parse_active = 0;
+static _Thread_local size_t bounded_parse_left = 0;
+static _Thread_local int bounded_parse_exhausted = 0;
+
+static void *bounded_malloc(size_t size) {
+    if (!bounded_parse_active) return malloc(size);
+    if (size > bounded_parse_left) {
+        bounded_parse_exhausted = 1;
+        return NULL;
+    }
+    void *p = malloc(size);
+    if (p) {
+        size_t usable = malloc_usable_size(p);
+        bounded_parse_left = usable > bounded_parse_left ? 0 : bounded_parse_left - usable;
+    }
+    return p;
+}
+
+static void bounded_free(void *p) {
+    if (p && bounded_parse_active) bounded_parse_left += malloc_usable_size(p);
+    free(p);
+}
+
+static pthread_once_t bounded_alloc_once = PTHREAD_ONCE_INIT;
+static void install_bounded_alloc(void) { json_set_alloc_funcs(bounded_malloc, bounded_free); }
+
+json_t *CShims_json_loadb_bounded(const char *buffer, size_t length, size_t flags, json_error_t *error,
+                                  size_t budget, int *exhausted) {
+    pthread_once(&bounded_alloc_once, install_bounded_alloc);
+    bounded_parse_active = 1;
+    bounded_parse_left = budget;
+    bounded_parse_exhausted = 0;
+    json_t *root = json_loadb(buffer, length, flags, error);
+    bounded_parse_active = 0;
+    *exhausted = bounded_parse_exhausted;
+    return root;
 }

@@ -73,7 +73,7 @@ public final class Emulator: Sendable {
         self.server = server
         self.control = HTTP1Server(handler: ControlAPI(
             services: services, controlToken: configuration.controlToken, extensions: extensions,
-            transportCounters: { server.counters }))
+            transportCounters: { server.counters }), maxBodyBytes: ControlAPI.maxBodyBytes)
     }
 
     /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.

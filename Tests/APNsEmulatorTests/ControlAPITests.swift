@@ -193,7 +193,27 @@ struct ControlAPITests {
         let f = try ControlAPIFixture()
         let reply = f.call("POST", "/_emulator/keys", bodyExceededLimit: true)
         #expect(reply.status == 413)
-        #expect(reply.error == "request body too large")
+        #expect(reply.error == "request body too large: the control API takes at most 16 MiB")
+    }
+
+    @Test func aBodyOfTinyValuesPastTheParseBudgetIs413NotMemory() throws {
+        let f = try ControlAPIFixture()
+        // 2 MB of empty objects would take ~140 MiB as a tree: past the 128 MiB a control call may parse into.
+        let body = #"{"x":["# + Array(repeating: "{}", count: 700_000).joined(separator: ",") + "]}"
+        let reply = f.call("PUT", "/_emulator/shaping", body: body)
+        #expect(reply.status == 413)
+        #expect(reply.error == "request body too large: parsed, it would take more than 128 MiB of memory"
+                + " (a control call's limit); send it in smaller parts")
+        // The same shape, smaller, is parsed and refused for what it says.
+        #expect(f.call("PUT", "/_emulator/shaping", body: #"{"x":[{},{}]}"#).field == "x")
+    }
+
+    @Test func aDuplicateFieldIs400NamingWhereItIs() throws {
+        let f = try ControlAPIFixture()
+        let reply = f.post("/_emulator/keys", "{\"teamId\": \"A\",\n \"teamId\": \"B\"}")
+        #expect(reply.status == 400)
+        #expect(reply.error?.hasPrefix("request body is not valid JSON: duplicate object key") == true, "\(reply.text)")
+        #expect(reply.error?.contains("line 2") == true, "\(reply.text)")
     }
 
     @Test func persistenceFailureIs500WithTheMessageAndNoChange() throws {

@@ -17,6 +17,8 @@ struct HelpFormatterTests {
         ("--max-concurrent-streams <n>", "1000"),
         ("--max-body-bytes <n>", "65536"),
         ("--handshake-timeout <seconds>", "10"),
+        ("--preface-timeout <seconds>", "10"),
+        ("--max-connections <n>", nil),
         ("--idle-timeout <seconds>", "3600"),
         ("--shutdown-grace <seconds>", "10"),
         ("--no-client-certificates", nil),
@@ -123,6 +125,14 @@ struct HelpFormatterTests {
               --handshake-timeout <seconds>
                                       Close connections that have not finished the TLS
                                       handshake by then; 0 never does. (default: 10)
+              --preface-timeout <seconds>
+                                      Close connections that have not sent the HTTP/2
+                                      preface this long after the TLS handshake; 0 never
+                                      does. (default: 10)
+              --max-connections <n>   Close new APNs connections at once while this many are
+                                      open (the others are served on); default: the
+                                      open-file limit less a tenth of it (at least 512),
+                                      kept for the control port.
               --idle-timeout <seconds>
                                       Send GOAWAY to connections idle this long; 0 never
                                       does. (default: 3600)

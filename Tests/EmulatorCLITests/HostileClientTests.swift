@@ -94,4 +94,31 @@ struct HostileClientTests {
         try await Self.expectStillServing(served)
         #expect(try await Self.metric(served, "apns_emulator_connections_refused_total") == 2)
     }
+
+    @Test func floodsOfBothPortsLeaveTheControlAPIReachable() async throws {
+        let served = try await ServedEmulator()
+        defer { served.stop() }
+        // 1,200 of each: past the 1,024 connections the control port used to hold, which left it unreachable.
+        let lines = try await Self.attack(served, ["--count", "1200", "--control-port", try served.port("control"), "flood"])
+        #expect(lines.contains("APNS 1200 CONTROL 1200 HEALTH 200"), "\(lines)")
+        try await Self.expectStillServing(served)
+    }
+
+    @Test func aControlBodyOfTinyValuesIsRefusedWithinItsParseBudget() async throws {
+        let served = try await ServedEmulator()
+        defer { served.stop() }
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("empties-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: body) }
+        // 3 MB of empty objects: ~210 MiB as a tree (Foundation's parser took over 400 MB for it).
+        try Data((#"{"x":["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}").utf8).write(to: body)
+        let before = try Self.memory(served, "VmRSS")
+        let curl = try await SpawnedProcess.runToCompletion("/usr/bin/curl", [
+            "-sS", "-w", "\n%{http_code}", "-X", "PUT", "--data-binary", "@" + body.path,
+            try #require(served.endpoints["control"]) + "/_emulator/shaping"], timeout: .seconds(60))
+        #expect(curl.stdout.hasSuffix("\n413"), "\(curl.transcript)")
+        #expect(curl.stdout.contains("parsed, it would take more than 128 MiB"), "\(curl.stdout)")
+        let peak = try Self.memory(served, "VmHWM")
+        #expect(peak - before < 160 * 1024, "RSS \(before) KiB before, peak \(peak) KiB")
+        try await Self.expectStillServing(served)
+    }
 }

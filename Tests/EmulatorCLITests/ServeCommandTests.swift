@@ -322,3 +322,20 @@ struct ServeCommandRunTests {
         #expect(line.hasPrefix("4 requests (75.0% ok)  4/s"), "\(line)")
     }
 }
+
+@Suite("serve: the open-file limit")
+struct OpenFileLimitTests {
+    @Test func apnsConnectionsLeaveATenthOfTheLimitAndAtLeast512() {
+        #expect(OpenFileLimit.connectionCeiling(for: 20_000) == 18_000)
+        #expect(OpenFileLimit.connectionCeiling(for: 1_024) == 512)
+        #expect(OpenFileLimit.connectionCeiling(for: 100) == 1)
+    }
+
+    @Test func theSoftLimitIsRaisedToTheHardOne() {
+        var limit = rlimit()
+        let soft = OpenFileLimit.raise()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #expect(soft == Int(limit.rlim_cur))
+        #expect(limit.rlim_cur == min(limit.rlim_max, 1 << 20))
+    }
+}

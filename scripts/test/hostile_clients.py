@@ -11,6 +11,9 @@ Cases:
                      (default 0.5). Prints `CLOSED <seconds>` when the server closes, or `SENT` if all went out.
   hold-connections   Opens N TLS connections (--count) with the preface sent, holds them for --interval seconds
                      and prints `OPEN <n> REFUSED <n>` (refused: closed by the server before any frame of its own).
+  flood              Opens N TLS connections to the APNs port and N silent TCP connections to --control-port, then
+                     asks the control port for /_emulator/health on a new connection and prints
+                     `APNS <n> CONTROL <n> HEALTH <status>` (status 0: no answer within 5 s).
 
 Needs hyperframe and hpack (the venv of scripts/test/python_venv.py).
 """
@@ -18,6 +21,8 @@ import argparse
 import socket
 import ssl
 import time
+import urllib.error
+import urllib.request
 
 from hyperframe.frame import ContinuationFrame, Frame, GoAwayFrame, HeadersFrame, RstStreamFrame, SettingsFrame
 
@@ -148,15 +153,42 @@ def hold_connections(args):
         sock.close()
 
 
+def flood(args):
+    apns, control = [], []
+    for _ in range(args.count):
+        try:
+            sock = connect(args)
+            sock.sendall(PREFACE + SettingsFrame(0).serialize())
+            apns.append(sock)
+        except (ssl.SSLError, OSError):
+            pass
+        try:
+            control.append(socket.create_connection(("127.0.0.1", args.control_port), timeout=5))
+        except OSError:
+            pass
+    status = 0
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{args.control_port}/_emulator/health", timeout=5) as reply:
+            status = reply.status
+    except (OSError, urllib.error.URLError):
+        pass
+    print(f"APNS {len(apns)} CONTROL {len(control)} HEALTH {status}", flush=True)
+    for sock in apns + control:
+        sock.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--ca", required=True)
     parser.add_argument("--count", type=int, default=6)
     parser.add_argument("--interval", type=float, default=0.5)
-    parser.add_argument("case", choices=["header-bomb", "preface-dribble", "hold-connections"])
+    parser.add_argument("--control-port", type=int)
+    parser.add_argument("case", choices=["header-bomb", "preface-dribble", "hold-connections", "flood"])
     args = parser.parse_args()
-    {"header-bomb": header_bomb, "preface-dribble": preface_dribble, "hold-connections": hold_connections}[args.case](args)
+    cases = {"header-bomb": header_bomb, "preface-dribble": preface_dribble, "hold-connections": hold_connections,
+             "flood": flood}
+    cases[args.case](args)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,14 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
                                            unsigned int connection_limit,
                                            unsigned int thread_pool_size);
 
+// ---- jansson -----------------------------------------------------------------
+#include <jansson.h>
+/// Parses `length` bytes of JSON as json_loadb does, allocating at most `budget` bytes (as malloc_usable_size
+/// counts them) for the tree: a body of tiny values cannot take more memory than that, whatever its shape. On
+/// failure returns NULL with `error` filled; `*exhausted` is 1 when the budget ran out.
+json_t *CShims_json_loadb_bounded(const char *buffer, size_t length, size_t flags, json_error_t *error,
+                                  size_t budget, int *exhausted);
+
 // ---- counters --------------------------------------------------------------
 /// Relaxed atomic add and load on a plain uint64_t slot: metrics counters in one allocated table, bumped
 /// from every event loop without a lock (Swift's Atomic cannot live in an array).

@@ -166,7 +166,12 @@ public struct ServeCommand: Command {
 
     /// - Parameter context: Output for the banner, and the stop signal to wait for.
     public func run(context: CommandContext) async throws -> ExitCode {
-        let emulator = try Emulator.withDevices(configuration: emulatorConfiguration).emulator
+        var configuration = emulatorConfiguration
+        let openFiles = OpenFileLimit.raise()
+        if configuration.maxConnections == nil {
+            configuration.maxConnections = OpenFileLimit.connectionCeiling(for: openFiles)
+        }
+        let emulator = try Emulator.withDevices(configuration: configuration).emulator
         let endpoints = try emulator.start()
         let banner = ServeBanner(
             version: EmulatorVersion.current,

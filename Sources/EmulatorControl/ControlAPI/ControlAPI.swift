@@ -23,6 +23,8 @@ import H2Transport
 /// `handle` runs on the control port's threads, one call at a time (`serial`), except the settle barrier and
 /// the health check. Every registry in `EmulatorServices` also locks itself.
 public struct ControlAPI: HTTP1Handler {
+    /// The largest body the control port buffers (`HTTP1Server`'s limit), a state snapshot of ~90,000 tokens.
+    public static let maxBodyBytes = 16 * 1024 * 1024
     /// The state the endpoints read and change.
     public let services: EmulatorServices
     /// The bearer token requests must carry (nil: no authentication).
@@ -109,7 +111,7 @@ public struct ControlAPI: HTTP1Handler {
         case .methodNotAllowed(let allow):
             throw ControlAPIError.methodNotAllowed(method: request.method, path: request.path, allow: allow)
         case .found(let operation, let parameters):
-            if request.bodyExceededLimit { throw ControlAPIError.bodyTooLarge }
+            if request.bodyExceededLimit { throw ControlAPIError.bodyTooLarge(limitBytes: Self.maxBodyBytes) }
             if !Self.operationsWithQuery.contains(operation) { try QueryReader(request.query).finish() }
             return try perform(operation, ControlRequest(http: request, parameters: parameters))
         }
@@ -123,7 +125,7 @@ public struct ControlAPI: HTTP1Handler {
         case .methodNotAllowed(let allow):
             throw ControlAPIError.methodNotAllowed(method: request.method, path: request.path, allow: allow)
         case .found(let target, let parameters):
-            if request.bodyExceededLimit { throw ControlAPIError.bodyTooLarge }
+            if request.bodyExceededLimit { throw ControlAPIError.bodyTooLarge(limitBytes: Self.maxBodyBytes) }
             let ext = extensions[target.index]
             if !ext.operationsWithQuery.contains(target.operation) { try QueryReader(request.query).finish() }
             return try ext.perform(target.operation, ControlRequest(http: request, parameters: parameters))

@@ -177,12 +177,13 @@ extension ControlAPIDocument {
             (node["items"] as? JSON).map { Schema(resolving: $0, components) }
         }
 
-        /// For a `oneOf` with a discriminator, the variant `object` selects (`{"type": "delay"}` →
-        /// `FaultActionDelay`), so fields of other variants count as unknown; otherwise this schema.
-        func variant(for object: [String: Any]) -> Schema {
+        /// For a `oneOf` with a discriminator, the variant an object selects (`{"type": "delay"}` →
+        /// `FaultActionDelay`), so fields of other variants count as unknown; otherwise this schema. `field`
+        /// gives the object's string value of a field by name.
+        func variant(_ field: (String) -> String?) -> Schema {
             guard let discriminator = node["discriminator"] as? JSON,
                   let property = discriminator["propertyName"] as? String,
-                  let value = object[property] as? String,
+                  let value = field(property),
                   let target = (discriminator["mapping"] as? JSON)?[value] as? String else { return self }
             return Schema(resolving: ["$ref": target], components)
         }

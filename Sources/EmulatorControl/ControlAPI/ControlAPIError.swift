@@ -13,8 +13,10 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
     case unknownField(String, expected: [String], location: FieldLocation)
     /// A field is missing, of the wrong type or has a value outside its domain; `message` is complete.
     case invalidField(String, message: String)
-    /// The body was larger than the server buffers (the bytes were discarded).
-    case bodyTooLarge
+    /// The body was larger than the control port buffers (`ControlAPI.maxBodyBytes`; the bytes were discarded).
+    case bodyTooLarge(limitBytes: Int)
+    /// The body parses into more memory than a control call may take (many tiny values).
+    case bodyTooComplex(budgetBytes: Int)
     /// The control token is set and the request did not carry it.
     case unauthorized(String)
     /// No such endpoint, or no such key, token or fault.
@@ -41,7 +43,7 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .conflict: return 409
-        case .bodyTooLarge: return 413
+        case .bodyTooLarge, .bodyTooComplex: return 413
         case .internalFailure: return 500
         case .unavailable: return 503
         }
@@ -66,8 +68,11 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
             return "unknown \(noun) '\(name)' (expected \(list))"
         case .invalidField(_, let message):
             return message
-        case .bodyTooLarge:
-            return "request body too large"
+        case .bodyTooLarge(let limit):
+            return "request body too large: the control API takes at most \(limit / (1024 * 1024)) MiB"
+        case .bodyTooComplex(let budget):
+            return "request body too large: parsed, it would take more than \(budget / (1024 * 1024)) MiB of memory"
+                + " (a control call's limit); send it in smaller parts"
         case .unauthorized(let why), .notFound(let why), .conflict(let why), .internalFailure(let why),
              .unavailable(let why):
             return why

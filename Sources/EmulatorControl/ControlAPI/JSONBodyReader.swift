@@ -25,13 +25,13 @@ package final class JSONBodyReader {
 
     /// One object's fields and the names asked of it.
     private final class Scope {
-        let object: [String: Any]
+        let object: JSONNode
         /// `""` for the body itself, `"action."` for a nested object.
         let prefix: String
         /// Names asked for, in the order asked (the "expected one of" list).
         var known: [String] = []
 
-        init(object: [String: Any], prefix: String) {
+        init(object: JSONNode, prefix: String) {
             self.object = object
             self.prefix = prefix
         }
@@ -39,10 +39,10 @@ package final class JSONBodyReader {
 
     private let scope: Scope
     private let session: Session
-    private var object: [String: Any] { scope.object }
+    private var object: JSONNode { scope.object }
     private var prefix: String { scope.prefix }
 
-    private init(object: [String: Any], prefix: String, session: Session) {
+    private init(object: JSONNode, prefix: String, session: Session) {
         self.scope = Scope(object: object, prefix: prefix)
         self.session = session
         session.scopes.append(scope)
@@ -52,31 +52,24 @@ package final class JSONBodyReader {
     /// are all optional accept a bare `curl -X POST`.
     package static func parse(_ bytes: [UInt8]) throws(ControlAPIError) -> JSONBodyReader {
         let isBlank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        if isBlank { return JSONBodyReader(object: [:], prefix: "", session: Session()) }
-        let value: Any
-        do {
-            value = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
-        } catch {
-            throw .malformedJSON("request body is not valid JSON: \(Self.parseProblem(error))")
+        let document: JSONDocument
+        switch JSONDocument.parse(isBlank ? Array("{}".utf8) : bytes) {
+        case .success(let d): document = d
+        case .failure(.invalid(let why)): throw .malformedJSON("request body is not valid JSON: \(why)")
+        case .failure(.overBudget(let budget)): throw .bodyTooComplex(budgetBytes: budget)
         }
-        guard let object = value as? [String: Any] else {
-            throw .malformedJSON("request body must be a JSON object (got \(JSONValueKind.describe(value)))")
+        guard document.value.kind == .object else {
+            throw .malformedJSON("request body must be a JSON object (got \(document.value.description))")
         }
-        return JSONBodyReader(object: object, prefix: "", session: Session())
-    }
-
-    /// Foundation's reason for a parse failure, without the generic "could not be completed" wrapper.
-    private static func parseProblem(_ error: Error) -> String {
-        let info = (error as NSError).userInfo
-        return (info["NSDebugDescription"] as? String) ?? "\(error)"
+        return JSONBodyReader(object: document.value, prefix: "", session: Session())
     }
 
     // MARK: Accessors
 
     /// The value for `name`, marking it known; JSON `null` reads as absent.
-    private func value(_ name: String) -> Any? {
+    private func value(_ name: String) -> JSONNode? {
         if !scope.known.contains(name) { scope.known.append(name) }
-        guard let v = object[name], !(v is NSNull) else { return nil }
+        guard let v = object[name], !v.isNull else { return nil }
         return v
     }
 
@@ -91,145 +84,92 @@ package final class JSONBodyReader {
         if session.firstError == nil { session.firstError = error }
     }
 
+    /// Reads field `name` with `read` (nil: the wrong type, recorded as not `expected`). Missing and required:
+    /// recorded too; either way the result is nil.
+    private func typed<T>(_ name: String, _ expected: String, required: Bool, _ read: (JSONNode) -> T?) -> T? {
+        guard let v = value(name) else {
+            if required { record(.missing(path(name), expected)) }
+            return nil
+        }
+        guard let typed = read(v) else {
+            record(.invalid(path(name), mustBe: expected, got: v.description))
+            return nil
+        }
+        return typed
+    }
+
     /// Reads a string. Missing and required, or not a string: recorded; returns nil.
     package func string(_ name: String, required: Bool = false) -> String? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "a string")) }
-            return nil
-        }
-        guard let s = v as? String else {
-            record(.invalid(path(name), mustBe: "a string", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        return s
+        typed(name, "a string", required: required) { $0.string }
     }
 
     /// Reads an integer (a JSON number with no fractional part that fits in 64 bits).
     package func int64(_ name: String, required: Bool = false) -> Int64? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "an integer")) }
-            return nil
-        }
-        guard let i = JSONValueKind.integer(v) else {
-            record(.invalid(path(name), mustBe: "an integer", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        return i
+        typed(name, "an integer", required: required) { $0.integer }
     }
 
     /// Reads any JSON number as a `Double` (finite by JSON's grammar).
     package func double(_ name: String, required: Bool = false) -> Double? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "a number")) }
-            return nil
-        }
-        guard let n = v as? NSNumber, !JSONValueKind.isBoolean(n) else {
-            record(.invalid(path(name), mustBe: "a number", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        return n.doubleValue
+        typed(name, "a number", required: required) { $0.double }
     }
 
     /// Reads `true` or `false`.
     package func bool(_ name: String, required: Bool = false) -> Bool? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "true or false")) }
-            return nil
+        typed(name, "true or false", required: required) { $0.bool }
+    }
+
+    /// Reads an array whose elements `read` accepts; the first it refuses is reported by index (`topics[2]`).
+    private func array<T>(_ name: String, of elements: String, each element: String, required: Bool,
+                          _ read: (JSONNode, Int) -> T?) -> [T]? {
+        guard let items = typed(name, "an array of \(elements)", required: required, { $0.kind == .array ? $0.elements : nil })
+        else { return nil }
+        var values: [T] = []
+        values.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard let v = read(item, i) else {
+                record(.invalid("\(path(name))[\(i)]", mustBe: element, got: item.description))
+                return nil
+            }
+            values.append(v)
         }
-        guard let n = v as? NSNumber, JSONValueKind.isBoolean(n) else {
-            record(.invalid(path(name), mustBe: "true or false", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        return n.boolValue
+        return values
     }
 
     /// Reads an array of strings; a non-string element is reported by index (`topics[2]`).
     package func stringArray(_ name: String, required: Bool = false) -> [String]? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "an array of strings")) }
-            return nil
-        }
-        guard let array = v as? [Any] else {
-            record(.invalid(path(name), mustBe: "an array of strings", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        var strings: [String] = []
-        for (i, element) in array.enumerated() {
-            guard let s = element as? String else {
-                record(.invalid("\(path(name))[\(i)]", mustBe: "a string", got: JSONValueKind.describe(element)))
-                return nil
-            }
-            strings.append(s)
-        }
-        return strings
+        array(name, of: "strings", each: "a string", required: required) { item, _ in item.string }
     }
 
     /// Reads a nested object as a child reader, whose fields are checked by the same `finish()`.
     package func object(_ name: String, required: Bool = false) -> JSONBodyReader? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "an object")) }
-            return nil
+        typed(name, "an object", required: required) { v in
+            v.kind == .object ? JSONBodyReader(object: v, prefix: path(name) + ".", session: session) : nil
         }
-        guard let o = v as? [String: Any] else {
-            record(.invalid(path(name), mustBe: "an object", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        return JSONBodyReader(object: o, prefix: path(name) + ".", session: session)
     }
 
     /// Reads an array of objects as child readers (`categories[1].actions[0].id` in messages).
     package func objectArray(_ name: String, required: Bool = false) -> [JSONBodyReader]? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "an array of objects")) }
-            return nil
+        array(name, of: "objects", each: "an object", required: required) { item, i in
+            item.kind == .object ? JSONBodyReader(object: item, prefix: "\(path(name))[\(i)].", session: session) : nil
         }
-        guard let array = v as? [Any] else {
-            record(.invalid(path(name), mustBe: "an array of objects", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        var readers: [JSONBodyReader] = []
-        for (i, element) in array.enumerated() {
-            guard let o = element as? [String: Any] else {
-                record(.invalid("\(path(name))[\(i)]", mustBe: "an object", got: JSONValueKind.describe(element)))
-                return nil
-            }
-            readers.append(JSONBodyReader(object: o, prefix: "\(path(name))[\(i)].", session: session))
-        }
-        return readers
     }
 
     /// Reads an array of integers; a non-integer element is reported by index (`options[1]`).
     package func int64Array(_ name: String, required: Bool = false) -> [Int64]? {
-        guard let v = value(name) else {
-            if required { record(.missing(path(name), "an array of integers")) }
-            return nil
-        }
-        guard let array = v as? [Any] else {
-            record(.invalid(path(name), mustBe: "an array of integers", got: JSONValueKind.describe(v)))
-            return nil
-        }
-        var values: [Int64] = []
-        for (i, element) in array.enumerated() {
-            guard let n = JSONValueKind.integer(element) else {
-                record(.invalid("\(path(name))[\(i)]", mustBe: "an integer", got: JSONValueKind.describe(element)))
-                return nil
-            }
-            values.append(n)
-        }
-        return values
+        array(name, of: "integers", each: "an integer", required: required) { item, _ in item.integer }
     }
 
     /// Whether the field is present and a string (for a field that takes one of two types).
     package func isString(_ name: String) -> Bool {
         if !scope.known.contains(name) { scope.known.append(name) }
-        return object[name] is String
+        return object[name]?.kind == .string
     }
 
     /// Whether the field is present with JSON `null` (for calls where null is a programming error the
     /// emulated API reports, as the plugin's argument-null exception, rather than "absent").
     package func isNull(_ name: String) -> Bool {
         if !scope.known.contains(name) { scope.known.append(name) }
-        return object[name] is NSNull
+        return object[name]?.isNull == true
     }
 
     // MARK: Finishing

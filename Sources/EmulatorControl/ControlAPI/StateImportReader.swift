@@ -17,31 +17,27 @@ import StateStore
 /// supplies the "expected one of" list and covers snapshots too broken to decode.
 enum StateImportReader {
     static func read(_ bytes: [UInt8]) throws(ControlAPIError) -> EmulatorState {
-        let data = Data(bytes)
-        let object: [String: Any]
-        do {
-            let value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            guard let o = value as? [String: Any] else {
-                throw ControlAPIError.malformedJSON("request body must be a JSON object (an exported state snapshot)")
-            }
-            object = o
-        } catch let error as ControlAPIError {
-            throw error
-        } catch {
-            let why = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "\(error)"
-            throw .malformedJSON("request body is not valid JSON: \(why)")
+        let document: JSONDocument
+        switch JSONDocument.parse(bytes) {
+        case .success(let d): document = d
+        case .failure(.invalid(let why)): throw .malformedJSON("request body is not valid JSON: \(why)")
+        case .failure(.overBudget(let budget)): throw .bodyTooComplex(budgetBytes: budget)
         }
-
+        guard document.value.kind == .object else {
+            throw .malformedJSON("request body must be a JSON object (an exported state snapshot)")
+        }
         let schema = ControlAPIDocument.schema(named: "EmulatorState")
         let state: EmulatorState
         do {
-            state = try JSONDecoder().decode(EmulatorState.self, from: data)
+            state = try JSONDecoder().decode(EmulatorState.self, from: Data(bytes))
         } catch {
-            if let unknown = unknownField(in: object, reference: nil, schema: schema, path: "") { throw unknown }
+            if let unknown = unknownField(in: document.value, reference: nil, schema: schema, path: "") { throw unknown }
             throw describe(error)
         }
-        let reencoded = (try? JSONEncoder().encode(state)).flatMap { try? JSONSerialization.jsonObject(with: $0) }
-        if let unknown = unknownField(in: object, reference: reencoded, schema: schema, path: "") { throw unknown }
+        let reencoded = (try? JSONEncoder().encode(state)).flatMap { try? JSONDocument.parse(Array($0)).get() }
+        if let unknown = unknownField(in: document.value, reference: reencoded?.value, schema: schema, path: "") {
+            throw unknown
+        }
         try validate(state)
         return state
     }
@@ -79,11 +75,11 @@ enum StateImportReader {
     // MARK: Unknown fields
 
     /// The first field of `input` that neither `reference` (the re-encoded snapshot) nor `schema` has.
-    private static func unknownField(in input: Any, reference: Any?, schema: ControlAPIDocument.Schema?,
+    private static func unknownField(in input: JSONNode, reference: JSONNode?, schema: ControlAPIDocument.Schema?,
                                      path: String) -> ControlAPIError? {
-        if let array = input as? [Any] {
-            let references = reference as? [Any]
-            for (i, element) in array.enumerated() {
+        if input.kind == .array {
+            let references = reference?.kind == .array ? reference?.elements : nil
+            for (i, element) in input.elements.enumerated() {
                 let r = references.flatMap { i < $0.count ? $0[i] : nil }
                 if let e = unknownField(in: element, reference: r, schema: schema?.items, path: "\(path)[\(i)]") {
                     return e
@@ -91,12 +87,12 @@ enum StateImportReader {
             }
             return nil
         }
-        guard let object = input as? [String: Any] else { return nil }
-        let references = reference as? [String: Any]
-        let schema = schema?.variant(for: object)
+        guard input.kind == .object else { return nil }
+        let references = reference?.kind == .object ? reference : nil
+        let schema = schema?.variant { input[$0]?.string }
         let declared = schema?.propertyNames ?? []
-        for name in object.keys.sorted() {
-            guard let value = object[name], !(value is NSNull) else { continue }
+        for name in input.keys.sorted() {
+            guard let value = input[name], !value.isNull else { continue }
             let field = path.isEmpty ? name : "\(path).\(name)"
             let known = references?[name] != nil || declared.contains(name)
             guard known else {

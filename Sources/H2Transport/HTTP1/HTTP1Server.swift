@@ -19,12 +19,21 @@ public final class HTTP1Server: Sendable {
     private let context: Unmanaged<HTTP1ServerContext>
 
     private let threads: Int
+    private let connectionLimit: Int
+    private let idleTimeoutSeconds: Int
 
-    /// - Parameter threads: libmicrohttpd's polling threads; each connection stays on one of them.
-    public init(handler: any HTTP1Handler, maxBodyBytes: Int = 16 * 1024 * 1024, threads: Int = 4) {
+    /// - Parameters:
+    ///   - threads: libmicrohttpd's polling threads; each connection stays on one of them.
+    ///   - connectionLimit: connections held at once (libmicrohttpd polls with epoll, so well past select's 1,024);
+    ///     a flood of silent ones past it is refused while those already served go on.
+    ///   - idleTimeoutSeconds: a connection that sends nothing for this long is closed (slowloris), not held.
+    public init(handler: any HTTP1Handler, maxBodyBytes: Int = 16 * 1024 * 1024, threads: Int = 4,
+                connectionLimit: Int = 10_000, idleTimeoutSeconds: Int = 30) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.threads = max(1, threads)
+        self.connectionLimit = max(1, connectionLimit)
+        self.idleTimeoutSeconds = max(1, idleTimeoutSeconds)
         self.context = Unmanaged.passRetained(HTTP1ServerContext(handler: handler, maxBodyBytes: maxBodyBytes))
     }
 
@@ -41,7 +50,8 @@ public final class HTTP1Server: Sendable {
         let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue)
         guard let d = CShims_MHD_start_daemon(
             flags, fd, HTTP1ServerContext.accessHandler, context.toOpaque(),
-            HTTP1ServerContext.completedHandler, context.toOpaque(), 30, 1024, UInt32(threads))
+            HTTP1ServerContext.completedHandler, context.toOpaque(), UInt32(idleTimeoutSeconds),
+            UInt32(connectionLimit), UInt32(threads))
         else {
             Glibc.close(fd)
             throw IOError(errno: EINVAL, function: "MHD_start_daemon(\(bound))")

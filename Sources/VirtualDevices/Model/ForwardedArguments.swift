@@ -13,7 +13,7 @@ public struct ForwardedArguments: Sendable, Equatable, Encodable {
     /// What reaches the plugin: the callback with these arguments, or the parameter a null makes it throw for.
     func apply(to callback: OSCallback) -> Result<OSCallback, NullArgument> {
         switch callback {
-        case .didRegister(let token):
+        case .didRegister:
             guard let changed = deviceToken else { return .success(callback) }
             guard let bytes = changed else { return .failure(NullArgument(parameter: "deviceToken")) }
             return .success(.didRegister(token: Hex.lowercase(bytes)))
@@ -23,7 +23,7 @@ public struct ForwardedArguments: Sendable, Equatable, Encodable {
             return .success(.didFailToRegister(description: text))
         case .willPresent:
             return notificationIsNull ? .failure(NullArgument(parameter: "notification")) : .success(callback)
-        case .didReceive(let n, let action, let text, let launched):
+        case .didReceive(let n, _, let text, let launched):
             if notificationIsNull { return .failure(NullArgument(parameter: "notification")) }
             guard let changed = actionIdentifier else { return .success(callback) }
             guard let id = changed else { return .failure(NullArgument(parameter: "actionIdentifier")) }
