@@ -10,7 +10,7 @@
 #   scripts/install-deps.sh --check         list what is missing and exit 1 if anything is; installs nothing
 set -euo pipefail
 
-# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CYAML, CJemalloc) and
+# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CJansson, CYAML, CJemalloc) and
 # what later layers link (libcurl: Foundation's URLSession, which `apns-emulator test --emulator` and `bench` use,
 # links it).
 build_packages=(
@@ -19,6 +19,7 @@ build_packages=(
     libmicrohttpd-dev
     libsqlite3-dev
     libyaml-dev
+    libjansson-dev
     libjemalloc-dev
     libcurl4-openssl-dev
     pkg-config
@@ -50,6 +51,7 @@ runtime_packages=(
     libmicrohttpd12
     libsqlite3-0
     libyaml-0-2
+    libjansson4
     libjemalloc2
     libcurl4
     curl
