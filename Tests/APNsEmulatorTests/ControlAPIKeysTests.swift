@@ -77,14 +77,17 @@ struct ControlAPIKeysTests {
         #expect(reply.error?.contains("at most 400") == true)
     }
 
-    @Test func teamKeyRefusesEnvironmentAndTopics() throws {
+    @Test func teamKeyRefusesAnEnvironmentAndDeclaresItsTeamsAppsWithTopics() throws {
         let f = try ControlAPIFixture()
         let withEnvironment = f.post("/_emulator/keys",
                                      #"{"teamId":"TEAM000001","keyId":"KEY0000006","environment":"sandbox"}"#)
         #expect(withEnvironment.status == 400)
         #expect(withEnvironment.field == "environment")
         let withTopics = f.post("/_emulator/keys", #"{"teamId":"TEAM000001","keyId":"KEY0000006","topics":["a.b"]}"#)
-        #expect(withTopics.field == "topics")
+        #expect(withTopics.status == 201, "\(withTopics.text)")
+        #expect(f.services.keys.teamsOwning("a.b") == ["TEAM000001"])
+        let twice = f.post("/_emulator/keys", #"{"teamId":"TEAM000001","keyId":"KEY0000007","topics":["a.b","a.b"]}"#)
+        #expect(twice.field == "topics[1]")
         let scopedNoEnvironment = f.post("/_emulator/keys",
                                          #"{"teamId":"TEAM000001","keyId":"KEY0000006","kind":"team-scoped"}"#)
         #expect(scopedNoEnvironment.field == "environment")

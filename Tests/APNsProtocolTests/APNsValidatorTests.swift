@@ -192,6 +192,35 @@ import Testing
         #expect(h.reason(push(jwt: second)) == .expiredProviderToken)
     }
 
+    @Test mutating func aTopicAnotherTeamDeclaredIsDisallowedForThisTeamsTokens() throws {
+        #expect(h.reason(push(jwt: jwt)) == nil, "undeclared: open to every team")
+        let owner = try TestKey(keyId: "OWNERKEY01", teamId: "TEAM000002", topics: ["com.example.app"])
+        h.lookups.add(owner.record)
+        // The connection's cached answer follows the key registry's generation.
+        guard case .failure(let refused) = h.run(push(jwt: jwt)) else {
+            Issue.record("expected TopicDisallowed")
+            return
+        }
+        #expect(refused.reason == .topicDisallowed)
+        #expect(refused.summary.authDetail == "com.example.app belongs to team TEAM000002, not to key KEY0000001's team TEAM000001")
+        #expect(h.reason(push(jwt: jwt, topic: "com.example.app.voip", headers: [("apns-push-type", "voip")]))
+                == .topicDisallowed)
+
+        var owners = Harness()
+        owners.lookups.add(owner.record)
+        owners.lookups.add(token: appToken, DeviceTokenInfo(bundleId: "com.example.app", environment: .production))
+        #expect(owners.reason(push(jwt: try owner.token(issuedAt: testNow / 1000))) == nil)
+
+        var switched = h
+        switched.state = ConnectionAuthState()
+        switched.policy.foreignTeamTopicReason = .invalidProviderToken
+        #expect(switched.reason(push(jwt: jwt)) == .invalidProviderToken)
+
+        // Declared by this team too: both may push.
+        h.lookups.add(try TestKey(keyId: "MINEKEY001", topics: ["com.example.app"]).record)
+        #expect(h.reason(push(jwt: jwt)) == nil)
+    }
+
     @Test mutating func keyKindsAcrossEnvironments() throws {
         let scoped = try TestKey(keyId: "SCOPED0001", kind: .teamScoped, environment: .sandbox)
         h.lookups.add(scoped.record)

@@ -21,6 +21,10 @@ final class MemoryLookups: VerificationKeyLookup, DeviceTokenLookup {
         changes.wrappingAdd(1, ordering: .relaxed)
     }
     func verificationKey(for keyId: String) -> VerificationKey? { keys.withLock { $0[keyId] } }
+    func teamsOwning(_ bundleId: String) -> Set<String>? {
+        let teams = keys.withLock { Set($0.values.filter { $0.topics.contains(bundleId) }.map(\.teamId)) }
+        return teams.isEmpty ? nil : teams
+    }
     func deviceToken(_ token: String) -> DeviceTokenInfo? { tokens.withLock { $0[token] } }
 }
 

@@ -49,6 +49,7 @@ struct HelpFormatterTests {
         ("--provider-token-max-age <seconds>", "3600"),
         ("--provider-token-refresh-interval <seconds>", "1200"),
         ("--topic-key-outside-topics-reason <reason>", "InvalidProviderToken"),
+        ("--foreign-team-topic-reason <reason>", "TopicDisallowed"),
         ("--max-collapse-id-bytes <n>", "64"),
         ("--broadcast-payload-limit <n>", "5120"),
         ("--reject-der-signatures", nil),
@@ -228,6 +229,10 @@ struct HelpFormatterTests {
                                       Reason for a topic-specific key signing a push to a
                                       topic outside its list.
                                       (default: InvalidProviderToken)
+              --foreign-team-topic-reason <reason>
+                                      Reason for a provider token pushing to a bundle id
+                                      another team's key lists in its topics.
+                                      (default: TopicDisallowed)
               --max-collapse-id-bytes <n>
                                       Longest apns-collapse-id accepted, in bytes.
                                       (default: 64)

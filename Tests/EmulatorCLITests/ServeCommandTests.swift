@@ -55,6 +55,7 @@ struct ServeCommandTests {
             "--provider-token-max-age", "7200",
             "--provider-token-refresh-interval", "0",
             "--topic-key-outside-topics-reason", "TopicDisallowed",
+            "--foreign-team-topic-reason", "InvalidProviderToken",
             "--max-collapse-id-bytes", "32",
             "--broadcast-payload-limit", "4096",
             "--reject-der-signatures",
@@ -99,6 +100,7 @@ struct ServeCommandTests {
         expected.policy.providerTokenMaxAgeSeconds = 7200
         expected.policy.providerTokenRefreshIntervalSeconds = 0
         expected.policy.topicKeyOutsideTopicsReason = .topicDisallowed
+        expected.policy.foreignTeamTopicReason = .invalidProviderToken
         expected.policy.maxCollapseIdBytes = 32
         expected.policy.broadcastPayloadLimit = 4096
         expected.policy.acceptDEREncodedSignatures = false
@@ -112,12 +114,12 @@ struct ServeCommandTests {
             "--require-push-type", "--allow-background-priority-10", "--non-object-payload-reason=BadRequestPayload",
             "--bad-environment-key-spelling=observed", "--future-iat-tolerance=1", "--provider-token-max-age=1",
             "--provider-token-refresh-interval=1", "--topic-key-outside-topics-reason=TopicDisallowed",
-            "--max-collapse-id-bytes=1", "--broadcast-payload-limit=1", "--reject-der-signatures",
+            "--foreign-team-topic-reason=DeviceTokenNotForTopic", "--max-collapse-id-bytes=1", "--broadcast-payload-limit=1", "--reject-der-signatures",
             "--reject-uppercase-apns-id",
         ]).policy
         let defaults = ValidationPolicy()
         let mirror = Mirror(reflecting: defaults)
-        #expect(mirror.children.count == 12, "a new ValidationPolicy switch needs a serve flag")
+        #expect(mirror.children.count == 13, "a new ValidationPolicy switch needs a serve flag")
         for (flaggedChild, defaultChild) in zip(Mirror(reflecting: flagged).children, mirror.children) {
             #expect("\(flaggedChild.value)" != "\(defaultChild.value)", "\(defaultChild.label ?? "?") has no flag")
         }

@@ -19,7 +19,20 @@ public struct ProviderKey: Sendable {
 
 /// The provider-token signing keys the emulator trusts, by key id.
 public final class KeyRegistry: VerificationKeyLookup {
-    private let keys = Mutex<[String: ProviderKey]>([:])
+    /// The keys by id, and which teams declared each bundle id (every key's `topics`), rebuilt when keys change.
+    private struct Keys {
+        var byId: [String: ProviderKey] = [:]
+        var owners: [String: Set<String>] = [:]
+
+        mutating func changed() {
+            owners = [:]
+            for key in byId.values {
+                for topic in key.record.topics { owners[topic, default: []].insert(key.record.teamId) }
+            }
+        }
+    }
+
+    private let keys = Mutex(Keys())
     private let changes = Atomic<UInt64>(0)
 
     public var generation: UInt64 { changes.load(ordering: .acquiring) }
@@ -34,7 +47,8 @@ public final class KeyRegistry: VerificationKeyLookup {
         let key = try ProviderKey(record: record)
         try persistence.upsertKey(record)
         keys.withLock {
-            $0[record.keyId] = key
+            $0.byId[record.keyId] = key
+            $0.changed()
             changes.wrappingAdd(1, ordering: .releasing)
         }
     }
@@ -44,7 +58,8 @@ public final class KeyRegistry: VerificationKeyLookup {
         var parsed: [String: ProviderKey] = [:]
         for r in records { parsed[r.keyId] = try ProviderKey(record: r) }
         keys.withLock {
-            $0 = parsed
+            $0.byId = parsed
+            $0.changed()
             changes.wrappingAdd(1, ordering: .releasing)
         }
     }
@@ -54,28 +69,33 @@ public final class KeyRegistry: VerificationKeyLookup {
         guard lookup(keyId) != nil else { return false }
         try persistence.deleteKey(keyId: keyId)
         keys.withLock {
-            _ = $0.removeValue(forKey: keyId)
+            _ = $0.byId.removeValue(forKey: keyId)
+            $0.changed()
             changes.wrappingAdd(1, ordering: .releasing)
         }
         return true
     }
 
     public func lookup(_ keyId: String) -> ProviderKey? {
-        keys.withLock { $0[keyId] }
+        keys.withLock { $0.byId[keyId] }
     }
 
     public func verificationKey(for keyId: String) -> VerificationKey? {
-        keys.withLock { $0[keyId]?.verification }
+        keys.withLock { $0.byId[keyId]?.verification }
+    }
+
+    public func teamsOwning(_ bundleId: String) -> Set<String>? {
+        keys.withLock { $0.owners[bundleId] }
     }
 
     /// All keys, ordered by key id for stable listings.
     public func all() -> [ProviderKeyRecord] {
-        keys.withLock { $0.values.map(\.record) }.sorted { $0.keyId < $1.keyId }
+        keys.withLock { $0.byId.values.map(\.record) }.sorted { $0.keyId < $1.keyId }
     }
 
     func removeAll() {
         keys.withLock {
-            $0.removeAll()
+            $0 = Keys()
             changes.wrappingAdd(1, ordering: .releasing)
         }
     }

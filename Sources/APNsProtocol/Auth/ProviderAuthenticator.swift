@@ -105,4 +105,22 @@ enum ProviderAuthenticator {
         summary.authDetail = "topic key \(key.keyId) does not cover \(bundleId)"
         return context.policy.topicKeyOutsideTopicsReason
     }
+
+    /// A token-authenticated push to a bundle id that other teams declared theirs, and the signing key's team
+    /// did not (`foreignTeamTopicReason`); nil when the key's team may push to it.
+    static func foreignTeamRejection(bundleId: String, context: ValidationContext, state: inout ConnectionAuthState,
+                                     summary: inout RequestSummary) -> APNsReason? {
+        guard case .token = context.auth, let verdict = state.currentVerdict else { return nil }
+        let teams: Set<String>?
+        if let last = state.lastOwners, last.keysGeneration == verdict.keysGeneration, last.bundleId == bundleId {
+            teams = last.teams
+        } else {
+            teams = context.keys.teamsOwning(bundleId)
+            state.lastOwners = (bundleId, verdict.keysGeneration, teams)
+        }
+        guard let teams, !teams.contains(verdict.key.teamId) else { return nil }
+        summary.authDetail = "\(bundleId) belongs to team \(teams.sorted().joined(separator: ", ")), not to key"
+            + " \(verdict.key.keyId)'s team \(verdict.key.teamId)"
+        return context.policy.foreignTeamTopicReason
+    }
 }

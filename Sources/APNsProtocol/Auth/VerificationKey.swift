@@ -39,6 +39,9 @@ public final class VerificationKey: Sendable {
 /// with one retain where an opaque one goes through its value witnesses.
 public protocol VerificationKeyLookup: AnyObject, Sendable {
     func verificationKey(for keyId: String) -> VerificationKey?
+    /// The teams that declared `bundleId` theirs (a key's `topics`), or nil when none did: then any team's key
+    /// may push to it, since the emulator cannot know its owner.
+    func teamsOwning(_ bundleId: String) -> Set<String>?
     /// Changes whenever a key is added, replaced or removed: a connection re-checks its cached token then.
     var generation: UInt64 { get }
 }

@@ -16,7 +16,8 @@ import WireBytes
 ///    then the per-connection rules: InvalidProviderToken for another team, UnrelatedKeyIdInToken,
 ///    TooManyProviderTokenUpdates).
 /// 7. Topic: present when required (MissingTopic), carrying the push type's suffix (BadTopic), allowed
-///    for the certificate (TopicDisallowed) or the topic key (policy), push type allowed for certificates.
+///    for the certificate (TopicDisallowed) or the topic key (policy), not another team's declared app
+///    (policy, TopicDisallowed), push type allowed for certificates.
 /// 8. Payload: not empty (PayloadEmpty), within the push type's limit (413 PayloadTooLarge), a JSON object
 ///    (policy: PayloadEmpty), background pushes at priority 5 (policy: BadPriority).
 /// 9. The device token is known in this environment (BadDeviceToken), belongs to the topic's app
@@ -203,7 +204,9 @@ public struct APNsValidator: Sendable {
         let bundleId = Self.bundleId(of: topic, pushType)
         guard !bundleId.isEmpty, !Self.containsSpace(bundleId) else { return reject(.badTopic, summary) }
         if let reason = ProviderAuthenticator.topicKeyRejection(bundleId: bundleId, context: context, state: state,
-                                                                 summary: &summary) {
+                                                                 summary: &summary)
+            ?? ProviderAuthenticator.foreignTeamRejection(bundleId: bundleId, context: context, state: &state,
+                                                          summary: &summary) {
             return reject(reason, summary)
         }
 

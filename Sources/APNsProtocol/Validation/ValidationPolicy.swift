@@ -20,6 +20,9 @@ public struct ValidationPolicy: Sendable, Equatable, Codable {
     public var providerTokenRefreshIntervalSeconds: Int64 = 20 * 60
     /// What a topic-specific key signing for a topic outside its list gets (Decision: InvalidProviderToken).
     public var topicKeyOutsideTopicsReason: APNsReason = .invalidProviderToken
+    /// What a provider token gets for a topic another team declared its own (Decision: TopicDisallowed, "the
+    /// topic is not allowed"; Apple does not say which check answers a foreign team).
+    public var foreignTeamTopicReason: APNsReason = .topicDisallowed
     /// Maximum `apns-collapse-id` length in bytes.
     public var maxCollapseIdBytes = 64
     /// Payload limit for broadcast pushes.

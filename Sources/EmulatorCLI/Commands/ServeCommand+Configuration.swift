@@ -124,6 +124,7 @@ extension ServeCommand {
         if let reason = try reason(Option.topicKeyOutsideTopicsReason, in: options) {
             policy.topicKeyOutsideTopicsReason = reason
         }
+        if let reason = try reason(Option.foreignTeamTopicReason, in: options) { policy.foreignTeamTopicReason = reason }
         if let bytes = try options.integer(Option.maxCollapseIdBytes, in: 1...Int(Int32.max)) {
             policy.maxCollapseIdBytes = bytes
         }

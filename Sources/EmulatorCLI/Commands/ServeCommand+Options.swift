@@ -254,6 +254,12 @@ extension ServeCommand {
             help: "Reason for a topic-specific key signing a push to a topic outside its list.",
             default: policyDefaults.topicKeyOutsideTopicsReason.rawValue
         )
+        static let foreignTeamTopicReason = OptionDeclaration.value(
+            "foreign-team-topic-reason",
+            valueName: "reason",
+            help: "Reason for a provider token pushing to a bundle id another team's key lists in its topics.",
+            default: policyDefaults.foreignTeamTopicReason.rawValue
+        )
         static let maxCollapseIdBytes = OptionDeclaration.value(
             "max-collapse-id-bytes",
             valueName: "n",
@@ -303,7 +309,7 @@ extension ServeCommand {
             tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,
             badEnvironmentKeySpelling, futureIssuedAtTolerance, providerTokenMaxAge, providerTokenRefreshInterval,
-            topicKeyOutsideTopicsReason, maxCollapseIdBytes, broadcastPayloadLimit, rejectDERSignatures,
+            topicKeyOutsideTopicsReason, foreignTeamTopicReason, maxCollapseIdBytes, broadcastPayloadLimit, rejectDERSignatures,
             rejectUppercaseApnsId, environmentFromListenerOnly, noRFC7540Priorities, logLevel, requestLog, logFormat,
         ]
 

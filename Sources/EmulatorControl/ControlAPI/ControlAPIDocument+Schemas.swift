@@ -110,8 +110,10 @@ extension ControlAPIDocument {
                             choices: ProviderKeyKind.allCases.map(\.rawValue))),
             ("environment", string("Required for `team-scoped` and `topic` keys, absent for `team` keys.",
                                    choices: environments)),
-            ("topics", array(string("A bundle id.", pattern: bundle), "Topic keys only: the topics the key signs for"
-                             + " (required, 1–400); absent or empty for other kinds.",
+            ("topics", array(string("A bundle id.", pattern: bundle), "The team's apps. Topic keys sign for these"
+                             + " only (required, 1–400); team and team-scoped keys sign for any topic, and listing"
+                             + " bundle ids declares them the team's, so another team's token pushing to one is"
+                             + " refused (TopicDisallowed). Bundle ids no key lists are open to every team.",
                              maxItems: ControlAPIValidation.maxTopicsPerKey)),
             ("relatedKeyId", string("Optional: a key this one is related to (tokens signed by either may share a"
                                     + " connection without UnrelatedKeyIdInToken).", pattern: appleId)),

@@ -121,24 +121,20 @@ extension ControlAPIValidation {
                                + " '\(record.kind.rawValue)'")
             }
         }
-        if record.kind == .topic {
-            if record.topics.isEmpty {
-                throw .missing(prefix + "topics", "a non-empty array of bundle ids, required for kind 'topic'")
+        // Topic keys sign for their topics only; on any key the topics are its team's apps, which other teams'
+        // keys then may not push to (TopicDisallowed).
+        if record.kind == .topic && record.topics.isEmpty {
+            throw .missing(prefix + "topics", "a non-empty array of bundle ids, required for kind 'topic'")
+        }
+        guard record.topics.count <= maxTopicsPerKey else {
+            throw .invalid(prefix + "topics", mustBe: "at most \(maxTopicsPerKey) topics", got: "\(record.topics.count)")
+        }
+        var seen: Set<String> = []
+        for (i, t) in record.topics.enumerated() {
+            try topic(t, field: "\(prefix)topics[\(i)]")
+            guard seen.insert(t).inserted else {
+                throw .invalidField("\(prefix)topics[\(i)]", message: "topic '\(t)' is listed twice")
             }
-            guard record.topics.count <= maxTopicsPerKey else {
-                throw .invalid(prefix + "topics", mustBe: "at most \(maxTopicsPerKey) topics",
-                               got: "\(record.topics.count)")
-            }
-            var seen: Set<String> = []
-            for (i, t) in record.topics.enumerated() {
-                try topic(t, field: "\(prefix)topics[\(i)]")
-                guard seen.insert(t).inserted else {
-                    throw .invalidField("\(prefix)topics[\(i)]", message: "topic '\(t)' is listed twice")
-                }
-            }
-        } else if !record.topics.isEmpty {
-            throw .invalidField(prefix + "topics", message: "field '\(prefix)topics' is only allowed for kind 'topic'"
-                                + " (kind '\(record.kind.rawValue)' covers every topic of the team)")
         }
         if let related = record.relatedKeyId {
             try appleIdentifier(related, field: prefix + "relatedKeyId")
