@@ -14,7 +14,9 @@ struct FrameConformanceTests {
     static let protocolError = 1, streamClosed = 5, frameSizeError = 6
 
     @Test(arguments: [("depends-on-itself", protocolError), ("priority-wrong-length", frameSizeError),
-                      ("headers-after-end-stream", streamClosed)])
+                      ("priority-stream-zero", protocolError), ("headers-after-end-stream", streamClosed),
+                      ("data-after-end-stream", streamClosed), ("data-after-rst", streamClosed),
+                      ("headers-after-rst", streamClosed)])
     func theServerAnswersWithTheConnectionErrorTheRFCNames(_ probe: String, _ code: Int) async throws {
         let python = try await Self.venv.python()
         let emu = try TestEmulator(certificatesDirectory: AioapnsPaths.certificates.path)

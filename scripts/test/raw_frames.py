@@ -7,6 +7,11 @@ Cases (each names the HTTP/2 conformance check it mirrors):
   depends-on-itself        HEADERS whose priority makes the stream depend on itself (RFC 9113 5.3.1)
   priority-wrong-length    a PRIORITY frame of 4 bytes instead of 5 (RFC 9113 6.3)
   headers-after-end-stream HEADERS on a stream the client already half-closed (RFC 9113 5.1)
+  data-after-rst           DATA on a stream the client reset (5.1)
+  headers-after-rst        HEADERS on a stream the client reset (5.1)
+  data-after-end-stream    DATA on a stream the client already half-closed (5.1)
+  priority-stream-zero     PRIORITY on stream 0 (6.3)
+  smaller-stream-id        a new stream with an id below one already opened (5.1.1)
 
 Output: `GOAWAY <error code>`, `RST_STREAM <stream> <error code>`, `HEADERS <stream>`, `EOF` or `TIMEOUT`.
 Needs hyperframe and hpack (the venv of scripts/test/python_venv.py).
@@ -16,7 +21,7 @@ import socket
 import ssl
 
 import hpack
-from hyperframe.frame import Frame, GoAwayFrame, HeadersFrame, PriorityFrame, RstStreamFrame, SettingsFrame
+from hyperframe.frame import DataFrame, Frame, GoAwayFrame, HeadersFrame, PriorityFrame, RstStreamFrame, SettingsFrame
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
@@ -53,6 +58,18 @@ def main():
         sock.sendall((4).to_bytes(3, "big") + raw[3:9] + raw[9:13])
     elif args.case == "headers-after-end-stream":
         sock.sendall(headers(encoder, 1, end_stream=True).serialize() + headers(encoder, 1).serialize())
+    elif args.case == "data-after-rst":
+        sock.sendall(headers(encoder, 1).serialize() + RstStreamFrame(1, error_code=8).serialize()
+                     + DataFrame(1, b"{}").serialize())
+    elif args.case == "headers-after-rst":
+        sock.sendall(headers(encoder, 1).serialize() + RstStreamFrame(1, error_code=8).serialize()
+                     + headers(encoder, 1).serialize())
+    elif args.case == "data-after-end-stream":
+        sock.sendall(headers(encoder, 1, end_stream=True).serialize() + DataFrame(1, b"{}").serialize())
+    elif args.case == "priority-stream-zero":
+        sock.sendall(PriorityFrame(1, depends_on=0).serialize()[:5] + b"\x00\x00\x00\x00\x00" + b"\x00\x00\x00\x00\x0f")
+    elif args.case == "smaller-stream-id":
+        sock.sendall(headers(encoder, 5).serialize() + headers(encoder, 3).serialize())
     else:
         raise SystemExit(f"unknown case {args.case}")
 

@@ -43,9 +43,9 @@ enum NGHTTP2Callbacks {
     nonisolated(unsafe) static let options: OpaquePointer = {
         var opt: OpaquePointer? = nil
         precondition(nghttp2_option_new(&opt) == 0, "nghttp2_option_new")
-        // Closed streams are kept only for RFC 7540 priority bookkeeping, which we turn off: keeping them
-        // costs memory per connection for nothing.
-        nghttp2_option_set_no_closed_streams(opt, 1)
+        // Closed streams stay known to nghttp2 (as nghttpd's do), so a frame on a stream the peer reset or
+        // closed is answered with STREAM_CLOSED (RFC 9113 §5.1) instead of ignored. Their user data is cleared
+        // as they close (`H2ServerConnection.onStreamClose`).
         return opt!
     }()
 

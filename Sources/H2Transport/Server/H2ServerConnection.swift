@@ -54,9 +54,9 @@ public final class H2ServerConnection: H2Connection {
     /// The open request streams, owned here, each at its `openIndex` (removal swaps the last one into its place).
     ///
     /// They are found by id through nghttp2's own stream map: each nghttp2 stream's user data is its
-    /// `ServerStream`, unretained. That pointer is valid while the nghttp2 stream exists, because a stream leaves
-    /// `open` only in `onStreamClose`, after which nghttp2 forgets the stream at once (closed streams are not
-    /// kept: `NGHTTP2Callbacks.options`), or in `didClose`, once the session is gone. A dictionary of our own
+    /// `ServerStream`, unretained. That pointer is valid while it is set, because a stream leaves `open` only in
+    /// `onStreamClose`, which clears it first (nghttp2 may keep the closed stream a while, to answer late frames
+    /// on it), or in `didClose`, once the session is gone. A dictionary of our own
     /// from id to stream hashed the id twice per request (insertion and removal, SipHash) next to nghttp2's map.
     @exclusivity(unchecked) private var open: [ServerStream] = []
     /// The stream last begun or looked up (see `stream(_:)`): frames of one stream come in a row and its
@@ -351,6 +351,7 @@ public final class H2ServerConnection: H2Connection {
     override func onStreamClose(streamID: Int32, errorCode: UInt32) -> Int32 {
         guard let found = lookUp(streamID) else { return 0 }
         current = nil  // the stream leaving (`lookUp` made it current)
+        if let session { _ = nghttp2_session_set_stream_user_data(session, streamID, nil) }
         let stream = removeOpen(found)
         lastActivity = loop.readAt
         stream.outgoing = nil
