@@ -1,6 +1,6 @@
 # apns-emulator: one-word entry points for developers, CI (.ci/run) and the Docker image.
 # `make sanitize` runs H2TransportTests, APNsEmulatorTests and the delivery engine tests under ASan (leak checks
-# included), then under TSan.
+# included), then under TSan. `make fuzz` runs the parsers under libFuzzer (scripts/fuzz.sh; FUZZ_SECONDS each).
 # Plain GNU make; every target is phony. Override tools and flags on the command line:
 #   make test SWIFT=/opt/swift/usr/bin/swift      make run SERVE_FLAGS='--event-loops 1'
 
@@ -20,7 +20,7 @@ SERVE_FLAGS ?=
 # test imports XCTest, skip the XCTest pass entirely so its summary never appears.
 SWIFT_TEST_FLAGS ?= $(if $(shell grep -rlw --include='*.swift' 'import XCTest' Tests 2>/dev/null),,--disable-xctest)
 
-.PHONY: all deps build install uninstall run test sanitize bench bench-idle clean
+.PHONY: all deps build install uninstall run test sanitize fuzz bench bench-idle clean
 # Prerequisites run in the order written (deps before build), even under `make -j`; swift parallelises itself.
 .NOTPARALLEL:
 
@@ -79,6 +79,10 @@ sanitize: deps
 			$(SANITIZE_FILTERS) || status=1; \
 	done; \
 	exit $$status
+
+# Each parser under libFuzzer for FUZZ_SECONDS (default 600) apiece; crashes are kept for `make test` to replay.
+fuzz: deps
+	@scripts/fuzz.sh
 
 bench: deps build
 	bench/transport.sh

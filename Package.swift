@@ -15,6 +15,7 @@
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
 //   apns-emulator                            – the executable (calls EmulatorCLI)
+//   FuzzTargets, apns-emulator-fuzz          – the parsers driven by arbitrary input (`make fuzz`, replayed in tests)
 //   SpawnedProcess                           – test support: child processes without Foundation.Process
 import PackageDescription
 
@@ -127,6 +128,15 @@ let package = Package(
             dependencies: ["APNsEmulator", "CShims", "APNsProtocol", "H2Transport", "OpenSSLSupport", "Scenarios",
                            "VirtualDevices", "EmulatorControl", "StateStore"]
         ),
+        .target(
+            // The parsers' fuzz targets (see `make fuzz`); also replayed by the tests.
+            name: "FuzzTargets",
+            dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorControl", "H2Transport", "Scenarios", "StateStore"]
+        ),
+        .executableTarget(
+            name: "apns-emulator-fuzz",
+            dependencies: ["FuzzTargets", "CShims"]
+        ),
         .executableTarget(
             name: "apns-emulator",
             dependencies: ["EmulatorCLI", "CJemalloc"]
@@ -171,6 +181,12 @@ let package = Package(
             // runs git and swift as child processes and imports none of the package's other modules.
             name: "EmulatorTestingTests",
             dependencies: ["SpawnedProcess"]
+        ),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: ["FuzzTargets", "APNsProtocol"],
+            // Inputs read by path, not compiled: the seed corpus and every crash `make fuzz` kept.
+            exclude: ["Corpus", "Regressions"]
         ),
     ],
     swiftLanguageModes: [.v6]

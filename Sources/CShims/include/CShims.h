@@ -96,6 +96,10 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
 json_t *CShims_json_loadb_bounded(const char *buffer, size_t length, size_t flags, json_error_t *error,
                                   size_t budget, int *exhausted);
 
+// ---- libFuzzer ---------------------------------------------------------------
+/// libFuzzer's driver, linked only into `make fuzz`'s build of apns-emulator-fuzz (libclang_rt.fuzzer_no_main).
+int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *data, size_t size));
+
 // ---- counters --------------------------------------------------------------
 /// Relaxed atomic add and load on a plain uint64_t slot: metrics counters in one allocated table, bumped
 /// from every event loop without a lock (Swift's Atomic cannot live in an array).
