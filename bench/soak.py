@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The soak's rounds and checks (bench/soak.sh starts the emulator and the devices, then runs this).
 
-Each round: the control plane is put in one of three modes (plain; a 2% brownout of 503s; GOAWAY after 2,000
+Each round: the control plane is put in one of three modes (plain; a 2% brownout of 503s; GOAWAY after 500
 requests with 50 ServiceUnavailable faults), `apns-emulator bench` sends RATE pushes a second to the devices'
 tokens while a side thread churns connections and devices, then the round is checked and its state cleared.
 """
@@ -24,12 +24,17 @@ def control(base, method, path, body=None):
         return json.loads(text) if text else None
 
 
-def metric(base, name):
+ARRIVALS = ("shown", "suppressed", "delivered")  # the fates of a push that reached its device and app
+
+
+def fates(base):
+    """`apns_emulator_deliveries_total` by fate."""
+    counts = {}
     with urllib.request.urlopen(base + "/metrics", timeout=30) as reply:
         for line in reply.read().decode().splitlines():
-            if line.startswith(name + " "):
-                return float(line.split()[-1])
-    return 0.0
+            if line.startswith('apns_emulator_deliveries_total{fate="'):
+                counts[line.split('"')[1]] = int(float(line.split()[-1]))
+    return counts
 
 
 def rss_mib(pid):
@@ -52,6 +57,7 @@ class Churn(threading.Thread):
         super().__init__(daemon=True)
         self.args, self.round_index, self.stop = args, round_index, threading.Event()
         self.connections = self.devices = self.failures = 0
+        self.why = []
 
     def run(self):
         url = f"https://api.push.apple.com:{self.args.port}/3/device/{'ab' * 32}"
@@ -61,8 +67,9 @@ class Churn(threading.Thread):
                                    self.args.ca, "--resolve", f"api.push.apple.com:{self.args.port}:127.0.0.1",
                                    "-d", "{}", url], capture_output=True, text=True, timeout=30)
             self.connections += 1
-            if curl.stdout != "403":
+            if curl.stdout not in ("403", "503"):  # no provider token, or the brownout's share
                 self.failures += 1
+                self.why.append(f"curl answered {curl.stdout or curl.stderr.strip()}")
             n += 1
             if n % 8 == 0:
                 device = f"churn-{self.round_index}-{n}"
@@ -71,8 +78,9 @@ class Churn(threading.Thread):
                             {"id": device, "apps": [{"bundleId": "com.example.churn"}]})
                     control(self.args.control, "DELETE", f"/_emulator/devices/{device}")
                     self.devices += 1
-                except OSError:
+                except OSError as error:
                     self.failures += 1
+                    self.why.append(f"device {device}: {error}")
 
 
 def configure(base, mode):
@@ -82,7 +90,7 @@ def configure(base, mode):
         shaping["brownoutShare"] = 0.02
         shaping["brownoutStatus"] = 503
     elif mode == 2:
-        shaping["goAwayAfterRequests"] = 2000
+        shaping["goAwayAfterRequests"] = 500
         control(base, "POST", "/_emulator/faults", {"topic": "com.example.app", "count": 50,
                                                    "action": {"type": "reason", "reason": "ServiceUnavailable"}})
     control(base, "PUT", "/_emulator/shaping", shaping)
@@ -106,7 +114,7 @@ def main():
         mode = index % 3
         configure(args.control, mode)
         after = last_journal_id(args.control)
-        delivered_before = metric(args.control, "apns_emulator_delivery_seconds_count")
+        fates_before = fates(args.control)
         churn = Churn(args, index)
         churn.start()
         out = f"{args.work}/soak-round-{index}.json"
@@ -125,13 +133,15 @@ def main():
         journaled = control(args.control, "GET", f"/_emulator/journal/count?status=200&after={after}")["count"]
         sample = control(args.control, "GET", f"/_emulator/journal?status=200&after={after}&limit=5000")["entries"]
         ids = [e["apnsId"] for e in sample]
-        delivered = metric(args.control, "apns_emulator_delivery_seconds_count") - delivered_before
+        fates_after = fates(args.control)
+        fate_delta = {k: v - fates_before.get(k, 0) for k, v in fates_after.items() if v != fates_before.get(k, 0)}
+        delivered = sum(fate_delta.get(k, 0) for k in ARRIVALS)
         unanswered = sum(report["errors"].get(k, 0) for k in UNANSWERED)
         rss = rss_mib(args.pid)
-        if index == 1:  # after the first round of each kind has warmed the caches, pools and rings
-            warm_rss = rss
+        if index <= 2:  # the warm-up: one round of each mode fills the caches, pools and rings
+            warm_rss = max(warm_rss or 0, rss)
         row = {"round": index, "mode": ["plain", "brownout", "goaway+faults"][mode], "requests": report["requests"],
-               "succeeded": report["succeeded"], "journaled200": journaled, "delivered": int(delivered),
+               "succeeded": report["succeeded"], "journaled200": journaled, "delivered": int(delivered), "fates": fate_delta,
                "unanswered": unanswered, "errors": report["errors"],
                "connectionsReopened": report["connectionsReopened"], "churnConnections": churn.connections,
                "churnDevices": churn.devices, "churnFailures": churn.failures, "rssMiB": round(rss, 1),
@@ -147,8 +157,8 @@ def main():
         if unanswered:
             problems.append(f"{unanswered} requests without an answer ({report['errors']})")
         if churn.failures:
-            problems.append(f"{churn.failures} churn calls failed")
-        if warm_rss is not None and rss - warm_rss > args.rss_growth_mib:
+            problems.append(f"{churn.failures} churn calls failed ({'; '.join(churn.why[:3])})")
+        if index > 2 and rss - warm_rss > args.rss_growth_mib:
             problems.append(f"RSS {rss:.0f} MiB, {rss - warm_rss:.0f} MiB above the warm {warm_rss:.0f} MiB")
         failures += [f"round {index}: {problem}" for problem in problems]
         print(f"round {index:3d} {row['mode']:14s} requests {row['requests']:7d} ok {row['succeeded']:7d} "

@@ -11,7 +11,7 @@
 # Exits 1 when a check fails. Prints one line a round and a summary, and writes bench/results/soak-<time>.json.
 #
 #   bench/soak.sh      SOAK_SECONDS (3600) ROUND_SECONDS (60) RATE (1000 pushes/s) DEVICES (200) CONNECTIONS (4)
-#                      RSS_GROWTH_MIB (64: the most resident memory may grow after the warm-up rounds)
+#                      RSS_GROWTH_MIB (64: the most resident memory may grow past its peak in the first three rounds)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
