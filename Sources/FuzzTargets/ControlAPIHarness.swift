@@ -16,15 +16,10 @@ final class ControlAPIHarness: Sendable {
 
     private let api: ControlAPI
     private let count = Atomic<Int>(0)
-    private static let instance = Mutex<ControlAPIHarness?>(nil)
+    private static let instance = OnFirstUse<ControlAPIHarness>()
 
     static func shared(_ certificates: String) -> ControlAPIHarness {
-        instance.withLock { existing in
-            if let existing { return existing }
-            let made = ControlAPIHarness(certificates: certificates)
-            existing = made
-            return made
-        }
+        instance.get { ControlAPIHarness(certificates: certificates) }
     }
 
     private init(certificates: String) {

@@ -1,21 +1,15 @@
 import APNsEmulator
 import APNsProtocol
 import Scenarios
-import Synchronization
 
 /// The provider-token parser on the raw bytes, then the verifier on them as text (against the sample key).
 final class ProviderTokenHarness: Sendable {
     private let keys: KeyRegistry
     private let verifier = ProviderTokenVerifier()
-    private static let instance = Mutex<ProviderTokenHarness?>(nil)
+    private static let instance = OnFirstUse<ProviderTokenHarness>()
 
     static func shared(_ certificates: String) -> ProviderTokenHarness {
-        instance.withLock { existing in
-            if let existing { return existing }
-            let made = ProviderTokenHarness(keys: ValidatorHarness.shared(certificates).services.keys)
-            existing = made
-            return made
-        }
+        instance.get { ProviderTokenHarness(keys: ValidatorHarness.shared(certificates).services.keys) }
     }
 
     private init(keys: KeyRegistry) { self.keys = keys }

@@ -2,7 +2,6 @@ import APNsEmulator
 import APNsProtocol
 import H2Transport
 import StateStore
-import Synchronization
 
 /// Feeds the validator a request built from the input: `name: value` lines up to the first empty line (names
 /// as given, pseudo-headers included), then the body. The registries hold the sample key and the app token the
@@ -14,15 +13,10 @@ final class ValidatorHarness: Sendable {
     static let token = String(repeating: "ab", count: 32)
 
     let services: EmulatorServices
-    private static let instance = Mutex<ValidatorHarness?>(nil)
+    private static let instance = OnFirstUse<ValidatorHarness>()
 
     static func shared(_ certificates: String) -> ValidatorHarness {
-        instance.withLock { existing in
-            if let existing { return existing }
-            let made = ValidatorHarness(certificates: certificates)
-            existing = made
-            return made
-        }
+        instance.get { ValidatorHarness(certificates: certificates) }
     }
 
     private init(certificates: String) {

