@@ -131,7 +131,7 @@ def main():
         report = json.load(open(out))
         control(args.control, "POST", "/_emulator/settle", {"timeoutSeconds": 120})
         journaled = control(args.control, "GET", f"/_emulator/journal/count?status=200&after={after}")["count"]
-        sample = control(args.control, "GET", f"/_emulator/journal?status=200&after={after}&limit=5000")["entries"]
+        sample = control(args.control, "GET", f"/_emulator/journal?status=200&after={after}")["entries"]
         ids = [e["apnsId"] for e in sample]
         fates_after = fates(args.control)
         fate_delta = {k: v - fates_before.get(k, 0) for k, v in fates_after.items() if v != fates_before.get(k, 0)}

@@ -120,13 +120,13 @@ static void bounded_free(void *p) {
 static pthread_once_t bounded_alloc_once = PTHREAD_ONCE_INIT;
 static void install_bounded_alloc(void) { json_set_alloc_funcs(bounded_malloc, bounded_free); }
 
-json_t *CShims_json_loadb_bounded(const char *buffer, size_t length, size_t flags, json_error_t *error,
+json_t *CShims_json_loadb_bounded(const uint8_t *buffer, size_t length, size_t flags, json_error_t *error,
                                   size_t budget, int *exhausted) {
     pthread_once(&bounded_alloc_once, install_bounded_alloc);
     bounded_parse_active = 1;
     bounded_parse_left = budget;
     bounded_parse_exhausted = 0;
-    json_t *root = json_loadb(buffer, length, flags, error);
+    json_t *root = json_loadb((const char *)buffer, length, flags, error);
     bounded_parse_active = 0;
     *exhausted = bounded_parse_exhausted;
     return root;

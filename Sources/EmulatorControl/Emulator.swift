@@ -73,7 +73,8 @@ public final class Emulator: Sendable {
         self.server = server
         self.control = HTTP1Server(handler: ControlAPI(
             services: services, controlToken: configuration.controlToken, extensions: extensions,
-            transportCounters: { server.counters }), maxBodyBytes: ControlAPI.maxBodyBytes)
+            transportCounters: { server.counters }), maxBodyBytes: ControlAPI.maxBodyBytes,
+            connectionLimit: configuration.controlConnectionLimit)
     }
 
     /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.

@@ -9,7 +9,7 @@ import StateStore
 final class ValidatorHarness: Sendable {
     /// 2026-01-01T00:00:00Z: the corpus's provider tokens are issued then.
     static let now: Int64 = 1_767_225_600_000
-    /// The token `FuzzSeeds` pushes to (a production app token of com.example.app).
+    /// The token the corpus's requests push to (a production app token of com.example.app).
     static let token = String(repeating: "ab", count: 32)
 
     let services: EmulatorServices

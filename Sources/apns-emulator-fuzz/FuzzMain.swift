@@ -10,28 +10,35 @@ import CShims
 /// `FUZZ_TARGET`, for libFuzzer's child processes.
 @main
 struct FuzzMain {
-    static func main() {
+    /// The target, and the arguments left for libFuzzer (or the files to replay).
+    static let selection: (target: FuzzTarget?, arguments: [String]) = {
         var arguments = CommandLine.arguments
-        let name = arguments.count > 1 && FuzzTarget(rawValue: arguments[1]) != nil
-            ? arguments.remove(at: 1) : (ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "")
-        guard let target = FuzzTarget(rawValue: name) else {
+        if arguments.count > 1, let target = FuzzTarget(rawValue: arguments[1]) {
+            arguments.remove(at: 1)
+            return (target, arguments)
+        }
+        return (ProcessInfo.processInfo.environment["FUZZ_TARGET"].flatMap(FuzzTarget.init(rawValue:)), arguments)
+    }()
+
+    static func main() {
+        guard let target = selection.target else {
             let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
             print("usage: apns-emulator-fuzz TARGET [inputs…]  (targets: \(names))")
             exit(64)
         }
-        chosen = target
         #if LIBFUZZER
-        var argc = CInt(arguments.count)
-        var cStrings = arguments.map { strdup($0) } + [nil]
+        var argc = CInt(selection.arguments.count)
+        var cStrings = selection.arguments.map { strdup($0) } + [nil]
         cStrings.withUnsafeMutableBufferPointer { buffer in
             var argv = buffer.baseAddress
+            // A C callback captures nothing: it finds the target through the static.
             exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-                FuzzMain.chosen.run(UnsafeRawBufferPointer(start: data, count: size))
+                FuzzMain.selection.target!.run(UnsafeRawBufferPointer(start: data, count: size))
                 return 0
             })
         }
         #else
-        for path in arguments.dropFirst() {
+        for path in selection.arguments.dropFirst() {
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 print("cannot read \(path)")
                 exit(66)
@@ -41,7 +48,4 @@ struct FuzzMain {
         }
         #endif
     }
-
-    /// The target libFuzzer's callback runs (a C function pointer captures nothing).
-    nonisolated(unsafe) static var chosen = FuzzTarget.validator
 }

@@ -198,14 +198,25 @@ struct ControlAPITests {
 
     @Test func aBodyOfTinyValuesPastTheParseBudgetIs413NotMemory() throws {
         let f = try ControlAPIFixture()
-        // 2 MB of empty objects would take ~140 MiB as a tree: past the 128 MiB a control call may parse into.
-        let body = #"{"x":["# + Array(repeating: "{}", count: 700_000).joined(separator: ",") + "]}"
+        // 3 MB of empty objects would take ~210 MiB as a tree: past the 128 MiB a control call may parse into.
+        let body = #"{"x":["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}"
         let reply = f.call("PUT", "/_emulator/shaping", body: body)
         #expect(reply.status == 413)
         #expect(reply.error == "request body too large: parsed, it would take more than 128 MiB of memory"
                 + " (a control call's limit); send it in smaller parts")
         // The same shape, smaller, is parsed and refused for what it says.
         #expect(f.call("PUT", "/_emulator/shaping", body: #"{"x":[{},{}]}"#).field == "x")
+    }
+
+    @Test func anEmptyStateImportAndANulCharacterAreRefusedInPlainWords() throws {
+        let f = try ControlAPIFixture()
+        let empty = f.call("PUT", "/_emulator/state", body: "")
+        #expect(empty.status == 400)
+        #expect(empty.error?.hasPrefix("request body is not valid JSON: the body is empty") == true, "\(empty.text)")
+        let nul = f.post("/_emulator/keys", #"{"teamId": "A\u0000B"}"#)
+        #expect(nul.status == 400)
+        #expect(nul.error?.hasPrefix(#"request body is not valid JSON: \u0000 is not allowed in a string"#) == true,
+                "\(nul.text)")
     }
 
     @Test func aDuplicateFieldIs400NamingWhereItIs() throws {

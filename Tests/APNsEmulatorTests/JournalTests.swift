@@ -180,6 +180,17 @@ struct JournalTests {
         #expect(journal.query().last?.id == 20_000)
     }
 
+    @Test func largerEntriesAfterAFullJournalOfSmallOnesStillKeepItWithinItsBytes() {
+        let journal = Journal(capacity: 30_000)
+        for _ in 0..<30_000 { journal.append(recorded: Self.record()) }
+        #expect(journal.settings.size == 30_000)
+        let bodies = [UInt8(ascii: "a"), UInt8(ascii: "b")].map { [UInt8](repeating: $0, count: JournalEntryLimits.bodyBytes) }
+        for i in 0..<20_000 { journal.append(recorded: Self.record(body: bodies[i % 2])) }
+        let settings = journal.settings
+        #expect(settings.memoryBytes <= JournalEntryLimits.memoryBytes + 3 * EntryArena.chunkSize, "\(settings)")
+        #expect(settings.size < 20_000, "the small entries went first, then large ones")
+    }
+
     @Test func wholeEntriesAndRecordsShareOrderCapAndClear() {
         let journal = Journal(capacity: 3)
         journal.append(JournalEntry(id: 0, receivedAt: 0, connectionId: 1, environment: .sandbox, method: "POST",

@@ -132,8 +132,8 @@ struct HelpFormatterTests {
                                       does. (default: 10)
               --max-connections <n>   Close new APNs connections at once while this many are
                                       open (the others are served on); default: the
-                                      open-file limit less a tenth of it (at least 512),
-                                      kept for the control port.
+                                      open-file limit less a quarter for the control port
+                                      and a twentieth for files.
               --idle-timeout <seconds>
                                       Send GOAWAY to connections idle this long; 0 never
                                       does. (default: 3600)

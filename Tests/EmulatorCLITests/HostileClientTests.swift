@@ -57,7 +57,7 @@ struct HostileClientTests {
         let served = try await ServedEmulator()
         defer { served.stop() }
         let before = try Self.memory(served, "VmRSS")
-        // Six streams of ~256 MiB of decoded header fields each; kept, they took the peak past 800 MB for two.
+        // Six streams of ~256 MiB of decoded header fields each: kept, two alone take the peak past 800 MB.
         let lines = try await Self.attack(served, ["--count", "6", "header-bomb"])
         let resets = lines.filter { $0.hasPrefix("RST_STREAM ") }
         #expect(resets.count == 6, "\(lines)")
@@ -98,7 +98,7 @@ struct HostileClientTests {
     @Test func floodsOfBothPortsLeaveTheControlAPIReachable() async throws {
         let served = try await ServedEmulator()
         defer { served.stop() }
-        // 1,200 of each: past the 1,024 connections the control port used to hold, which left it unreachable.
+        // 1,200 of each: past select()'s 1,024, a common ceiling for an HTTP/1.1 server's connections.
         let lines = try await Self.attack(served, ["--count", "1200", "--control-port", try served.port("control"), "flood"])
         #expect(lines.contains("APNS 1200 CONTROL 1200 HEALTH 200"), "\(lines)")
         try await Self.expectStillServing(served)
@@ -109,7 +109,7 @@ struct HostileClientTests {
         defer { served.stop() }
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("empties-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: body) }
-        // 3 MB of empty objects: ~210 MiB as a tree (Foundation's parser took over 400 MB for it).
+        // 3 MB of empty objects: ~210 MiB as a tree, over the budget (Foundation's parser takes over 400 MB).
         try Data((#"{"x":["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}").utf8).write(to: body)
         let before = try Self.memory(served, "VmRSS")
         let curl = try await SpawnedProcess.runToCompletion("/usr/bin/curl", [

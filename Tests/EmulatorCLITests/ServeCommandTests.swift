@@ -327,10 +327,11 @@ struct ServeCommandRunTests {
 
 @Suite("serve: the open-file limit")
 struct OpenFileLimitTests {
-    @Test func apnsConnectionsLeaveATenthOfTheLimitAndAtLeast512() {
-        #expect(OpenFileLimit.connectionCeiling(for: 20_000) == 18_000)
-        #expect(OpenFileLimit.connectionCeiling(for: 1_024) == 512)
-        #expect(OpenFileLimit.connectionCeiling(for: 100) == 1)
+    @Test func theLimitIsSharedSoNeitherPortsFloodStarvesTheOther() {
+        #expect(OpenFileLimit.share(of: 20_000) == (apns: 14_000, control: 5_000))
+        #expect(OpenFileLimit.share(of: 1_024) == (apns: 512, control: 256))
+        #expect(OpenFileLimit.share(of: 1 << 20) == (apns: 986_148, control: 10_000))
+        #expect(OpenFileLimit.share(of: 100).apns == 1)
     }
 
     @Test func theSoftLimitIsRaisedToTheHardOne() {

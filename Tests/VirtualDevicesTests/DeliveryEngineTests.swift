@@ -114,14 +114,15 @@ struct DeliveryEngineTests {
     }
 
     @Test func aResetForgetsHeldPushesAndSettleDoesNotWaitForThem() async throws {
-        let rt = try RealTime.start(latency: .fixed(ms: 5_000))
+        let rt = try RealTime.start(latency: .fixed(ms: 60_000))
         do {
             _ = try await rt.push(20)
-            #expect(rt.farm.inFlight == 20, "held for their five seconds")
+            #expect(rt.farm.inFlight == 20, "held for their minute")
             rt.farm.removeAll()
             let started = ContinuousClock.now
-            #expect(await rt.settle(timeout: .seconds(3)))
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(await rt.settle(timeout: .seconds(30)))
+            // Far short of the minute the pushes were held for; wide, as a loaded machine is slow to wake a waiter.
+            #expect(ContinuousClock.now - started < .seconds(20))
             #expect(rt.farm.fates().isEmpty)
         } catch {
             await rt.stop()

@@ -18,6 +18,7 @@ Cases:
 Needs hyperframe and hpack (the venv of scripts/test/python_venv.py).
 """
 import argparse
+import resource
 import socket
 import ssl
 import time
@@ -135,6 +136,9 @@ def hold_connections(args):
 
 
 def flood(args):
+    # Two sockets a connection pair: more than a shell's default of 1,024 descriptors.
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     apns, control = [], []
     for _ in range(args.count):
         try:

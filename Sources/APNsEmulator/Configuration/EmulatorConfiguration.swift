@@ -32,6 +32,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var prefaceTimeoutSeconds: Double = 10
     /// APNs connections beyond this many are closed as they are accepted; the others are served on (nil: no limit).
     public var maxConnections: Int? = nil
+    /// Control-port connections held at once; more are refused as they come (`serve` sizes it to the open-file
+    /// limit).
+    public var controlConnectionLimit = 10_000
     /// A connection with no open stream and no traffic for this long is closed with GOAWAY (0: never).
     public var idleTimeoutSeconds: Double = 3600
     /// How long graceful shutdown waits for in-flight streams before closing connections anyway.

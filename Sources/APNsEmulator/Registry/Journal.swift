@@ -40,7 +40,12 @@ public final class Journal: Sendable {
         mutating func nextSlot() -> Int64 {
             let id = nextId
             nextId += 1
-            if arena.count >= capacity || arena.chunkCount > maxChunks {
+            if arena.count >= capacity {
+                dropOldest()
+                dropped += 1
+            }
+            // Entries can grow while their count stays put: drop by bytes as well, as many as it takes.
+            while arena.chunkCount > maxChunks && arena.count > 0 {
                 dropOldest()
                 dropped += 1
             }

@@ -93,8 +93,10 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
 /// Parses `length` bytes of JSON as json_loadb does, allocating at most `budget` bytes (as malloc_usable_size
 /// counts them) for the tree: a body of tiny values cannot take more memory than that, whatever its shape. On
 /// failure returns NULL with `error` filled; `*exhausted` is 1 when the budget ran out.
-json_t *CShims_json_loadb_bounded(const char *buffer, size_t length, size_t flags, json_error_t *error,
+json_t *CShims_json_loadb_bounded(const uint8_t *buffer, size_t length, size_t flags, json_error_t *error,
                                   size_t budget, int *exhausted);
+/// The message of a failed parse (jansson keeps it in a fixed char array Swift imports as a tuple).
+static inline const char *CShims_json_error_text(const json_error_t *error) { return error->text; }
 
 // ---- libFuzzer ---------------------------------------------------------------
 /// libFuzzer's driver, linked only into `make fuzz`'s build of apns-emulator-fuzz (libclang_rt.fuzzer_no_main).

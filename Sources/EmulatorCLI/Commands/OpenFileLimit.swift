@@ -2,10 +2,10 @@
 import Glibc
 #endif
 
-/// The process's open-file limit as `serve` uses it: raised to the hard limit (as Go's runtime and most servers
-/// do; a shell's soft default of 1,024 is far below what a load test opens), and shared between APNs connections
-/// and a reserve for the control port, state files and the rest, so a connection flood cannot take the last
-/// descriptors and leave the control API unable to accept.
+/// The process's open-file limit as `serve` uses it: raised to the hard limit (up to 2^20, as Go's runtime and
+/// most servers do; a shell's soft default of 1,024 is far below what a load test opens), then shared out so that
+/// neither port's flood can take the descriptors the other needs: a quarter for the control port's connections
+/// (at most 10,000), a twentieth (at least 256) for state files and the rest, and what remains for APNs.
 enum OpenFileLimit {
     /// Raises the soft limit to the hard one; returns the soft limit now in force.
     @discardableResult
@@ -20,8 +20,10 @@ enum OpenFileLimit {
         return Int(clamping: limit.rlim_cur)
     }
 
-    /// APNs connections that leave a tenth of `limit` (at least 512) for everything else.
-    static func connectionCeiling(for limit: Int) -> Int {
-        max(1, limit - max(512, limit / 10))
+    /// How `limit` descriptors are shared: APNs connections, control-port connections.
+    static func share(of limit: Int) -> (apns: Int, control: Int) {
+        let control = max(16, min(10_000, limit / 4))
+        let other = max(256, limit / 20)
+        return (max(1, limit - control - other), control)
     }
 }

@@ -76,7 +76,7 @@ extension ServeCommand {
             "max-connections",
             valueName: "n",
             help: "Close new APNs connections at once while this many are open (the others are served on); "
-                + "default: the open-file limit less a tenth of it (at least 512), kept for the control port."
+                + "default: the open-file limit less a quarter for the control port and a twentieth for files."
         )
         static let idleTimeout = OptionDeclaration.value(
             "idle-timeout",

@@ -167,10 +167,9 @@ public struct ServeCommand: Command {
     /// - Parameter context: Output for the banner, and the stop signal to wait for.
     public func run(context: CommandContext) async throws -> ExitCode {
         var configuration = emulatorConfiguration
-        let openFiles = OpenFileLimit.raise()
-        if configuration.maxConnections == nil {
-            configuration.maxConnections = OpenFileLimit.connectionCeiling(for: openFiles)
-        }
+        let share = OpenFileLimit.share(of: OpenFileLimit.raise())
+        if configuration.maxConnections == nil { configuration.maxConnections = share.apns }
+        configuration.controlConnectionLimit = share.control
         let emulator = try Emulator.withDevices(configuration: configuration).emulator
         let endpoints = try emulator.start()
         let banner = ServeBanner(

@@ -3,9 +3,9 @@ import CShims
 
 /// A parsed JSON text: jansson's tree, read through `JSONNode`s, freed with the last reference to the document.
 ///
-/// Control bodies are parsed with jansson rather than Foundation's `JSONSerialization`, whose boxed values took
-/// ~145 times a body of small objects in memory (1.3 MB: +190 MB), and the parse is given a memory budget, so a
-/// body's shape cannot make it cost more than `budgetBytes` however small its values are.
+/// jansson rather than Foundation's `JSONSerialization`, whose boxed values take ~145 times a body of small
+/// objects in memory; and the parse has a memory budget, so a body's shape cannot make it cost more than
+/// `budgetBytes` however small its values are.
 package final class JSONDocument {
     /// What one parse may allocate for its tree.
     package static let budgetBytes = 128 * 1024 * 1024
@@ -27,17 +27,18 @@ package final class JSONDocument {
     /// Parses any JSON value (top-level scalars included). Duplicate object keys are refused: which one would win
     /// is a guess a strict API should not make.
     package static func parse(_ bytes: [UInt8], budget: Int = budgetBytes) -> Result<JSONDocument, ParseError> {
+        guard !bytes.isEmpty else { return .failure(.invalid("the body is empty")) }
         var error = json_error_t()
         var exhausted: Int32 = 0
         let flags = Int(JSON_DECODE_ANY | JSON_REJECT_DUPLICATES)
-        let root = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                CShims_json_loadb_bounded($0.baseAddress, $0.count, flags, &error, budget, &exhausted)
-            }
+        let root = bytes.withUnsafeBufferPointer {
+            CShims_json_loadb_bounded($0.baseAddress, $0.count, flags, &error, budget, &exhausted)
         }
         if let root { return .success(JSONDocument(root: root)) }
         if exhausted != 0 { return .failure(.overBudget(budget)) }
-        let text = withUnsafeBytes(of: &error.text) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        var text = String(cString: CShims_json_error_text(&error))
+        // jansson names its own flag; say what is wrong instead.
+        if text.contains("JSON_ALLOW_NUL") { text = "\\u0000 is not allowed in a string" }
         return .failure(.invalid("\(text) (line \(error.line), column \(error.column))"))
     }
 

@@ -92,15 +92,18 @@ public final class H2Server: Sendable {
     }
 
     private func dispatch(client fd: Int32, peer: SocketAddress?, listener: H2ListenerInfo) {
-        if let limit = configuration.maxConnections, registry.count.load(ordering: .relaxed) >= limit {
+        if let limit = configuration.maxConnections,
+           registry.count.load(ordering: .relaxed) + registry.pending.load(ordering: .relaxed) >= limit {
             // Refused before any TLS work, so a flood costs an accept and a close; the open connections go on.
             registry.connectionsRefused.wrappingAdd(1, ordering: .relaxed)
             Glibc.close(fd)
             return
         }
+        registry.pending.wrappingAdd(1, ordering: .relaxed)
         let loop = group.nextLoop()
         loop.execute { [self] in
             self.adopt(fd: fd, peer: peer, listener: listener, on: loop)
+            self.registry.pending.wrappingSubtract(1, ordering: .relaxed)
         }
     }
 

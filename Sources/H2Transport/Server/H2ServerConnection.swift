@@ -171,7 +171,7 @@ public final class H2ServerConnection: H2Connection {
         switch state {
         case .handshaking, .connecting:
             close(reason: "TLS handshake not finished within \(config.handshakeTimeout!)", abortive: true)
-        case .open where !prefaceReceived:
+        case .open where !prefaceReceived && config.prefaceTimeout != nil:
             registry?.prefaceTimeouts.wrappingAdd(1, ordering: .relaxed)
             close(reason: "no HTTP/2 preface and SETTINGS within \(config.prefaceTimeout ?? .zero) of the handshake",
                   abortive: false)

@@ -26,6 +26,9 @@ final class ServerConnectionRegistry: Sendable {
     let prefaceTimeouts = Atomic<Int>(0)
     /// Connections closed on accept because `maxConnections` were open.
     let connectionsRefused = Atomic<Int>(0)
+    /// Connections accepted and on their way to a loop, not yet in `count`: the limit counts them too, or a burst
+    /// accepted in one read would pass it before any loop adopted one.
+    let pending = Atomic<Int>(0)
     private let nextID = Atomic<UInt64>(1)
 
     init(loops: [EventLoop]) {
