@@ -177,6 +177,9 @@ import Testing
         fresh.lookups.add(token: appToken, DeviceTokenInfo(bundleId: "com.example.app", environment: .production))
         #expect(fresh.reason(push(jwt: try key.token(issuedAt: testNow / 1000 - 3601))) == .expiredProviderToken)
         #expect(fresh.reason(push(jwt: try key.token(issuedAt: testNow / 1000 + 3601))) == .invalidProviderToken)
+        // The extremes answer, not trap on the age arithmetic.
+        #expect(fresh.reason(push(jwt: try key.token(issuedAt: .min))) == .expiredProviderToken)
+        #expect(fresh.reason(push(jwt: try key.token(issuedAt: .max))) == .invalidProviderToken)
         #expect(fresh.reason(push(jwt: try key.token(issuedAt: testNow / 1000 - 3599))) == nil)
     }
 

@@ -23,6 +23,14 @@ import Testing
         #expect(token.verifySignature(with: key.publicKey, acceptDER: false))
     }
 
+    /// Found by the provider-token fuzz target: `1725E90` trapped converting to Int64, which took the server down.
+    @Test(arguments: [#"1725E90"#, #"-1e300"#, #""9.3e18""#, #""1e999""#])
+    func anIssuedAtPastInt64IsRefusedNotATrap(_ iat: String) throws {
+        let key = try PrivateKey.generateP256()
+        let text = try handMade(header: #"{"alg":"ES256","kid":"KEY0000001"}"#, claims: #"{"iss":"TEAM000001","iat":\#(iat)}"#, key: key)
+        #expect(throws: ProviderToken.ParseError.missingIssuedAt) { try ProviderToken(compact: text.utf8) }
+    }
+
     @Test func otherAlgorithmsAndMalformedTokensAreRefused() throws {
         let key = try PrivateKey.generateP256()
         #expect(throws: ProviderToken.ParseError.algorithmNotES256("none")) {

@@ -78,7 +78,8 @@ enum ProviderAuthenticator {
             summary.authDetail = "iat \(issuedAt) is in the future"
             return .invalidProviderToken
         }
-        if nowSeconds - issuedAt > context.policy.providerTokenMaxAgeSeconds {
+        // Compared without `nowSeconds - issuedAt`, which overflows for an iat near Int64.min.
+        if issuedAt < nowSeconds - context.policy.providerTokenMaxAgeSeconds {
             summary.authDetail = "iat \(issuedAt) is more than \(context.policy.providerTokenMaxAgeSeconds) s old"
             return .expiredProviderToken
         }

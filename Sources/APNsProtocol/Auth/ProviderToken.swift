@@ -55,11 +55,11 @@ public struct ProviderToken: Sendable, Equatable {
             // JSONSerialization gives NSNumber for ints, floats and (careful) booleans.
             let type = UInt8(bitPattern: n.objCType.pointee)
             if type == UInt8(ascii: "c") || type == UInt8(ascii: "B") { return nil }
-            let d = n.doubleValue
-            return d.isFinite ? Int64(d.rounded(.down)) : nil
+            // `exactly`: a float past Int64 (`1725E90`) is no time at all, and must not trap.
+            return Int64(exactly: n.doubleValue.rounded(.down))
         case let s as String:
-            guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else { return nil }
-            return Int64(d.rounded(.down))
+            guard let d = Double(s.trimmingCharacters(in: .whitespaces)) else { return nil }
+            return Int64(exactly: d.rounded(.down))
         default:
             return nil
         }

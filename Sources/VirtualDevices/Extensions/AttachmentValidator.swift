@@ -56,7 +56,9 @@ public enum AttachmentValidator {
         if type == .mp4 || type == .mov {
             duration = AttachmentType.movieDuration(bytes)
             if let d = duration, d > maximumVideoSeconds {
-                return .failure(Refused(.videoTooLong, "the video is \(Int(d)) s long, over the 30 s limit"))
+                // A hostile header can claim 2^64 seconds: no `Int(d)`, which would trap.
+                let shown = Int(exactly: d.rounded(.down)).map(String.init) ?? "\(d)"
+                return .failure(Refused(.videoTooLong, "the video is \(shown) s long, over the 30 s limit"))
             }
         }
         return .success(Accepted(type: type, bytes: bytes.count, duration: duration))
