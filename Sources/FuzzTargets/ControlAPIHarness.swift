@@ -23,10 +23,7 @@ final class ControlAPIHarness: Sendable {
     }
 
     private init(certificates: String) {
-        var configuration = EmulatorConfiguration()
-        configuration.certificatesDirectory = certificates
-        configuration.ephemeral = true
-        api = ControlAPI(services: try! EmulatorServices(configuration: configuration, clock: ManualClock()))
+        api = ControlAPI(services: .forFuzzing(certificates, clock: ManualClock()))
     }
 
     func run(_ input: UnsafeRawBufferPointer) {

@@ -20,10 +20,7 @@ final class ValidatorHarness: Sendable {
     }
 
     private init(certificates: String) {
-        var configuration = EmulatorConfiguration()
-        configuration.certificatesDirectory = certificates
-        configuration.ephemeral = true
-        services = try! EmulatorServices(configuration: configuration)
+        services = .forFuzzing(certificates)
         try! services.tokens.register(DeviceTokenRecord(token: Self.token, bundleId: "com.example.app",
                                                         environment: .production, createdAt: Self.now))
     }

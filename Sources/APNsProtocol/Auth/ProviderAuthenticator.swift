@@ -112,16 +112,18 @@ enum ProviderAuthenticator {
     static func foreignTeamRejection(bundleId: String, context: ValidationContext, state: inout ConnectionAuthState,
                                      summary: inout RequestSummary) -> APNsReason? {
         guard case .token = context.auth, let verdict = state.currentVerdict else { return nil }
-        let teams: Set<String>?
-        if let last = state.lastOwners, last.keysGeneration == verdict.keysGeneration, last.bundleId == bundleId {
-            teams = last.teams
+        let team = verdict.key.teamId
+        let owners: String?
+        if let last = state.lastOwnership, last.keysGeneration == verdict.keysGeneration, last.bundleId == bundleId,
+           last.teamId == team {
+            owners = last.foreignOwners
         } else {
-            teams = context.keys.teamsOwning(bundleId)
-            state.lastOwners = (bundleId, verdict.keysGeneration, teams)
+            let teams = context.keys.teamsOwning(bundleId)
+            owners = teams.flatMap { $0.contains(team) ? nil : $0.sorted().joined(separator: ", ") }
+            state.lastOwnership = (bundleId, team, verdict.keysGeneration, owners)
         }
-        guard let teams, !teams.contains(verdict.key.teamId) else { return nil }
-        summary.authDetail = "\(bundleId) belongs to team \(teams.sorted().joined(separator: ", ")), not to key"
-            + " \(verdict.key.keyId)'s team \(verdict.key.teamId)"
+        guard let owners else { return nil }
+        summary.authDetail = "\(bundleId) belongs to team \(owners), not to key \(verdict.key.keyId)'s team \(team)"
         return context.policy.foreignTeamTopicReason
     }
 }

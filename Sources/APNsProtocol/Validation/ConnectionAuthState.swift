@@ -21,9 +21,9 @@ public struct ConnectionAuthState: Sendable {
     private var lastTopic: String?
     /// Verdict of `tokenRules.currentToken`, so a repeated token costs a string compare only.
     var currentVerdict: CurrentVerdict?
-    /// The teams owning the last bundle id pushed to, while the keys are unchanged: senders push to one app,
-    /// and this saves the key registry's lock per push.
-    var lastOwners: (bundleId: String, keysGeneration: UInt64, teams: Set<String>?)?
+    /// Whether the last bundle id pushed to was another team's (its owners, joined, or nil), for the team signing
+    /// then and while the keys are unchanged: senders push to one app, and this saves the registry's lock per push.
+    var lastOwnership: (bundleId: String, teamId: String, keysGeneration: UInt64, foreignOwners: String?)?
     /// Set once any request carried a valid token (or the connection uses a certificate).
     public var authenticated = false
     /// New provider tokens accepted on this connection (the first one included): token-refresh events.

@@ -188,27 +188,12 @@ package final class JSONBodyReader {
     }
 }
 
-/// Helpers for what `JSONSerialization` hands back: booleans and numbers share `NSNumber` on Linux.
+/// Helpers for what `JSONSerialization` hands back (payload paths, the devices' API): booleans and numbers share
+/// `NSNumber` on Linux.
 package enum JSONValueKind {
     /// Whether an `NSNumber` came from JSON `true`/`false` (its Objective-C type code is `c`, char).
     package static func isBoolean(_ n: NSNumber) -> Bool {
         String(cString: n.objCType) == "c"
-    }
-
-    /// The value as a 64-bit integer if it is a JSON number without a fractional part (`1e3` counts).
-    package static func integer(_ v: Any) -> Int64? {
-        guard let n = v as? NSNumber, !isBoolean(n) else { return nil }
-        switch String(cString: n.objCType) {
-        case "d", "f":
-            let d = n.doubleValue
-            // 2^63 is exactly representable; anything at or past it does not fit.
-            guard d.rounded() == d, d > -9.223372036854775808e18, d < 9.223372036854775808e18 else { return nil }
-            return Int64(d)
-        case "Q":
-            return n.uint64Value <= UInt64(Int64.max) ? n.int64Value : nil
-        default:
-            return n.int64Value
-        }
     }
 
     /// A short description of a JSON value for error messages: `"abc"`, `12`, `true`, `an object`.
