@@ -11,6 +11,7 @@
 //   APNsEmulator                             – the provider API: services, registries, journal, pipeline, handler
 //   EmulatorControl                          – the control API and the Emulator that starts it with the listeners
 //   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
+//   FrontDoors                               – FCM's APIs (and OAuth) over TLS, relayed to the emulator's APNs
 //   Scenarios                                – scenario files (libyaml), the runner, its reports
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
@@ -116,6 +117,10 @@ let package = Package(
             dependencies: ["EmulatorControl", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "WireBytes"]
         ),
         .target(
+            name: "FrontDoors",
+            dependencies: ["EmulatorControl", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
+        ),
+        .target(
             name: "Scenarios",
             dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices", "EmulatorControl", "StateStore"]
         ),
@@ -126,7 +131,7 @@ let package = Package(
         .target(
             name: "EmulatorCLI",
             dependencies: ["APNsEmulator", "CShims", "APNsProtocol", "H2Transport", "OpenSSLSupport", "Scenarios",
-                           "VirtualDevices", "EmulatorControl", "StateStore"]
+                           "VirtualDevices", "EmulatorControl", "StateStore", "FrontDoors"]
         ),
         .target(
             // The parsers' fuzz targets (see `make fuzz`); also replayed by the tests.
@@ -160,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "APNsEmulatorTests",
             dependencies: ["SpawnedProcess", "APNsEmulator", "APNsProtocol", "EmulatorTesting", "H2Transport", "OpenSSLSupport",
-                           "VirtualDevices", "EmulatorControl", "StateStore"]
+                           "VirtualDevices", "EmulatorControl", "StateStore", "FrontDoors"]
         ),
         .testTarget(
             name: "VirtualDevicesTests",
@@ -181,6 +186,10 @@ let package = Package(
             // runs git and swift as child processes and imports none of the package's other modules.
             name: "EmulatorTestingTests",
             dependencies: ["SpawnedProcess"]
+        ),
+        .testTarget(
+            name: "FrontDoorsTests",
+            dependencies: ["FrontDoors", "EmulatorControl"]
         ),
         .testTarget(
             name: "FuzzTargetsTests",

@@ -169,7 +169,7 @@ bench_start_emulator() {
     EMULATOR_LOG=$BENCH_TMP/emulator-$BENCH_EMULATORS.log
     rm -f "$ready"
     "${BENCH_SERVER_PIN[@]}" "$APNS_EMULATOR_BIN" serve --host 127.0.0.1 --certs "$BENCH_CERTS" \
-        --production-port 0 --sandbox-port 0 --control-port 0 --ready-file "$ready" "$@" \
+        --production-port 0 --sandbox-port 0 --control-port 0 --front-door-port 0 --ready-file "$ready" "$@" \
         >"$EMULATOR_LOG" 2>&1 &
     EMULATOR_PID=$!
     BENCH_PIDS+=("$EMULATOR_PID")

@@ -45,6 +45,24 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
                             MHD_OPTION_END);
 }
 
+struct MHD_Daemon *CShims_MHD_start_tls_daemon(unsigned int flags, int listen_fd,
+                                               MHD_AccessHandlerCallback handler, void *handler_cls,
+                                               MHD_RequestCompletedCallback completed, void *completed_cls,
+                                               unsigned int connection_timeout_seconds,
+                                               unsigned int connection_limit,
+                                               unsigned int thread_pool_size,
+                                               const char *certificate_chain_pem, const char *private_key_pem) {
+    return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+                            MHD_OPTION_HTTPS_MEM_CERT, certificate_chain_pem,
+                            MHD_OPTION_HTTPS_MEM_KEY, private_key_pem,
+                            MHD_OPTION_END);
+}
+
 int CShims_malloc_trim(size_t pad) { return malloc_trim(pad); }
 
 /// The child starts with no signal blocked and every signal at its default disposition (masks and ignored

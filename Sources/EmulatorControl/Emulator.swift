@@ -69,7 +69,7 @@ public final class Emulator: Sendable {
         self.extensions = extensions
         let server = configuration.transportOnly
             ? try H2Server(configuration: config, handler: StaticResponseHandler())
-            : try H2Server(configuration: config, handler: APNsHandler(services: services, observers: extensions))
+            : try H2Server(configuration: config, handler: APNsHandler(services: services, observers: extensions.filter(\.observesPushes)))
         self.server = server
         self.control = HTTP1Server(handler: ControlAPI(
             services: services, controlToken: configuration.controlToken, extensions: extensions,
@@ -107,9 +107,15 @@ public final class Emulator: Sendable {
         func url(_ scheme: String, _ address: SocketAddress) -> String {
             "\(scheme)://\(Self.displayHost(host)):\(address.port)"
         }
-        let endpoints = EmulatorEndpoints(
+        var endpoints = EmulatorEndpoints(
             production: url("https", listeners[0].address), sandbox: url("https", listeners[1].address),
             control: url("http", controlAddress), ca: caPath)
+        do {
+            for ext in extensions { endpoints = try ext.started(at: endpoints) }
+        } catch {
+            shutdown()
+            throw error
+        }
         services.endpoints.withLock { $0 = endpoints }
         if let readyFile = configuration.readyFile {
             try endpoints.writeReadyFile(to: readyFile)
@@ -133,7 +139,7 @@ public final class Emulator: Sendable {
     }
 
     /// A wildcard bind is reached through loopback; IPv6 literals need brackets in URLs.
-    static func displayHost(_ host: String) -> String {
+    package static func displayHost(_ host: String) -> String {
         switch host {
         case "0.0.0.0": return "127.0.0.1"
         case "::": return "[::1]"

@@ -15,9 +15,17 @@ package protocol EmulatorExtension: AcceptedPushObserver, ControlAPIExtension {
     func shutdown()
     /// Prometheus text lines for `/metrics` (default: none).
     func prometheusLines() -> [String]
+    /// The emulator's listeners are up: start the extension's own, and add them to `endpoints` (default: none).
+    func started(at endpoints: EmulatorEndpoints) throws -> EmulatorEndpoints
+    /// Whether `pushAccepted` does anything: only extensions that do are called on the push path (default: true).
+    var observesPushes: Bool { get }
 }
 
 extension EmulatorExtension {
     /// Prometheus text lines the extension adds to `/metrics` (with their `# HELP`/`# TYPE`).
     package func prometheusLines() -> [String] { [] }
+
+    package func started(at endpoints: EmulatorEndpoints) throws -> EmulatorEndpoints { endpoints }
+
+    package var observesPushes: Bool { true }
 }

@@ -18,6 +18,7 @@ import Testing
         "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
         "api-broadcast.push.apple.com", "api-broadcast.sandbox.push.apple.com",
         "api-manage-broadcast.push.apple.com", "api-manage-broadcast.sandbox.push.apple.com",
+        "fcm.googleapis.com", "oauth2.googleapis.com", "onesignal.com", "api.onesignal.com",
         "localhost", "127.0.0.1", "::1",
     ]
 
@@ -169,6 +170,34 @@ import Testing
         #expect(report.kept.map(\.lastPathComponent) == Files.all)
         #expect(report.regenerationReason == nil)
         #expect(try folder.snapshot() == before)
+    }
+
+    @Test func aServerCertificateWithOlderHostNamesIsReissuedUnderTheSameCA() throws {
+        let folder = try Folder()
+        _ = try DevCertificates.ensure(in: folder.url, force: false, now: Self.now)
+        let before = try folder.snapshot()
+        // The server certificate an older version made: the same CA, fewer names.
+        let ca = try Certificate(pem: folder.text(Files.caCertificate))
+        let caKey = try PrivateKey(pem: folder.text(Files.caKey))
+        let key = try PrivateKey.generateP256()
+        var builder = CertificateBuilder(subject: [.commonName("api.push.apple.com")], notBefore: Self.now - 3600,
+                                         notAfter: Self.now + 800 * Self.day)
+        builder.keyUsage = [.digitalSignature]
+        builder.extendedKeyUsage = [.serverAuth]
+        builder.subjectAlternativeNames = [.dns("api.push.apple.com"), .dns("localhost")]
+        let old = try builder.issued(for: key.publicKey, by: ca, issuerKey: caKey)
+        try Data((old.pem + ca.pem).utf8).write(to: folder.file(Files.serverChain))
+        try Data(key.pkcs8PEM.utf8).write(to: folder.file(Files.serverKey))
+        #expect(DevCertificates.problem(withSetIn: folder.url, at: Self.now) == DevCertificates.outdatedServerNames)
+
+        let report = try DevCertificates.ensure(in: folder.url, force: false, now: Self.now)
+        #expect(Set(report.written.map(\.lastPathComponent)) == [Files.serverChain, Files.serverKey])
+        #expect(report.regenerationReason == nil)
+        let after = try folder.snapshot()
+        for name in Files.all where name != Files.serverChain && name != Files.serverKey {
+            #expect(after[name] == before[name], "\(name) changed: clients trusting the CA would break")
+        }
+        #expect(DevCertificates.problem(withSetIn: folder.url, at: Self.now) == nil)
     }
 
     @Test func forceRewritesEveryFile() throws {

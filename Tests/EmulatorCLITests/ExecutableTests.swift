@@ -24,7 +24,7 @@ struct ExecutableTests {
         let process = SpawnedProcess()
         process.executableURL = Self.binary
         process.currentDirectoryURL = Self.packageRoot
-        process.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0",
+        process.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--front-door-port", "0",
                              "--ready-file", ready.path, "--certs", "certs"]
         let out = Pipe()
         process.standardOutput = out
@@ -38,7 +38,7 @@ struct ExecutableTests {
         }
         let text = try String(contentsOf: ready, encoding: .utf8)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String])
-        #expect(Set(json.keys) == ["production", "sandbox", "control", "ca"])
+        #expect(Set(json.keys) == ["production", "sandbox", "control", "ca", "frontDoors"])
         let caPath = Self.packageRoot.appendingPathComponent("certs/ca.pem").standardizedFileURL.path
         #expect(json["ca"] == caPath)
         let production = try #require(json["production"])

@@ -11,6 +11,9 @@ struct HelpFormatterTests {
         ("--production-port <port>", "2197"),
         ("--sandbox-port <port>", "2198"),
         ("--control-port <port>", "8765"),
+        ("--front-door-port <port>", "2199"),
+        ("--no-front-doors", nil),
+        ("--fcm-legacy-api <state>", "open"),
         ("--ready-file <path>", nil),
         ("--certs <dir>", "certs"),
         ("--event-loops <n>", "one per core"),
@@ -86,17 +89,18 @@ struct HelpFormatterTests {
         let expected = """
             OVERVIEW: Start the APNs emulator and run until interrupted.
 
-            Listens for HTTP/2 over TLS on the production and sandbox ports, and for plain
-            HTTP/1.1 on the control port. Once every listener accepts connections it prints
-            a table of endpoints and a final line starting with 'ready:', then runs until
-            SIGINT or SIGTERM and shuts down gracefully. A second signal stops it at once.
+            Listens for HTTP/2 over TLS on the production and sandbox ports, for plain
+            HTTP/1.1 on the control port, and for FCM's APIs over TLS on the front-door
+            port. Once every listener accepts connections it prints a table of endpoints and
+            a final line starting with 'ready:', then runs until SIGINT or SIGTERM and shuts
+            down gracefully. A second signal stops it at once.
 
             Registered keys, device tokens and faults are kept in --state-dir across
             restarts, unless --ephemeral. Bound beyond loopback (--host 0.0.0.0), the
             control API needs --control-token: the emulator refuses to start without one.
 
             Example, on free ports, for a test run:
-              apns-emulator serve --production-port 0 --sandbox-port 0 --control-port 0 --ready-file ready.json
+              apns-emulator serve --production-port 0 --sandbox-port 0 --control-port 0 --front-door-port 0 --ready-file ready.json
 
             USAGE: apns-emulator serve [<options>]
 
@@ -112,6 +116,16 @@ struct HelpFormatterTests {
                                       (default: 2198)
               --control-port <port>   Port of the plain HTTP/1.1 control API; 0 picks a free
                                       port. (default: 8765)
+              --front-door-port <port>
+                                      Port of the providers' front doors: FCM's HTTP v1 and
+                                      legacy APIs and Google's OAuth token endpoint, over
+                                      TLS (fcm.googleapis.com, oauth2.googleapis.com); 0
+                                      picks a free port. (default: 2199)
+              --no-front-doors        Serve no front doors (no FCM endpoints).
+              --fcm-legacy-api <state>
+                                      open: POST /fcm/send works as before its shutdown;
+                                      shut-down: every target gets DeprecatedApi, as since
+                                      FCM turned the legacy API off. (default: open)
               --ready-file <path>     Write the endpoints as JSON to this file once every
                                       listener accepts connections.
               --certs <dir>           Folder holding ca.pem, server.pem and server-key.pem

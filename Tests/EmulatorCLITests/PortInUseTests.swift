@@ -14,7 +14,7 @@ struct PortInUseTests {
                                        ("--sandbox-port", emu.port(.sandbox), "sandbox"),
                                        ("--control-port", controlPort, "control")] {
             var arguments = ["serve", "--ephemeral", "--certs", "certs", "--production-port", "0", "--sandbox-port", "0",
-                             "--control-port", "0"]
+                             "--control-port", "0", "--front-door-port", "0"]
             arguments[arguments.firstIndex(of: flag)! + 1] = "\(port)"
             let run = try await SpawnedProcess.runToCompletion(ExecutableTests.binary.path, arguments,
                                                                directory: ExecutableTests.packageRoot, timeout: .seconds(30))

@@ -60,7 +60,7 @@ struct ScaleProfileTests {
             let ready = dir.appendingPathComponent("ready-\(i).json").path
             let p = SpawnedProcess()
             p.executableURL = ExecutableTests.binary
-            p.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--ephemeral",
+            p.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--front-door-port", "0", "--ephemeral",
                            "--no-sample-key", "--import", snapshot.path, "--ready-file", ready, "--certs", TestCommandTests.certs]
             p.standardOutput = FileHandle.nullDevice
             try p.run()

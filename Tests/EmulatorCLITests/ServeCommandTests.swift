@@ -280,7 +280,7 @@ struct ServeCommandRunTests {
 
             let result = await runCLI(
                 [
-                    "serve", "--certs", certs, "--production-port", "0", "--sandbox-port", "0", "--control-port", "0",
+                    "serve", "--certs", certs, "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--front-door-port", "0",
                     "--ready-file", readyFile, "--shutdown-grace", "0.1",
                 ],
                 waitForStopSignal: {

@@ -21,7 +21,7 @@ final class ServedEmulator {
         process.executableURL = ExecutableTests.binary
         process.currentDirectoryURL = ExecutableTests.packageRoot
         process.arguments = ["serve", "--host", "127.0.0.1", "--production-port", "0", "--sandbox-port", "0",
-                             "--control-port", "0", "--ready-file", ready.path, "--certs", "certs", "--ephemeral"] + extra
+                             "--control-port", "0", "--front-door-port", "0", "--ready-file", ready.path, "--certs", "certs", "--ephemeral"] + extra
         process.standardOutput = standardOutput
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -64,16 +64,7 @@ extension DevCertificates {
         let ca = try caBuilder.selfSigned(key: caKey)
 
         let leafEnd = start + Double(leafValidityDays) * day
-        let serverKey = try PrivateKey.generateP256()
-        var serverBuilder = CertificateBuilder(
-            subject: [.commonName("api.push.apple.com"), .organization(sampleOrganization)],
-            notBefore: start,
-            notAfter: leafEnd
-        )
-        serverBuilder.keyUsage = [.digitalSignature]
-        serverBuilder.extendedKeyUsage = [.serverAuth]
-        serverBuilder.subjectAlternativeNames = serverNames
-        let server = try serverBuilder.issued(for: serverKey.publicKey, by: ca, issuerKey: caKey)
+        let (server, serverKey) = try serverCertificate(ca: ca, caKey: caKey, notBefore: start, notAfter: leafEnd)
 
         var files: [(name: String, contents: String)] = [
             (FileName.caCertificate, ca.pem), (FileName.caKey, caKey.pkcs8PEM),
@@ -98,5 +89,36 @@ extension DevCertificates {
         }
         files.append((FileName.authKey, try PrivateKey.generateP256().pkcs8PEM))
         return files
+    }
+
+    /// A server certificate for `serverNames`, issued by `ca`.
+    static func serverCertificate(ca: Certificate, caKey: PrivateKey, notBefore: Date, notAfter: Date) throws
+        -> (Certificate, PrivateKey)
+    {
+        let serverKey = try PrivateKey.generateP256()
+        var serverBuilder = CertificateBuilder(
+            subject: [.commonName("api.push.apple.com"), .organization(sampleOrganization)],
+            notBefore: notBefore,
+            notAfter: notAfter
+        )
+        serverBuilder.keyUsage = [.digitalSignature]
+        serverBuilder.extendedKeyUsage = [.serverAuth]
+        serverBuilder.subjectAlternativeNames = serverNames
+        return (try serverBuilder.issued(for: serverKey.publicKey, by: ca, issuerKey: caKey), serverKey)
+    }
+
+    /// Replaces the server certificate and key in `directory` with new ones under the CA already there, and
+    /// returns the file names written.
+    static func reissueServerCertificate(in directory: URL, now: Date) throws -> Set<String> {
+        func text(_ name: String) throws -> String {
+            String(decoding: try Data(contentsOf: directory.appendingPathComponent(name)), as: UTF8.self)
+        }
+        let ca = try Certificate(pem: text(FileName.caCertificate))
+        let caKey = try PrivateKey(pem: text(FileName.caKey))
+        let start = now - 3600
+        let (server, key) = try serverCertificate(
+            ca: ca, caKey: caKey, notBefore: start, notAfter: start + Double(leafValidityDays) * 86_400)
+        try writeAtomically([(FileName.serverChain, server.pem + ca.pem), (FileName.serverKey, key.pkcs8PEM)], in: directory)
+        return [FileName.serverChain, FileName.serverKey]
     }
 }

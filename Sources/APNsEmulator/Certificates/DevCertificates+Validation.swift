@@ -16,6 +16,9 @@ extension DevCertificates {
         }
     }
 
+    /// The one problem `ensure` mends without a new CA: a server certificate from a version with other host names.
+    static let outdatedServerNames = "\(FileName.serverChain) has other host names than this version serves"
+
     private static func check(_ directory: URL, at now: Date) throws -> String? {
         for name in FileName.all {
             guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path) else {
@@ -64,7 +67,7 @@ extension DevCertificates {
             return failure
         }
         if serverChain[0].subjectAlternativeNameEntries != serverNames {
-            return "\(FileName.serverChain) has other host names than this version serves"
+            return outdatedServerNames
         }
 
         for environment in ClientEnvironment.allCases {

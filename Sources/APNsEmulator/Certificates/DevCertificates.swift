@@ -56,7 +56,8 @@ public enum DevCertificates {
     }
 
     /// The server certificate's subjectAltNames, in order: every APNs host a client may be pointed at
-    /// (through `/etc/hosts`, `--resolve` or a DNS override), plus loopback for direct connections.
+    /// (through `/etc/hosts`, `--resolve` or a DNS override), the FCM and OneSignal hosts the front doors
+    /// answer for, plus loopback for direct connections.
     public static let serverNames: [SubjectAlternativeName] = [
         .dns("api.push.apple.com"),
         .dns("api.sandbox.push.apple.com"),
@@ -65,6 +66,10 @@ public enum DevCertificates {
         .dns("api-broadcast.sandbox.push.apple.com"),
         .dns("api-manage-broadcast.push.apple.com"),
         .dns("api-manage-broadcast.sandbox.push.apple.com"),
+        .dns("fcm.googleapis.com"),
+        .dns("oauth2.googleapis.com"),
+        .dns("onesignal.com"),
+        .dns("api.onesignal.com"),
         .dns("localhost"),
         .ipAddress("127.0.0.1"),
         .ipAddress("::1"),
@@ -97,6 +102,14 @@ public enum DevCertificates {
         if force {
             reason = "forced"
         } else if let problem = problem(withSetIn: directory, at: now) {
+            // Only the host names are behind this version: a new server certificate under the same CA keeps
+            // every client's trust.
+            if problem == outdatedServerNames, let reissued = try? reissueServerCertificate(in: directory, now: now),
+               self.problem(withSetIn: directory, at: now) == nil {
+                let kept = files.filter { !reissued.contains($0.lastPathComponent) }
+                return Report(directory: directory, written: files.filter { reissued.contains($0.lastPathComponent) },
+                              kept: kept, regenerationReason: nil)
+            }
             reason = problem
         } else {
             return Report(directory: directory, written: [], kept: files, regenerationReason: nil)

@@ -14,6 +14,10 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var sandboxPort: Int = 2198
     /// Port of the plain HTTP/1.1 control API; 0 picks one.
     public var controlPort: Int = 8765
+    /// Port of the providers' front doors (FCM's APIs over TLS); 0 picks one, nil serves none.
+    public var frontDoorPort: Int? = 2199
+    /// The FCM legacy API answers as after its shutdown (every target `DeprecatedApi`).
+    public var fcmLegacyShutDown = false
     /// Where to write the ready JSON once every listener accepts connections (nil: nowhere).
     public var readyFile: String? = nil
     /// Folder holding `ca.pem`, `server.pem` and `server-key.pem` (the bundled dev certificates by default).
@@ -98,6 +102,7 @@ public struct EmulatorConfiguration: Sendable, Equatable {
         c.productionPort = 0
         c.sandboxPort = 0
         c.controlPort = 0
+        c.frontDoorPort = 0
         c.ephemeral = true
         if let eventLoops { c.eventLoops = eventLoops }
         if let shutdownGraceSeconds { c.shutdownGraceSeconds = shutdownGraceSeconds }

@@ -10,6 +10,8 @@ public struct EmulatorEndpoints: Sendable, Equatable, Codable {
     public var control: String
     /// Absolute path of the CA certificate that signed the server certificate.
     public var ca: String
+    /// `https://127.0.0.1:F` of the providers' front doors, when they listen.
+    public var frontDoors: String?
 
     public init(production: String, sandbox: String, control: String, ca: String) {
         self.production = production
@@ -21,6 +23,7 @@ public struct EmulatorEndpoints: Sendable, Equatable, Codable {
     public var productionPort: Int { Self.port(of: production) }
     public var sandboxPort: Int { Self.port(of: sandbox) }
     public var controlPort: Int { Self.port(of: control) }
+    public var frontDoorPort: Int? { frontDoors.map(Self.port(of:)) }
 
     private static func port(of url: String) -> Int {
         Int(url.split(separator: ":").last ?? "") ?? 0
@@ -33,7 +36,8 @@ public struct EmulatorEndpoints: Sendable, Equatable, Codable {
             let text = data.map { String(decoding: $0, as: UTF8.self) } ?? "[\"\"]"
             return String(text.dropFirst().dropLast())
         }
-        return #"{"production":\#(q(production)),"sandbox":\#(q(sandbox)),"control":\#(q(control)),"ca":\#(q(ca))}"#
+        let front = frontDoors.map { #","frontDoors":\#(q($0))"# } ?? ""
+        return #"{"production":\#(q(production)),"sandbox":\#(q(sandbox)),"control":\#(q(control)),"ca":\#(q(ca))\#(front)}"#
     }
 
     /// Writes the ready JSON atomically, so a reader polling for the file never sees half of it.

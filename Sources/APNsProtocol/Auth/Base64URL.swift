@@ -1,5 +1,5 @@
 /// Base64url (RFC 4648 §5) without padding, as JWS uses; decoding rejects anything else.
-enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let reverse: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -7,7 +7,7 @@ enum Base64URL {
         return table
     }()
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var i = 0
@@ -28,7 +28,7 @@ enum Base64URL {
     }
 
     /// Decodes unpadded base64url; nil for any other character, padding, or an impossible length.
-    static func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
+    package static func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
         if text.count % 4 == 1 { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(text.count * 3 / 4)

@@ -87,6 +87,15 @@ struct MHD_Daemon *CShims_MHD_start_daemon(unsigned int flags, int listen_fd,
                                            unsigned int connection_timeout_seconds,
                                            unsigned int connection_limit,
                                            unsigned int thread_pool_size);
+/// The same over TLS (libmicrohttpd's GnuTLS): `certificate_chain_pem` is the leaf followed by its issuers,
+/// `private_key_pem` its key (PKCS#8 or SEC1); both NUL-terminated, kept alive by the caller while the daemon runs.
+struct MHD_Daemon *CShims_MHD_start_tls_daemon(unsigned int flags, int listen_fd,
+                                               MHD_AccessHandlerCallback handler, void *handler_cls,
+                                               MHD_RequestCompletedCallback completed, void *completed_cls,
+                                               unsigned int connection_timeout_seconds,
+                                               unsigned int connection_limit,
+                                               unsigned int thread_pool_size,
+                                               const char *certificate_chain_pem, const char *private_key_pem);
 
 // ---- jansson -----------------------------------------------------------------
 #include <jansson.h>

@@ -2,6 +2,7 @@ import APNsEmulator
 import CShims
 import EmulatorControl
 import Foundation
+import FrontDoors
 import VirtualDevices
 
 /// `apns-emulator exec -- CMD…`: runs a sender's own test suite against a fresh emulator.
@@ -62,7 +63,7 @@ public struct ExecCommand: Command {
     public func run(context: CommandContext) async throws -> ExitCode {
         var c = EmulatorConfiguration.inProcess(certificatesDirectory: certificates)
         c.manualClock = manualClock
-        let (emulator, _) = try Emulator.withDevices(configuration: c)
+        let (emulator, _) = try Emulator.withFrontDoors(configuration: c)
         let endpoints = try emulator.start()
         defer { emulator.shutdown() }
 

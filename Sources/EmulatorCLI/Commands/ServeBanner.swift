@@ -12,6 +12,8 @@ struct ServeBanner: Sendable {
     var production: String
     var sandbox: String
     var control: String
+    /// The front doors' URL, when they listen.
+    var frontDoors: String? = nil
     var caPath: String
     var configuration: EmulatorConfiguration
     /// How to invoke this binary in the printed commands: `apns-emulator` when it is on PATH, otherwise the
@@ -20,7 +22,8 @@ struct ServeBanner: Sendable {
 
     var text: String {
         var lines = ["apns-emulator \(version)", ""]
-        lines += table([("Endpoint", "URL"), ("production", production), ("sandbox", sandbox), ("control", control)])
+        lines += table([("Endpoint", "URL"), ("production", production), ("sandbox", sandbox), ("control", control)]
+                       + (frontDoors.map { [("front doors (FCM)", $0)] } ?? []))
         lines += [
             "",
             "CA certificate: \(caPath)",
@@ -32,7 +35,8 @@ struct ServeBanner: Sendable {
             "  " + issueTokenCommand,
             "  " + curlExample,
             "",
-            "ready: production=\(production) sandbox=\(sandbox) control=\(control) ca=\(caPath)",
+            "ready: production=\(production) sandbox=\(sandbox) control=\(control) ca=\(caPath)"
+                + (frontDoors.map { " frontDoors=\($0)" } ?? ""),
         ]
         return lines.joined(separator: "\n") + "\n"
     }

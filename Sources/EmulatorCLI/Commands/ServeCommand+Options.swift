@@ -31,6 +31,19 @@ extension ServeCommand {
             help: "Port of the plain HTTP/1.1 control API; 0 picks a free port.",
             default: String(defaults.controlPort)
         )
+        static let frontDoorPort = OptionDeclaration.value(
+            "front-door-port",
+            valueName: "port",
+            help: "Port of the providers' front doors: FCM's HTTP v1 and legacy APIs and Google's OAuth token endpoint, "
+                + "over TLS (fcm.googleapis.com, oauth2.googleapis.com); 0 picks a free port.",
+            default: String(defaults.frontDoorPort ?? 0)
+        )
+        static let noFrontDoors = OptionDeclaration.flag(
+            "no-front-doors", help: "Serve no front doors (no FCM endpoints).")
+        static let fcmLegacyAPI = OptionDeclaration.value(
+            "fcm-legacy-api", valueName: "state",
+            help: "open: POST /fcm/send works as before its shutdown; shut-down: every target gets DeprecatedApi, "
+                + "as since FCM turned the legacy API off.", default: "open")
         static let readyFile = OptionDeclaration.value(
             "ready-file",
             valueName: "path",
@@ -302,7 +315,7 @@ extension ServeCommand {
             default: "text")
 
         static let all = [
-            host, productionPort, sandboxPort, controlPort, readyFile, certificates, eventLoops, maxConcurrentStreams,
+            host, productionPort, sandboxPort, controlPort, frontDoorPort, noFrontDoors, fcmLegacyAPI, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, prefaceTimeout, maxConnections, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
             stateDirectory, ephemeral, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
             lowPriorityDelay, latency, deliveryLatency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,

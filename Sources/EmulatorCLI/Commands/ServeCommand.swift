@@ -2,6 +2,7 @@ import APNsEmulator
 import APNsProtocol
 import EmulatorControl
 import Foundation
+import FrontDoors
 import VirtualDevices
 
 /// `apns-emulator serve`: starts the production, sandbox and control listeners and runs until SIGINT/SIGTERM.
@@ -14,8 +15,8 @@ public struct ServeCommand: Command {
         name: "serve",
         abstract: "Start the APNs emulator and run until interrupted.",
         discussion: """
-            Listens for HTTP/2 over TLS on the production and sandbox ports, and for plain HTTP/1.1 on the control \
-            port. Once every listener accepts connections it prints a table of endpoints and a final line starting \
+            Listens for HTTP/2 over TLS on the production and sandbox ports, for plain HTTP/1.1 on the control \
+            port, and for FCM's APIs over TLS on the front-door port. Once every listener accepts connections it prints a table of endpoints and a final line starting \
             with 'ready:', then runs until SIGINT or SIGTERM and shuts down gracefully. A second signal stops it at \
             once.
 
@@ -24,7 +25,7 @@ public struct ServeCommand: Command {
             to start without one.
 
             Example, on free ports, for a test run:
-              apns-emulator serve --production-port 0 --sandbox-port 0 --control-port 0 --ready-file ready.json
+              apns-emulator serve --production-port 0 --sandbox-port 0 --control-port 0 --front-door-port 0 --ready-file ready.json
             """,
         options: Option.all
     )
@@ -71,6 +72,9 @@ public struct ServeCommand: Command {
         if let port = try options.integer(Option.productionPort, in: ports) { configuration.productionPort = port }
         if let port = try options.integer(Option.sandboxPort, in: ports) { configuration.sandboxPort = port }
         if let port = try options.integer(Option.controlPort, in: ports) { configuration.controlPort = port }
+        if let port = try options.integer(Option.frontDoorPort, in: ports) { configuration.frontDoorPort = port }
+        if options.flag(Option.noFrontDoors) { configuration.frontDoorPort = nil }
+        configuration.fcmLegacyShutDown = try options.choice(Option.fcmLegacyAPI, [("open", false), ("shut-down", true)]) ?? false
         if let path = try options.string(Option.readyFile) { configuration.readyFile = path }
         if let directory = try options.string(Option.certificates) { configuration.certificatesDirectory = directory }
         // A cap keeps a typo like 10000 from spawning ten thousand threads.
@@ -107,7 +111,7 @@ public struct ServeCommand: Command {
         let format = try options.choice(Option.logFormat, [("text", RequestLog.Format.text), ("json", .json)]) ?? .text
         if options.flag(Option.requestLog) || logLevel == .debug { requestLog = RequestLog(format: format) }
         self.hostArgument = options.argument(for: Option.host)
-        for option in [Option.productionPort, Option.sandboxPort, Option.controlPort] {
+        for option in [Option.productionPort, Option.sandboxPort, Option.controlPort, Option.frontDoorPort] {
             portArguments[option.name] = options.argument(for: option)
         }
     }
@@ -138,7 +142,7 @@ public struct ServeCommand: Command {
             (Option.productionPort, "production", emulatorConfiguration.productionPort),
             (Option.sandboxPort, "sandbox", emulatorConfiguration.sandboxPort),
             (Option.controlPort, "control", emulatorConfiguration.controlPort),
-        ]
+        ] + (emulatorConfiguration.frontDoorPort.map { [(Option.frontDoorPort, "front-door", $0)] } ?? [])
         for first in listeners.indices {
             for second in listeners.indices where second > first {
                 let (earlier, later) = (listeners[first], listeners[second])
@@ -170,13 +174,14 @@ public struct ServeCommand: Command {
         let share = OpenFileLimit.share(of: OpenFileLimit.raise())
         if configuration.maxConnections == nil { configuration.maxConnections = share.apns }
         configuration.controlConnectionLimit = share.control
-        let emulator = try Emulator.withDevices(configuration: configuration).emulator
+        let emulator = try Emulator.withFrontDoors(configuration: configuration).emulator
         let endpoints = try emulator.start()
         let banner = ServeBanner(
             version: EmulatorVersion.current,
             production: endpoints.production,
             sandbox: endpoints.sandbox,
             control: endpoints.control,
+            frontDoors: endpoints.frontDoors,
             caPath: endpoints.ca,
             configuration: emulatorConfiguration,
             executable: Self.invokedExecutable()

@@ -5,8 +5,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// A plain HTTP/1.1 server on libmicrohttpd, for the control API (curl and Python `requests` must work
-/// with no flags; a hand-written HTTP/1.1 parser is out of the question).
+/// An HTTP/1.1 server on libmicrohttpd: plain for the control API (curl and Python `requests` must work with no
+/// flags; a hand-written HTTP/1.1 parser is out of the question), over TLS for the providers' front doors.
 ///
 /// We bind the socket ourselves (port 0 support, one address type for all listeners) and hand it to
 /// libmicrohttpd, which runs a small pool of polling threads and calls the handler on them: a handler that
@@ -21,14 +21,18 @@ public final class HTTP1Server: Sendable {
     private let threads: Int
     private let connectionLimit: Int
     private let idleTimeoutSeconds: Int
+    private let tls: PEMIdentity?
 
     /// - Parameters:
     ///   - threads: libmicrohttpd's polling threads; each connection stays on one of them.
     ///   - connectionLimit: connections held at once (libmicrohttpd polls with epoll, so well past select's 1,024);
     ///     a flood of silent ones past it is refused while those already served go on.
     ///   - idleTimeoutSeconds: a connection that sends nothing for this long is closed (slowloris), not held.
+    ///   - tls: serve HTTPS with this certificate chain (leaf first) and private key, both PEM.
     public init(handler: any HTTP1Handler, maxBodyBytes: Int = 16 * 1024 * 1024, threads: Int = 4,
-                connectionLimit: Int = 10_000, idleTimeoutSeconds: Int = 30) {
+                connectionLimit: Int = 10_000, idleTimeoutSeconds: Int = 30,
+                tls: (certificateChainPEM: String, privateKeyPEM: String)? = nil) {
+        self.tls = tls.map { PEMIdentity(chain: $0.certificateChainPEM, key: $0.privateKeyPEM) }
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.threads = max(1, threads)
@@ -48,11 +52,19 @@ public final class HTTP1Server: Sendable {
         let fd = try Socket.listen(on: address, backlog: 256)
         let bound = Socket.localAddress(of: fd) ?? address
         let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue)
-        guard let d = CShims_MHD_start_daemon(
-            flags, fd, HTTP1ServerContext.accessHandler, context.toOpaque(),
-            HTTP1ServerContext.completedHandler, context.toOpaque(), UInt32(idleTimeoutSeconds),
-            UInt32(connectionLimit), UInt32(threads))
-        else {
+        let started: OpaquePointer?
+        if let tls {
+            started = CShims_MHD_start_tls_daemon(
+                flags, fd, HTTP1ServerContext.accessHandler, context.toOpaque(),
+                HTTP1ServerContext.completedHandler, context.toOpaque(), UInt32(idleTimeoutSeconds),
+                UInt32(connectionLimit), UInt32(threads), tls.chain, tls.key)
+        } else {
+            started = CShims_MHD_start_daemon(
+                flags, fd, HTTP1ServerContext.accessHandler, context.toOpaque(),
+                HTTP1ServerContext.completedHandler, context.toOpaque(), UInt32(idleTimeoutSeconds),
+                UInt32(connectionLimit), UInt32(threads))
+        }
+        guard let d = started else {
             Glibc.close(fd)
             throw IOError(errno: EINVAL, function: "MHD_start_daemon(\(bound))")
         }
@@ -68,6 +80,24 @@ public final class HTTP1Server: Sendable {
             return old
         }
         if let d { MHD_stop_daemon(d.pointer) }
+    }
+}
+
+/// A TLS identity as C strings: libmicrohttpd keeps the pointers it is given, so they live (and are freed) with
+/// the server, after its daemon has stopped.
+final class PEMIdentity: @unchecked Sendable {
+    // @unchecked Sendable: both buffers are written once here and only read (by libmicrohttpd) until deinit.
+    let chain: UnsafeMutablePointer<CChar>
+    let key: UnsafeMutablePointer<CChar>
+
+    init(chain: String, key: String) {
+        self.chain = strdup(chain)
+        self.key = strdup(key)
+    }
+
+    deinit {
+        free(chain)
+        free(key)
     }
 }
 

@@ -1,0 +1,81 @@
+import APNsEmulator
+import EmulatorControl
+import Foundation
+import H2Transport
+import VirtualDevices
+
+/// The front doors for senders that do not speak APNs: FCM (and its OAuth token endpoint) on one TLS listener
+/// whose certificate also names `fcm.googleapis.com` and `oauth2.googleapis.com`. Every message becomes the APNs
+/// request the provider would send, made to this emulator's own APNs listeners.
+public final class FrontDoors: Sendable {
+    package let fcm: FCMFrontDoor
+    package let log: FrontDoorLog
+    private let relay: APNsRelay
+    private let server: HTTP1Server
+
+    /// - Parameters:
+    ///   - certificatesDirectory: the development set (`server.pem`, `server-key.pem`, `ca.pem`, and the sample
+    ///     project's `fcm-service-account.json` when present).
+    ///   - legacyShutDown: answer the FCM legacy API as after its shutdown.
+    package init(certificatesDirectory: String, clock: any EmulatorClock, legacyShutDown: Bool) throws {
+        let dir = URL(fileURLWithPath: certificatesDirectory)
+        func text(_ name: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path) else {
+                throw FrontDoorSetupError("cannot read \(dir.appendingPathComponent(name).path)")
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let sample = try? FCMSampleProject.load(from: certificatesDirectory).get()
+        let projects = FCMProjects(sample.map { [$0] } ?? [])
+        relay = APNsRelay(caFile: dir.appendingPathComponent("ca.pem").path)
+        log = FrontDoorLog()
+        fcm = FCMFrontDoor(projects: projects, relay: relay, log: log, clock: clock, legacyShutDown: legacyShutDown)
+        server = HTTP1Server(handler: FrontDoorRouter(fcm: fcm), maxBodyBytes: FCMFrontDoor.maxBodyBytes, threads: 4,
+                             connectionLimit: 1000, idleTimeoutSeconds: 30,
+                             tls: (try text("server.pem"), try text("server-key.pem")))
+    }
+
+    /// Listens on `host:port` (0 picks one) and relays to the emulator's APNs listeners; returns the bound address.
+    public func start(host: String, port: Int, apns endpoints: EmulatorEndpoints) throws -> SocketAddress {
+        // A wildcard bind is dialled on loopback.
+        var apnsHost = URL(string: endpoints.production)?.host ?? "127.0.0.1"
+        if apnsHost == "0.0.0.0" { apnsHost = "127.0.0.1" } else if apnsHost == "::" { apnsHost = "::1" }
+        relay.point(at: .init(host: apnsHost, productionPort: endpoints.productionPort, sandboxPort: endpoints.sandboxPort))
+        return try server.start(host: host, port: port)
+    }
+
+    public func shutdown() {
+        server.stop()
+        relay.shutdown()
+    }
+
+}
+
+extension Emulator {
+    /// The emulator with virtual devices and, when `configuration.frontDoorPort` is set, the providers' front doors
+    /// (started with the other listeners, in the ready file as `frontDoors`).
+    public static func withFrontDoors(configuration: EmulatorConfiguration, clock: (any EmulatorClock)? = nil) throws
+        -> (emulator: Emulator, devices: DeviceFarm)
+    {
+        try withDevices(configuration: configuration, clock: clock) { services, _ in
+            guard let port = configuration.frontDoorPort, !configuration.transportOnly else { return [] }
+            let doors = try FrontDoors(certificatesDirectory: configuration.certificatesDirectory, clock: services.clock,
+                                       legacyShutDown: configuration.fcmLegacyShutDown)
+            return [FrontDoorsControlAPI(frontDoors: doors, host: configuration.host, port: port)]
+        }
+    }
+}
+
+/// Routes the listener's requests to the provider they belong to.
+struct FrontDoorRouter: HTTP1Handler {
+    let fcm: FCMFrontDoor
+
+    func handle(_ request: HTTP1Request) -> HTTP1Response {
+        if let answer = fcm.handle(request) { return answer }
+        return FCMFrontDoor.json(404, JSONText.bytes(["error": [
+            "code": 404, "status": "NOT_FOUND",
+            "message": "\(request.method) \(request.path) is not an endpoint of the emulator's front doors"
+                + " (POST /token, POST /v1/projects/{project}/messages:send, POST /fcm/send)",
+        ] as [String: Any]]))
+    }
+}
