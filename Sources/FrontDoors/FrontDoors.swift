@@ -4,11 +4,13 @@ import Foundation
 import H2Transport
 import VirtualDevices
 
-/// The front doors for senders that do not speak APNs: FCM (and its OAuth token endpoint) on one TLS listener
-/// whose certificate also names `fcm.googleapis.com` and `oauth2.googleapis.com`. Every message becomes the APNs
-/// request the provider would send, made to this emulator's own APNs listeners.
+/// The front doors for senders that do not speak APNs: FCM (and Google's OAuth token endpoint) and OneSignal on one
+/// TLS listener whose certificate also names `fcm.googleapis.com`, `oauth2.googleapis.com`, `onesignal.com` and
+/// `api.onesignal.com`. Every message becomes the APNs request the provider would send, made to this emulator's own
+/// APNs listeners.
 public final class FrontDoors: Sendable {
     package let fcm: FCMFrontDoor
+    package let oneSignal: OneSignalFrontDoor
     package let log: FrontDoorLog
     private let relay: APNsRelay
     private let server: HTTP1Server
@@ -30,7 +32,9 @@ public final class FrontDoors: Sendable {
         relay = APNsRelay(caFile: dir.appendingPathComponent("ca.pem").path)
         log = FrontDoorLog()
         fcm = FCMFrontDoor(projects: projects, relay: relay, log: log, clock: clock, legacyShutDown: legacyShutDown)
-        server = HTTP1Server(handler: FrontDoorRouter(fcm: fcm), maxBodyBytes: FCMFrontDoor.maxBodyBytes, threads: 4,
+        let apps = OneSignalApps(OneSignalSampleApp.load(from: certificatesDirectory).map { [$0] } ?? [])
+        oneSignal = OneSignalFrontDoor(apps: apps, relay: relay, log: log, clock: clock)
+        server = HTTP1Server(handler: FrontDoorRouter(fcm: fcm, oneSignal: oneSignal), maxBodyBytes: FCMFrontDoor.maxBodyBytes, threads: 4,
                              connectionLimit: 1000, idleTimeoutSeconds: 30,
                              tls: (try text("server.pem"), try text("server-key.pem")))
     }
@@ -69,13 +73,15 @@ extension Emulator {
 /// Routes the listener's requests to the provider they belong to.
 struct FrontDoorRouter: HTTP1Handler {
     let fcm: FCMFrontDoor
+    let oneSignal: OneSignalFrontDoor
 
     func handle(_ request: HTTP1Request) -> HTTP1Response {
-        if let answer = fcm.handle(request) { return answer }
+        if let answer = fcm.handle(request) ?? oneSignal.handle(request) { return answer }
         return FCMFrontDoor.json(404, JSONText.bytes(["error": [
             "code": 404, "status": "NOT_FOUND",
             "message": "\(request.method) \(request.path) is not an endpoint of the emulator's front doors"
-                + " (POST /token, POST /v1/projects/{project}/messages:send, POST /fcm/send)",
+                + " (POST /token, POST /v1/projects/{project}/messages:send, POST /fcm/send, POST /notifications,"
+                + " POST /api/v1/notifications)",
         ] as [String: Any]]))
     }
 }

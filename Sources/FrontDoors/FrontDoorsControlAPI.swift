@@ -7,7 +7,7 @@ import OpenSSLSupport
 
 /// The front doors' control endpoints: FCM projects, registration tokens for APNs tokens, and the message log.
 package final class FrontDoorsControlAPI: EmulatorExtension {
-    private let frontDoors: FrontDoors
+    package let frontDoors: FrontDoors
     private let host: String
     private let port: Int
 
@@ -19,6 +19,7 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
 
     enum Operation: String, CaseIterable {
         case listFrontDoorMessages, listFCMProjects, putFCMProject, createFCMRegistrationToken
+        case listOneSignalApps, putOneSignalApp, listOneSignalSubscriptions, createOneSignalSubscription
     }
 
     package var routes: [(method: String, pattern: String, operation: String)] {
@@ -27,6 +28,10 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
             ("GET", "/_emulator/fcm/projects", Operation.listFCMProjects.rawValue),
             ("PUT", "/_emulator/fcm/projects/{projectId}", Operation.putFCMProject.rawValue),
             ("POST", "/_emulator/fcm/registration-tokens", Operation.createFCMRegistrationToken.rawValue),
+            ("GET", "/_emulator/onesignal/apps", Operation.listOneSignalApps.rawValue),
+            ("PUT", "/_emulator/onesignal/apps/{appId}", Operation.putOneSignalApp.rawValue),
+            ("GET", "/_emulator/onesignal/subscriptions", Operation.listOneSignalSubscriptions.rawValue),
+            ("POST", "/_emulator/onesignal/subscriptions", Operation.createOneSignalSubscription.rawValue),
         ]
     }
 
@@ -57,15 +62,54 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
             guard environment == "production" || environment == "sandbox" else {
                 throw ControlAPIError.invalidField("environment", message: "environment must be production or sandbox")
             }
-            guard apnsToken.utf8.count.isMultiple(of: 2), (16...200).contains(apnsToken.utf8.count),
-                  apnsToken.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) })
-            else { throw ControlAPIError.invalidField("apnsToken", message: "apnsToken must be an APNs device token in hex") }
+            try Self.checkAPNsToken(apnsToken)
             guard !bundleId.isEmpty, bundleId.utf8.count <= 255 else {
                 throw ControlAPIError.invalidField("bundleId", message: "bundleId must be 1 to 255 bytes")
             }
             let token = FCMRegistrationToken(projectNumber: project.projectNumber, bundleId: bundleId,
                                              sandbox: environment == "sandbox", apnsToken: apnsToken)
             return try ControlAPIResponse.json(["token": token.text], status: 201)
+        case .listOneSignalApps:
+            try request.expectEmptyBody()
+            return try ControlAPIResponse.json("apps", frontDoors.oneSignal.apps.allApps.map(AppView.init))
+        case .putOneSignalApp:
+            let body = try request.body()
+            let key = body.string("restApiKey", required: true) ?? ""
+            let bundleId = body.string("bundleId", required: true) ?? ""
+            let apns = body.object("apns", required: true)
+            let keyId = apns?.string("keyId", required: true) ?? ""
+            let teamId = apns?.string("teamId", required: true) ?? ""
+            let pem = apns?.string("privateKey", required: true) ?? ""
+            try body.finish()
+            guard !key.isEmpty else { throw ControlAPIError.invalidField("restApiKey", message: "restApiKey must not be empty") }
+            let apnsKey: PrivateKey
+            do { apnsKey = try PrivateKey(pem: pem) } catch {
+                throw ControlAPIError.invalidField("apns.privateKey", message: "apns.privateKey is not a PEM private key (.p8): \(error)")
+            }
+            let app = OneSignalApp(appId: request.parameter("appId"), restApiKey: key, bundleId: bundleId, apnsKeyId: keyId,
+                                   apnsTeamId: teamId, apnsKey: apnsKey)
+            frontDoors.oneSignal.apps.put(app)
+            return try ControlAPIResponse.json(AppView(app))
+        case .listOneSignalSubscriptions:
+            try request.expectEmptyBody()
+            let apps = frontDoors.oneSignal.apps
+            return try ControlAPIResponse.json("subscriptions", apps.allApps.flatMap { apps.subscriptions(of: $0.appId) })
+        case .createOneSignalSubscription:
+            let body = try request.body()
+            let appId = body.string("appId") ?? OneSignalSampleApp.appId
+            let apnsToken = body.string("apnsToken", required: true) ?? ""
+            let environment = body.string("environment") ?? "production"
+            let externalId = body.string("externalId")
+            try body.finish()
+            guard frontDoors.oneSignal.apps.app(appId) != nil else { throw ControlAPIError.notFound("no OneSignal app \(appId)") }
+            try Self.checkAPNsToken(apnsToken)
+            guard environment == "production" || environment == "sandbox" else {
+                throw ControlAPIError.invalidField("environment", message: "environment must be production or sandbox")
+            }
+            guard let sub = frontDoors.oneSignal.apps.subscribe(appId: appId, apnsToken: apnsToken, sandbox: environment == "sandbox",
+                                                                externalId: externalId)
+            else { throw ControlAPIError.conflict("\(OneSignalApps.maxSubscriptions) subscriptions are registered; reset to add more") }
+            return try ControlAPIResponse.json(sub, status: 201)
         case nil:
             throw ControlAPIError.notFound(operation)
         }
@@ -108,6 +152,26 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                           apnsKeyId: keyId, apnsTeamId: teamId, apnsKey: apnsKey)
     }
 
+    static func checkAPNsToken(_ token: String) throws(ControlAPIError) {
+        guard token.utf8.count.isMultiple(of: 2), (16...200).contains(token.utf8.count),
+              token.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) })
+        else { throw ControlAPIError.invalidField("apnsToken", message: "apnsToken must be an APNs device token in hex") }
+    }
+
+    struct AppView: Encodable {
+        var appId: String
+        var bundleId: String
+        var apnsKeyId: String
+        var apnsTeamId: String
+
+        init(_ a: OneSignalApp) {
+            appId = a.appId
+            bundleId = a.bundleId
+            apnsKeyId = a.apnsKeyId
+            apnsTeamId = a.apnsTeamId
+        }
+    }
+
     struct ProjectView: Encodable {
         var projectId: String
         var projectNumber: String
@@ -135,6 +199,7 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
     package func reset() {
         frontDoors.log.reset()
         frontDoors.fcm.projects.reset()
+        frontDoors.oneSignal.apps.reset()
     }
     package func shutdown() { frontDoors.shutdown() }
 
@@ -154,7 +219,7 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
         typealias Op = ControlAPIDocument.Operation
         typealias Doc = ControlAPIDocument
         return ControlAPIDocument.Fragment(
-            tags: [["name": "front-doors", "description": "FCM's APIs as a sender reaches them, relayed to this emulator's APNs."]],
+            tags: [["name": "front-doors", "description": "FCM's and OneSignal's APIs as a sender reaches them, relayed to this emulator's APNs."]],
             operations: [
                 Op(id: Operation.listFrontDoorMessages.rawValue, method: "GET", path: "/_emulator/front-doors/messages",
                    tag: "front-doors", summary: "Messages the front doors received",
@@ -174,6 +239,22 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                    description: "What the Firebase Messaging SDK of the app gets for this APNs token.",
                    body: ("FCMRegistrationTokenRequest", true), success: (201, "`{\"token\"}`.", "FCMRegistrationToken"),
                    errors: [404: "No such project."]),
+                Op(id: Operation.listOneSignalApps.rawValue, method: "GET", path: "/_emulator/onesignal/apps", tag: "front-doors",
+                   summary: "OneSignal apps", success: (200, "`{\"apps\": [...]}`.", "OneSignalAppList")),
+                Op(id: Operation.putOneSignalApp.rawValue, method: "PUT", path: "/_emulator/onesignal/apps/{appId}", tag: "front-doors",
+                   summary: "Add or replace a OneSignal app",
+                   description: "Its REST API key, the iOS app's bundle id and the APNs auth key uploaded to it (registered with the"
+                    + " emulator, for APNs to accept what OneSignal sends).",
+                   body: ("OneSignalAppRequest", true), success: (200, "The app.", "OneSignalApp")),
+                Op(id: Operation.listOneSignalSubscriptions.rawValue, method: "GET", path: "/_emulator/onesignal/subscriptions",
+                   tag: "front-doors", summary: "OneSignal push subscriptions",
+                   success: (200, "`{\"subscriptions\": [...]}` in registration order.", "OneSignalSubscriptionList")),
+                Op(id: Operation.createOneSignalSubscription.rawValue, method: "POST", path: "/_emulator/onesignal/subscriptions",
+                   tag: "front-doors", summary: "Register a push subscription",
+                   description: "What the OneSignal SDK of an app registers for its APNs token; `externalId` is the user it logged"
+                    + " in as (targeted by include_aliases.external_id and include_external_user_ids). Its badge count starts at 0.",
+                   body: ("OneSignalSubscriptionRequest", true), success: (201, "The subscription.", "OneSignalSubscription"),
+                   errors: [404: "No such app.", 409: "The subscription table is full."]),
             ],
             schemas: [
                 "FrontDoorMessageList": Doc.object("Front-door messages.", [("messages", Doc.array(Doc.ref("FrontDoorMessage"), "Oldest first."))]),
@@ -215,6 +296,30 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                     ("apnsToken", Doc.string("Its APNs token, hex.")), ("environment", Doc.string("production (default) or sandbox.")),
                 ], required: ["bundleId", "apnsToken"]),
                 "FCMRegistrationToken": Doc.object("A registration token.", [("token", Doc.string("FCM registration token."))]),
+                "OneSignalAppList": Doc.object("Apps.", [("apps", Doc.array(Doc.ref("OneSignalApp"), "By id."))]),
+                "OneSignalApp": Doc.object("A OneSignal app.", [
+                    ("appId", Doc.string("App id.")), ("bundleId", Doc.string("The iOS app.")),
+                    ("apnsKeyId", Doc.string("The APNs key OneSignal signs with.")), ("apnsTeamId", Doc.string("Its team.")),
+                ]),
+                "OneSignalAppRequest": Doc.object("A OneSignal app.", [
+                    ("restApiKey", Doc.string("The REST API key senders authorise with.")), ("bundleId", Doc.string("The iOS app.")),
+                    ("apns", Doc.object("The APNs auth key.", [
+                        ("keyId", Doc.string("Key id.")), ("teamId", Doc.string("Team id.")), ("privateKey", Doc.string(".p8 PEM.")),
+                    ], required: ["keyId", "teamId", "privateKey"])),
+                ], required: ["restApiKey", "bundleId", "apns"]),
+                "OneSignalSubscriptionList": Doc.object("Subscriptions.", [
+                    ("subscriptions", Doc.array(Doc.ref("OneSignalSubscription"), "In registration order.")),
+                ]),
+                "OneSignalSubscription": Doc.object("A push subscription.", [
+                    ("id", Doc.string("Subscription (player) id.")), ("appId", Doc.string("App.")),
+                    ("apnsToken", Doc.string("APNs token.")), ("environment", Doc.string("production or sandbox.")),
+                    ("externalId", Doc.string("The user it is logged in as.")),
+                    ("badgeCount", Doc.integer("The badge count OneSignal keeps (ios_badgeType Increase adds to it).")),
+                ]),
+                "OneSignalSubscriptionRequest": Doc.object("A subscription.", [
+                    ("appId", Doc.string("App (default: the sample app).")), ("apnsToken", Doc.string("APNs token, hex.")),
+                    ("environment", Doc.string("production (default) or sandbox.")), ("externalId", Doc.string("External user id.")),
+                ], required: ["apnsToken"]),
             ])
     }
 }

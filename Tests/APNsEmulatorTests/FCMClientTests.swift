@@ -37,7 +37,7 @@ struct FCMClientTests {
         }
 
         func send(_ client: String, token: String) async throws -> [String: Any] {
-            let python = try await PythonVenv.fcmClients.python()
+            let python = try await PythonVenv.providerClients.python()
             let script = AioapnsPaths.packageRoot.appendingPathComponent("scripts/test/fcm_clients.py").path
             let frontDoor = try #require(endpoints.frontDoors).replacingOccurrences(of: "https://", with: "")
             let output = try await SpawnedProcess.runToCompletion(

@@ -15,8 +15,11 @@ import SpawnedProcess
 actor PythonVenv {
     /// The aioapns release the sender tests pin; the venv folder carries it, so a bump makes a fresh venv.
     static let aioapns = PythonVenv(requirement: "aioapns==4.0", imports: "aioapns, h2, jwt")
-    /// Google's Firebase Admin SDK and pyfcm, the real FCM senders of the front-door tests.
-    static let fcmClients = PythonVenv(requirement: "firebase-admin==7.7.0 pyfcm==2.1.1", imports: "firebase_admin, pyfcm")
+    /// The real senders of the front-door tests: Google's Firebase Admin SDK and pyfcm (FCM), OneSignal's official
+    /// client and the community onesignal-sdk.
+    static let providerClients = PythonVenv(
+        requirement: "firebase-admin==7.7.0 pyfcm==2.1.1 onesignal-python-api==5.18.0 onesignal-sdk==2.0.0",
+        imports: "firebase_admin, pyfcm, onesignal, onesignal_sdk")
     /// The schema checker of the CI recipe tests (its GitHub and GitLab schemas are bundled: no download).
     static let checkJsonschema = PythonVenv(requirement: "check-jsonschema==0.29.4", imports: "check_jsonschema")
 
