@@ -1,7 +1,7 @@
 # apns-emulator image: build with the official Swift toolchain image on Debian 12, run on debian:bookworm-slim.
 #
 #   docker build -t apns-emulator .
-#   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2198:2198 -p 127.0.0.1:8765:8765 apns-emulator
+#   docker run --rm -p 127.0.0.1:2197:2197 -p 127.0.0.1:2198:2198 -p 127.0.0.1:2199:2199 -p 127.0.0.1:8765:8765 apns-emulator
 #   curl -H 'Authorization: Bearer apns-emulator-dev' http://127.0.0.1:8765/_emulator/keys
 #
 # The image takes exactly the `apns-emulator` command line: `docker run apns-emulator serve --help`.
@@ -44,8 +44,9 @@ VOLUME ["/var/lib/apns-emulator"]
 WORKDIR /opt/apns-emulator
 USER apns
 
-# 2197: production APNs host, 2198: sandbox APNs host (TLS + HTTP/2); 8765: control API (plain HTTP/1.1).
-EXPOSE 2197 2198 8765
+# 2197: production APNs host, 2198: sandbox APNs host (TLS + HTTP/2); 2199: FCM and OneSignal front doors (TLS +
+# HTTP/1.1); 8765: control API (plain HTTP/1.1).
+EXPOSE 2197 2198 2199 8765
 
 # Control API token: bound to 0.0.0.0 inside the container, `serve` refuses to start without one. This default is
 # public (it is in this file, docker-compose.yml and scripts/scale/prometheus.yml), so override it wherever the

@@ -122,7 +122,8 @@ let package = Package(
         ),
         .target(
             name: "Scenarios",
-            dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices", "EmulatorControl", "StateStore"]
+            dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices", "EmulatorControl", "StateStore",
+                           "FrontDoors"]
         ),
         .target(
             name: "EmulatorTesting",
@@ -189,7 +190,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FrontDoorsTests",
-            dependencies: ["FrontDoors", "EmulatorControl"]
+            dependencies: ["FrontDoors", "EmulatorControl", "VirtualDevices", "APNsEmulator", "APNsProtocol", "OpenSSLSupport",
+                           "H2Transport", "SpawnedProcess"]
         ),
         .testTarget(
             name: "FuzzTargetsTests",

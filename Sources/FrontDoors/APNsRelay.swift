@@ -122,13 +122,10 @@ package final class APNsRelay: Sendable {
         let host = target.host
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<H2ClientConnection, any Error>?>(nil)
-        Task {
-            do {
-                let c = try await client.connect(host: host, port: port, serverName: sandbox ? "api.sandbox.push.apple.com" : "api.push.apple.com")
-                result.withLock { $0 = .success(c) }
-            } catch {
-                result.withLock { $0 = .failure(error) }
-            }
+        // A callback, not a Task: the caller may be on Swift concurrency's pool (the scenario runner's in-process
+        // control calls), which a Task waited on with a semaphore could starve.
+        client.connect(host: host, port: port, serverName: sandbox ? "api.sandbox.push.apple.com" : "api.push.apple.com") { r in
+            result.withLock { $0 = r }
             done.signal()
         }
         guard done.wait(timeout: .now() + Self.timeout) == .success, let outcome = result.withLock({ $0 }) else {

@@ -12,6 +12,7 @@ public final class FrontDoors: Sendable {
     package let fcm: FCMFrontDoor
     package let oneSignal: OneSignalFrontDoor
     package let log: FrontDoorLog
+    let router: FrontDoorRouter
     private let relay: APNsRelay
     private let server: HTTP1Server
 
@@ -19,7 +20,8 @@ public final class FrontDoors: Sendable {
     ///   - certificatesDirectory: the development set (`server.pem`, `server-key.pem`, `ca.pem`, and the sample
     ///     project's `fcm-service-account.json` when present).
     ///   - legacyShutDown: answer the FCM legacy API as after its shutdown.
-    package init(certificatesDirectory: String, clock: any EmulatorClock, legacyShutDown: Bool) throws {
+    ///   - devices: the virtual devices, whose apps' OneSignal SDKs register subscriptions.
+    package init(certificatesDirectory: String, clock: any EmulatorClock, legacyShutDown: Bool, devices: DeviceFarm? = nil) throws {
         let dir = URL(fileURLWithPath: certificatesDirectory)
         func text(_ name: String) throws -> String {
             guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path) else {
@@ -32,9 +34,12 @@ public final class FrontDoors: Sendable {
         relay = APNsRelay(caFile: dir.appendingPathComponent("ca.pem").path)
         log = FrontDoorLog()
         fcm = FCMFrontDoor(projects: projects, relay: relay, log: log, clock: clock, legacyShutDown: legacyShutDown)
-        let apps = OneSignalApps(OneSignalSampleApp.load(from: certificatesDirectory).map { [$0] } ?? [])
+        let apps = OneSignalApps(OneSignalSampleApp.load(from: certificatesDirectory).map { [$0] } ?? []) { [weak devices] in
+            devices.map(Self.hostedSubscriptions) ?? []
+        }
         oneSignal = OneSignalFrontDoor(apps: apps, relay: relay, log: log, clock: clock)
-        server = HTTP1Server(handler: FrontDoorRouter(fcm: fcm, oneSignal: oneSignal), maxBodyBytes: FCMFrontDoor.maxBodyBytes, threads: 4,
+        router = FrontDoorRouter(fcm: fcm, oneSignal: oneSignal)
+        server = HTTP1Server(handler: router, maxBodyBytes: FCMFrontDoor.maxBodyBytes, threads: 4,
                              connectionLimit: 1000, idleTimeoutSeconds: 30,
                              tls: (try text("server.pem"), try text("server-key.pem")))
     }
@@ -46,6 +51,19 @@ public final class FrontDoors: Sendable {
         if apnsHost == "0.0.0.0" { apnsHost = "127.0.0.1" } else if apnsHost == "::" { apnsHost = "::1" }
         relay.point(at: .init(host: apnsHost, productionPort: endpoints.productionPort, sandboxPort: endpoints.sandboxPort))
         return try server.start(host: host, port: port)
+    }
+
+    /// The push subscriptions of virtual apps that link the OneSignal SDK and have a token, in device order.
+    static func hostedSubscriptions(_ farm: DeviceFarm) -> [OneSignalSubscription] {
+        farm.devices().flatMap { device in
+            device.installedApps.compactMap { app -> OneSignalSubscription? in
+                guard let sdk = app.configuration.pushSDKs.oneSignal, let token = app.token else { return nil }
+                let sandbox = app.configuration.build.tokenEnvironment == .sandbox
+                return OneSignalSubscription(
+                    id: HostedPushSDKs.subscriptionId(appId: sdk.appId, apnsToken: token), appId: sdk.appId, apnsToken: token,
+                    environment: sandbox ? "sandbox" : "production", externalId: sdk.externalId, badgeCount: 0)
+            }
+        }
     }
 
     public func shutdown() {
@@ -61,10 +79,10 @@ extension Emulator {
     public static func withFrontDoors(configuration: EmulatorConfiguration, clock: (any EmulatorClock)? = nil) throws
         -> (emulator: Emulator, devices: DeviceFarm)
     {
-        try withDevices(configuration: configuration, clock: clock) { services, _ in
+        try withDevices(configuration: configuration, clock: clock) { services, devices in
             guard let port = configuration.frontDoorPort, !configuration.transportOnly else { return [] }
             let doors = try FrontDoors(certificatesDirectory: configuration.certificatesDirectory, clock: services.clock,
-                                       legacyShutDown: configuration.fcmLegacyShutDown)
+                                       legacyShutDown: configuration.fcmLegacyShutDown, devices: devices)
             return [FrontDoorsControlAPI(frontDoors: doors, host: configuration.host, port: port)]
         }
     }

@@ -1,4 +1,5 @@
 import APNsEmulator
+import VirtualDevices
 import APNsProtocol
 import EmulatorControl
 import Foundation
@@ -20,6 +21,7 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
     enum Operation: String, CaseIterable {
         case listFrontDoorMessages, listFCMProjects, putFCMProject, createFCMRegistrationToken
         case listOneSignalApps, putOneSignalApp, listOneSignalSubscriptions, createOneSignalSubscription
+        case sendFCMv1, sendFCMLegacy, sendOneSignal
     }
 
     package var routes: [(method: String, pattern: String, operation: String)] {
@@ -32,6 +34,9 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
             ("PUT", "/_emulator/onesignal/apps/{appId}", Operation.putOneSignalApp.rawValue),
             ("GET", "/_emulator/onesignal/subscriptions", Operation.listOneSignalSubscriptions.rawValue),
             ("POST", "/_emulator/onesignal/subscriptions", Operation.createOneSignalSubscription.rawValue),
+            ("POST", "/_emulator/front-doors/fcm/v1/{projectId}", Operation.sendFCMv1.rawValue),
+            ("POST", "/_emulator/front-doors/fcm/legacy/{projectId}", Operation.sendFCMLegacy.rawValue),
+            ("POST", "/_emulator/front-doors/onesignal", Operation.sendOneSignal.rawValue),
         ]
     }
 
@@ -92,8 +97,7 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
             return try ControlAPIResponse.json(AppView(app))
         case .listOneSignalSubscriptions:
             try request.expectEmptyBody()
-            let apps = frontDoors.oneSignal.apps
-            return try ControlAPIResponse.json("subscriptions", apps.allApps.flatMap { apps.subscriptions(of: $0.appId) })
+            return try ControlAPIResponse.json("subscriptions", frontDoors.oneSignal.apps.all())
         case .createOneSignalSubscription:
             let body = try request.body()
             let appId = body.string("appId") ?? OneSignalSampleApp.appId
@@ -110,6 +114,8 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                                                                 externalId: externalId)
             else { throw ControlAPIError.conflict("\(OneSignalApps.maxSubscriptions) subscriptions are registered; reset to add more") }
             return try ControlAPIResponse.json(sub, status: 201)
+        case .sendFCMv1, .sendFCMLegacy, .sendOneSignal:
+            return try relay(Operation(rawValue: operation)!, request)
         case nil:
             throw ControlAPIError.notFound(operation)
         }
@@ -150,6 +156,46 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
         }
         return FCMProject(projectId: id, projectNumber: UInt64(number), serviceAccounts: [email: key], serverKey: serverKey,
                           apnsKeyId: keyId, apnsTeamId: teamId, apnsKey: apnsKey)
+    }
+
+    /// A provider request made on the sender's behalf, with the sample credentials of its project or app (the
+    /// scenario runner's `fcm`, `fcm-legacy` and `onesignal` steps): answered exactly as the front door answers it.
+    private func relay(_ operation: Operation, _ request: ControlRequest) throws -> HTTP1Response {
+        let document: JSONDocument
+        switch JSONDocument.parse(request.http.body) {
+        case .success(let d) where d.value.kind == .object: document = d
+        case .success: throw ControlAPIError.invalidField("body", message: "the body must be the provider's JSON object")
+        case .failure(let e): throw ControlAPIError.malformedJSON("request body is not valid JSON: \(e)")
+        }
+        let now = frontDoors.fcm.clock.now() / 1000
+        var body = document.value.foundation as? [String: Any] ?? [:]
+        let path: String
+        let authorization: String
+        switch operation {
+        case .sendFCMv1, .sendFCMLegacy:
+            let id = request.parameter("projectId")
+            guard let project = frontDoors.fcm.projects.project(id) else { throw ControlAPIError.notFound("no FCM project \(id)") }
+            if operation == .sendFCMv1 {
+                guard let account = project.serviceAccounts.keys.sorted().first else {
+                    throw ControlAPIError.conflict("project \(id) has no service account")
+                }
+                path = "/v1/projects/\(id)/messages:send"
+                authorization = "Bearer " + frontDoors.fcm.projects.grant(account: account, nowSeconds: now)
+            } else {
+                guard let key = project.serverKey else { throw ControlAPIError.conflict("project \(id) has no legacy server key") }
+                path = "/fcm/send"
+                authorization = "key=" + key
+            }
+        default:
+            if body["app_id"] == nil { body["app_id"] = OneSignalSampleApp.appId }
+            let appId = body["app_id"] as? String ?? ""
+            guard let app = frontDoors.oneSignal.apps.app(appId) else { throw ControlAPIError.notFound("no OneSignal app \(appId)") }
+            path = "/notifications"
+            authorization = "Key " + app.restApiKey
+        }
+        return frontDoors.router.handle(HTTP1Request(
+            method: "POST", path: path, headers: [H2Header("authorization", authorization), H2Header("content-type", "application/json")],
+            body: JSONText.bytes(body)))
     }
 
     static func checkAPNsToken(_ token: String) throws(ControlAPIError) {
@@ -239,6 +285,18 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                    description: "What the Firebase Messaging SDK of the app gets for this APNs token.",
                    body: ("FCMRegistrationTokenRequest", true), success: (201, "`{\"token\"}`.", "FCMRegistrationToken"),
                    errors: [404: "No such project."]),
+                Op(id: Operation.sendFCMv1.rawValue, method: "POST", path: "/_emulator/front-doors/fcm/v1/{projectId}",
+                   tag: "front-doors", summary: "Send an FCM v1 request as the project's service account",
+                   description: "The body is the v1 send body (`{\"message\": …}`); it goes to the front door with an access token"
+                    + " of the project's service account, and the answer is the front door's (what a scenario's `fcm` step sends).",
+                   body: ("FrontDoorBody", true), success: (200, "FCM's answer (`{\"name\"}`), or its error.", nil)),
+                Op(id: Operation.sendFCMLegacy.rawValue, method: "POST", path: "/_emulator/front-doors/fcm/legacy/{projectId}",
+                   tag: "front-doors", summary: "Send an FCM legacy request with the project's server key",
+                   body: ("FrontDoorBody", true), success: (200, "The legacy API's answer (`results`).", nil)),
+                Op(id: Operation.sendOneSignal.rawValue, method: "POST", path: "/_emulator/front-doors/onesignal",
+                   tag: "front-doors", summary: "Create a OneSignal notification with the app's REST API key",
+                   description: "`app_id` defaults to the sample app.",
+                   body: ("FrontDoorBody", true), success: (200, "OneSignal's answer (`{\"id\", \"errors\"?}`).", nil)),
                 Op(id: Operation.listOneSignalApps.rawValue, method: "GET", path: "/_emulator/onesignal/apps", tag: "front-doors",
                    summary: "OneSignal apps", success: (200, "`{\"apps\": [...]}`.", "OneSignalAppList")),
                 Op(id: Operation.putOneSignalApp.rawValue, method: "PUT", path: "/_emulator/onesignal/apps/{appId}", tag: "front-doors",
@@ -296,6 +354,8 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                     ("apnsToken", Doc.string("Its APNs token, hex.")), ("environment", Doc.string("production (default) or sandbox.")),
                 ], required: ["bundleId", "apnsToken"]),
                 "FCMRegistrationToken": Doc.object("A registration token.", [("token", Doc.string("FCM registration token."))]),
+                "FrontDoorBody": ["type": "object", "description": "The provider's own request body, as a sender would send it."]
+                    as Doc.JSON,
                 "OneSignalAppList": Doc.object("Apps.", [("apps", Doc.array(Doc.ref("OneSignalApp"), "By id."))]),
                 "OneSignalApp": Doc.object("A OneSignal app.", [
                     ("appId", Doc.string("App id.")), ("bundleId", Doc.string("The iOS app.")),

@@ -92,6 +92,16 @@ import Testing
         #expect(h.reason(push(jwt: jwt, headers: [("apns-collapse-id", String(repeating: "x", count: 64))])) == nil)
     }
 
+    @Test mutating func anFCMBodyWithNothingToShowIsAcceptedWithWordsOnHowFCMWouldHaveSentIt() throws {
+        let fcm = try h.run(push(jwt: jwt, headers: [("apns-push-type", "alert")],
+                                 body: #"{"notification":{"title":"t","body":"b"}}"#)).get()
+        #expect(fcm.summary.warnings.contains { $0.contains("FCM would have sent aps.alert {title, body}") })
+        // An alert with something to show is not parsed again, whatever else it carries.
+        let shown = try h.run(push(jwt: jwt, headers: [("apns-push-type", "alert")],
+                                   body: #"{"aps":{"alert":"hi"},"notification":{"title":"t"}}"#)).get()
+        #expect(shown.summary.warnings.isEmpty)
+    }
+
     @Test mutating func absentPushTypeIsAlertByDefaultAndInvalidWhenRequired() throws {
         let accepted = try h.run(push(jwt: jwt)).get()
         #expect(accepted.pushType == .alert)

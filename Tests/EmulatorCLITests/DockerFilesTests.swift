@@ -13,13 +13,13 @@ struct DockerFilesTests {
         let dockerfile = try Self.read("Dockerfile")
         #expect(dockerfile.contains("chown apns:apns /opt/apns-emulator /var/lib/apns-emulator"))
         #expect(dockerfile.contains("WORKDIR /opt/apns-emulator") && dockerfile.contains("USER apns"))
-        #expect(dockerfile.contains("EXPOSE 2197 2198 8765"))
+        #expect(dockerfile.contains("EXPOSE 2197 2198 2199 8765"))
     }
 
-    @Test func theReadmesDockerRunPublishesAllThreeListeners() throws {
+    @Test func theReadmesDockerRunPublishesEveryListener() throws {
         let readme = try Self.read("README.md")
         let run = try #require(readme.split(separator: "\n").first { $0.hasPrefix("docker run ") })
-        for port in ["2197", "2198", "8765"] { #expect(run.contains("127.0.0.1:\(port):\(port)"), "\(run)") }
+        for port in ["2197", "2198", "2199", "8765"] { #expect(run.contains("127.0.0.1:\(port):\(port)"), "\(run)") }
     }
 
     @Test func oneControlTokenDefaultEverywhere() throws {

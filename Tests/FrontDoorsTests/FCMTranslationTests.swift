@@ -1,6 +1,7 @@
 import EmulatorControl
 import Foundation
 import Testing
+import VirtualDevices
 
 @testable import FrontDoors
 

@@ -65,7 +65,7 @@ struct ScenarioParserTests {
 
     @Test(arguments: [
         ("  - cal: GetToken\n",
-         "s.yaml:6:5: a step needs one of: call, notify, action, device-action, install, uninstall, push, wait-for-push, advance, control, mint, fault, expect (got: cal); 'cal' — did you mean 'call'?"),
+         "s.yaml:6:5: a step needs one of: call, notify, action, device-action, install, uninstall, push, wait-for-push, advance, control, mint, fault, fcm, fcm-legacy, onesignal, expect (got: cal); 'cal' — did you mean 'call'?"),
         ("  - call: GetTokens\n",
          "s.yaml:6:11: unknown plugin call 'GetTokens'; expected one of: RequestAuthorization, GetNotificationSettings, GetToken, GetProviderEnvironment, GetColdStartNotification, SetBadgeCount, Cancel, CancelGetToken, NotifyDidRegisterForRemoteNotifications, NotifyDidFailToRegister, NotifyWillPresentNotification, NotifyDidReceiveResponse, NotifyColdStartNotification, LocalRequestAuthorization, LocalGetNotificationSettings, LocalSetBadgeCount"),
         ("  - call: RequestAuthorization\n",
@@ -96,9 +96,9 @@ struct ScenarioParserTests {
          "s.yaml:7:21: unknown fate check 'was'; expected one of: push, is, steps, reason, code, codes, device"),
         ("  - mint: default\n", "s.yaml:6:5: 'mint' needs 'save: name' to keep the token"),
         ("  - action: launch\n    save: x\n",
-         "s.yaml:7:11: 'save' does not apply to action: only call, push, wait-for-push, control, fault and mint steps have a value to keep"),
+         "s.yaml:7:11: 'save' does not apply to action: only call, push, wait-for-push, control, fcm, fcm-legacy, onesignal, fault and mint steps have a value to keep"),
         ("  - expect: {badge: 0}\n    save: x\n",
-         "s.yaml:7:11: 'save' does not apply to an expect step: only call, push, wait-for-push, control, fault and mint steps have a value to keep"),
+         "s.yaml:7:11: 'save' does not apply to an expect step: only call, push, wait-for-push, control, fcm, fcm-legacy, onesignal, fault and mint steps have a value to keep"),
         ("  - advance: 1e300s\n", "s.yaml:6:14: 'advance' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (1e300s)"),
         ("  - fault: {delay: -5s}\n", "s.yaml:6:20: 'delay' must be a duration such as 30s, 500ms, 20m or 1h (0 or more), got a scalar (-5s)"),
         ("  - install: {bundleId: com.x, build: nightly}\n",

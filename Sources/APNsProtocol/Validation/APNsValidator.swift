@@ -221,6 +221,10 @@ public struct APNsValidator: Sendable {
         if pushType == .background && (!scanned.contentAvailable || scanned.otherAPSKeys > 0) {
             summary.warnings.append("background push should carry only content-available: 1 in aps")
         }
+        // Nothing to show: often a provider's request format sent to APNs as is. Parsed only then (rare).
+        if pushType == .alert && !scanned.hasAlert && !scanned.hasBadge && !scanned.hasSound && !scanned.contentAvailable {
+            summary.warnings += body.withUnsafeBufferPointer { ProviderShape.hints(inPayload: Array($0)) }
+        }
 
         // 9. Device token registry.
         // The token is usually the very String cached (see parsePath), so the comparison is a pointer check.

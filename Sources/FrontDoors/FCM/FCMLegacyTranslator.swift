@@ -1,4 +1,5 @@
 import EmulatorControl
+import VirtualDevices
 import Foundation
 
 /// A legacy HTTP API body (`POST /fcm/send`) made into the APNs request FCM sent for one of its targets.

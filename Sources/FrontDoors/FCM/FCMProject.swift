@@ -1,4 +1,5 @@
 import Foundation
+import VirtualDevices
 import OpenSSLSupport
 import Synchronization
 
@@ -34,7 +35,7 @@ package enum FCMSampleProject {
     package static let fileName = "fcm-service-account.json"
     /// The sample project's id (its service-account JSON's `project_id`).
     package static let projectIdDefault = "apns-emulator-demo"
-    package static let projectNumber: UInt64 = 123_456_789_012
+    package static let projectNumber = HostedPushSDKs.sampleFirebaseProjectNumber
     package static let serverKey = "AAAA-apns-emulator-sample-legacy-server-key"
 
     /// The project, or why it cannot be read from `certificatesDirectory`.
@@ -119,6 +120,16 @@ package final class FCMProjects: Sendable {
             }
             s.grants[token] = Grant(projectIds: projectIds, scopes: scopes, expiresAt: expiresAt)
         }
+    }
+
+    /// An access token for `account`, as the token endpoint would issue it (for requests the emulator makes on a
+    /// sender's behalf).
+    func grant(account: String, nowSeconds: Int64) -> String {
+        let ids = state.withLock { s in Set(s.projects.values.filter { $0.serviceAccounts[account] != nil }.map(\.projectId)) }
+        let token = "ya29.emulator-" + UUID().uuidString.lowercased()
+        issue(token, projectIds: ids, scopes: ["https://www.googleapis.com/auth/firebase.messaging"],
+              expiresAt: nowSeconds + GoogleTokenEndpoint.lifetimeSeconds, now: nowSeconds)
+        return token
     }
 
     /// Checks a bearer token for sending to `projectId` at `now`.

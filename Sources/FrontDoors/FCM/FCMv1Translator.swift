@@ -1,4 +1,5 @@
 import APNsEmulator
+import VirtualDevices
 import EmulatorControl
 import Foundation
 

@@ -1,4 +1,5 @@
 import Foundation
+import VirtualDevices
 import OpenSSLSupport
 import Synchronization
 
@@ -35,7 +36,7 @@ package struct OneSignalSubscription: Sendable, Encodable {
 
 /// The sample app of the development set: sends to `com.example.app` with the sample APNs key.
 package enum OneSignalSampleApp {
-    package static let appId = "a5a5a5a5-0000-4000-8000-00000000e1e1"
+    package static let appId = HostedPushSDKs.sampleOneSignalAppId
     package static let restApiKey = "os_v2_app_apns_emulator_sample_rest_api_key"
 
     package static func load(from certificatesDirectory: String) -> OneSignalApp? {
@@ -53,15 +54,20 @@ package final class OneSignalApps: Sendable {
         var apps: [String: OneSignalApp] = [:]
         var subscriptions: [String: OneSignalSubscription] = [:]
         var order: [String] = []
+        /// The badge count OneSignal keeps, by subscription id (registered ones and those of virtual apps).
+        var badges: [String: Int64] = [:]
     }
 
     /// Subscriptions held at once; a registration past it is refused (control API 409) rather than growing memory.
     static let maxSubscriptions = 100_000
     private let state = Mutex(State())
     private let initial: [OneSignalApp]
+    /// The subscriptions the OneSignal SDK of virtual apps registered: (app id, subscription).
+    private let hosted: @Sendable () -> [OneSignalSubscription]
 
-    package init(_ apps: [OneSignalApp]) {
+    package init(_ apps: [OneSignalApp], hosted: @escaping @Sendable () -> [OneSignalSubscription] = { [] }) {
         initial = apps
+        self.hosted = hosted
         reset()
     }
 
@@ -89,17 +95,26 @@ package final class OneSignalApps: Sendable {
         }
     }
 
-    package func subscription(_ id: String) -> OneSignalSubscription? { state.withLock { $0.subscriptions[id.lowercased()] } }
-
-    package func subscriptions(of appId: String) -> [OneSignalSubscription] {
-        state.withLock { s in s.order.compactMap { s.subscriptions[$0] }.filter { $0.appId == appId } }
+    package func subscription(_ id: String) -> OneSignalSubscription? {
+        let id = id.lowercased()
+        return all().first { $0.id == id }
     }
 
-    func subscriptions(of appId: String, externalId: String) -> [OneSignalSubscription] {
-        subscriptions(of: appId).filter { $0.externalId == externalId }
+    /// Registered subscriptions, then those of virtual apps, each with the badge count kept for it.
+    package func all() -> [OneSignalSubscription] {
+        let hosted = self.hosted()
+        return state.withLock { s in
+            (s.order.compactMap { s.subscriptions[$0] } + hosted).map { sub in
+                var sub = sub
+                sub.badgeCount = s.badges[sub.id] ?? 0
+                return sub
+            }
+        }
     }
+
+    package func subscriptions(of appId: String) -> [OneSignalSubscription] { all().filter { $0.appId == appId } }
 
     func setBadge(_ count: Int64, of id: String) {
-        state.withLock { $0.subscriptions[id]?.badgeCount = count }
+        state.withLock { $0.badges[id] = count }
     }
 }

@@ -42,46 +42,59 @@ public final class H2Client: Sendable {
     ///   - serverName: SNI and the name verified in the certificate (e.g. "api.push.apple.com"); nil sends
     ///     no SNI and verifies `host` as an IP address.
     public func connect(host: String, port: Int, serverName: String? = nil) async throws -> H2ClientConnection {
-        let address = try SocketAddress(host: host, port: port)
+        try await withCheckedThrowingContinuation { (cont: CheckedContinuation<H2ClientConnection, Error>) in
+            connect(host: host, port: port, serverName: serverName) { cont.resume(with: $0) }
+        }
+    }
+
+    /// The same, calling `completion` on the connection's loop: for callers on threads of their own that must not
+    /// wait on Swift concurrency's pool.
+    public func connect(host: String, port: Int, serverName: String? = nil,
+                        completion: @escaping @Sendable (Result<H2ClientConnection, any Error>) -> Void) {
+        let address: SocketAddress
+        do {
+            address = try SocketAddress(host: host, port: port)
+        } catch {
+            completion(.failure(error))
+            return
+        }
         let loop = group.nextLoop()
         let context = self.context
         let settings = self.settings, serverSettingsTimeout = self.serverSettingsTimeout
-        return try await withCheckedThrowingContinuation { (cont: CheckedContinuation<H2ClientConnection, Error>) in
-            loop.execute {
-                let fd: Int32
-                do throws(IOError) {
-                    fd = try Socket.connect(to: address)
-                } catch {
-                    // `connectFailed` already says "connect failed"; the errno text is the part worth adding.
-                    cont.resume(throwing: H2ClientError.connectFailed(error.reason))
-                    return
+        loop.execute {
+            let fd: Int32
+            do throws(IOError) {
+                fd = try Socket.connect(to: address)
+            } catch {
+                // `connectFailed` already says "connect failed"; the errno text is the part worth adding.
+                completion(.failure(H2ClientError.connectFailed(error.reason)))
+                return
+            }
+            let tls: TLSSession
+            do {
+                tls = try TLSSession(context: context, loop: loop, isServer: false, serverName: serverName,
+                                     verifyAddress: serverName == nil ? host : nil)
+            } catch {
+                Glibc.close(fd)
+                completion(.failure(H2ClientError.connectFailed("\(error)")))
+                return
+            }
+            var handle: H2ClientConnection? = nil
+            let core = H2ClientConnectionCore(fd: fd, loop: loop, tls: tls, settings: settings,
+                                              serverSettingsTimeout: serverSettingsTimeout) { result in
+                switch result {
+                case .success: completion(.success(handle!))
+                case .failure(let e): completion(.failure(e))
                 }
-                let tls: TLSSession
-                do {
-                    tls = try TLSSession(context: context, loop: loop, isServer: false, serverName: serverName,
-                                         verifyAddress: serverName == nil ? host : nil)
-                } catch {
-                    Glibc.close(fd)
-                    cont.resume(throwing: H2ClientError.connectFailed("\(error)"))
-                    return
-                }
-                var handle: H2ClientConnection? = nil
-                let core = H2ClientConnectionCore(fd: fd, loop: loop, tls: tls, settings: settings,
-                                                  serverSettingsTimeout: serverSettingsTimeout) { result in
-                    switch result {
-                    case .success: cont.resume(returning: handle!)
-                    case .failure(let e): cont.resume(throwing: e)
-                    }
-                }
-                handle = H2ClientConnection(core: core, loop: loop)
-                let flagBox = UncheckedBox(handle!)
-                core.onClosed = { _ in flagBox.value.markClosed() }
-                core.onGoAway = { flagBox.value.markGoingAway() }
-                do {
-                    try loop.register(fd: fd, core)
-                } catch {
-                    core.close(reason: "\(error)", abortive: true)
-                }
+            }
+            handle = H2ClientConnection(core: core, loop: loop)
+            let flagBox = UncheckedBox(handle!)
+            core.onClosed = { _ in flagBox.value.markClosed() }
+            core.onGoAway = { flagBox.value.markGoingAway() }
+            do {
+                try loop.register(fd: fd, core)
+            } catch {
+                core.close(reason: "\(error)", abortive: true)
             }
         }
     }

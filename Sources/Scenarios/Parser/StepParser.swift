@@ -12,7 +12,9 @@ struct StepParser {
     let clock: Scenario.ClockMode
 
     static let kinds = ["call", "notify", "action", "device-action", "install", "uninstall", "push", "wait-for-push", "advance",
-                        "control", "mint", "fault", "expect"]
+                        "control", "mint", "fault", "fcm", "fcm-legacy", "onesignal", "expect"]
+    /// The sample Firebase project the `fcm` steps send to unless they name a `project`.
+    static let sampleFCMProject = "apns-emulator-demo"
     /// Keys of `expect` that read the emulator's state rather than the step's own result.
     static let stateKeys = ["app", "events", "calls", "forwards", "coldStart", "coldStartPeek", "badge", "notifications",
                             "fate", "fates", "deviceToken"]
@@ -112,6 +114,17 @@ struct StepParser {
             hasResult = false
         case "control":
             kind = try control(r.required("control", "method, path and body"))
+        case "fcm", "fcm-legacy":
+            // The provider's own body, sent through the front door with the project's credentials.
+            let body = try r.required(kindName, kindName == "fcm" ? "the v1 send body ({message: …})" : "the legacy send body")
+            guard case .mapping = body else { throw error(body, "'\(kindName)' takes the provider's JSON body as a mapping") }
+            let project = try r.string("project") ?? Self.sampleFCMProject
+            kind = .control(method: "POST", path: "/_emulator/front-doors/fcm/\(kindName == "fcm" ? "v1" : "legacy")/\(project)",
+                            body: body)
+        case "onesignal":
+            let body = try r.required("onesignal", "the create-notification body")
+            guard case .mapping = body else { throw error(body, "'onesignal' takes OneSignal's JSON body as a mapping") }
+            kind = .control(method: "POST", path: "/_emulator/front-doors/onesignal", body: body)
         case "fault":
             kind = try fault(r.required("fault", "a fault to inject, or clear"))
         case "mint":
@@ -137,7 +150,7 @@ struct StepParser {
         if kindName == "expect" && expectations.isEmpty {
             throw error(node, "'expect' needs at least one expectation")
         }
-        let savers = ["call", "push", "wait-for-push", "control", "fault", "mint"]
+        let savers = ["call", "push", "wait-for-push", "control", "fcm", "fcm-legacy", "onesignal", "fault", "mint"]
         if save != nil && !savers.contains(kindName) {
             throw error(node["save"]!, "'save' does not apply to \(kindName == "expect" ? "an expect step" : kindName): only "
                         + savers.dropLast().joined(separator: ", ") + " and \(savers.last!) steps have a value to keep")

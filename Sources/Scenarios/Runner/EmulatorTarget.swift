@@ -1,6 +1,7 @@
 import APNsEmulator
 import EmulatorControl
 import Foundation
+import FrontDoors
 import Synchronization
 import VirtualDevices
 
@@ -29,7 +30,7 @@ final class EmulatorTarget: Sendable {
         if let v = options.lowPriorityDelayMillis { c.lowPriorityDelaySeconds = Double(v) / 1000 }
         if let v = options.maximumChannelsPerApp { c.maximumChannelsPerApp = v }
         if options.realism == "strict" { c.connectionBehavior = .strict }
-        let (emulator, _) = try Emulator.withDevices(
+        let (emulator, _) = try Emulator.withFrontDoors(
             configuration: c, clock: clock == .manual ? ManualClock() : SystemClock())
         let endpoints: EmulatorEndpoints
         do {

@@ -164,6 +164,8 @@ package enum DeviceRequestReaders {
         var categories: [CategoryFields]?
         var callbacks: [CallbackFields] = []
         var presentationRules: [(path: String?, equals: String?, presentation: [Int64]?)]?
+        var firebase: (present: Bool, projectNumber: Int64?) = (false, nil)
+        var oneSignal: (present: Bool, appId: String?, externalId: String?) = (false, nil, nil)
     }
 
     /// One entry of `delegate.callbacks`: `"forward"`, `"drop"` or `{"drop"?, "delayMs"?, "with"?}`.
@@ -434,7 +436,9 @@ package enum DeviceRequestReaders {
         let entitlements = r.object("entitlements")
         let delegate = r.object("delegate")
         let content = r.object("contentExtension")
-        return AppFields(
+        let firebase = r.object("firebase")
+        let oneSignal = r.object("oneSignal")
+        var fields = AppFields(
             bundleId: r.string("bundleId", required: true), build: r.string("build"),
             promptAnswer: r.string("promptAnswer"), registrationError: r.string("registrationError"),
             unknownOutcomeCalls: r.stringArray("unknownOutcomeCalls"),
@@ -452,6 +456,9 @@ package enum DeviceRequestReaders {
             presentationRules: delegate?.objectArray("presentationRules")?.map { r in
                 (r.string("path", required: true), r.string("equals"), r.int64Array("presentation", required: true))
             })
+        if let firebase { fields.firebase = (true, firebase.int64("projectNumber")) }
+        if let oneSignal { fields.oneSignal = (true, oneSignal.string("appId"), oneSignal.string("externalId")) }
+        return fields
     }
 
     package static func app(_ f: AppFields, prefix: String = "") throws(ControlAPIError) -> AppConfiguration {
@@ -485,6 +492,22 @@ package enum DeviceRequestReaders {
             unknownOutcomeCalls: unknownOutcomeCalls,
             serviceExtension: try f.serviceExtension.map { (e) throws(ControlAPIError) in try serviceExtension(e, prefix: prefix) },
             contentExtensionCategories: f.contentExtensionCategories ?? [],
-            contentExtension: try contentExtension(f, prefix: prefix))
+            contentExtension: try contentExtension(f, prefix: prefix),
+            pushSDKs: try pushSDKs(f, prefix: prefix))
+    }
+
+    static func pushSDKs(_ f: AppFields, prefix: String) throws(ControlAPIError) -> HostedPushSDKs {
+        var sdks = HostedPushSDKs()
+        if f.firebase.present {
+            let number = f.firebase.projectNumber ?? Int64(HostedPushSDKs.sampleFirebaseProjectNumber)
+            guard number > 0 else {
+                throw .invalidField(prefix + "firebase.projectNumber", message: "\(prefix)firebase.projectNumber must be positive")
+            }
+            sdks.firebase = .init(projectNumber: UInt64(number))
+        }
+        if f.oneSignal.present {
+            sdks.oneSignal = .init(appId: f.oneSignal.appId ?? HostedPushSDKs.sampleOneSignalAppId, externalId: f.oneSignal.externalId)
+        }
+        return sdks
     }
 }

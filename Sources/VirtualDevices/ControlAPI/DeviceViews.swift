@@ -58,6 +58,11 @@ struct AppView: Encodable {
     var promptShowing: Bool
     var providesAppNotificationSettings: Bool
     var notificationCount: Int
+    var pushSDKs: HostedPushSDKs
+    /// Firebase Messaging's registration token for the app's APNs token (when the app links it and has a token).
+    var fcmToken: String?
+    /// The OneSignal SDK's push subscription for the token (when the app links it and has a token).
+    var oneSignalSubscriptionId: String?
 
     init(_ a: VirtualApp) {
         bundleId = a.bundleId
@@ -91,6 +96,10 @@ struct AppView: Encodable {
         promptShowing = a.promptPending != nil
         providesAppNotificationSettings = a.providesAppNotificationSettings
         notificationCount = a.notifications.count
+        pushSDKs = a.configuration.pushSDKs
+        fcmToken = a.configuration.pushSDKs.fcmToken(bundleId: a.bundleId, apnsToken: a.token,
+                                                     sandbox: a.configuration.build.tokenEnvironment == .sandbox)
+        oneSignalSubscriptionId = a.configuration.pushSDKs.oneSignalSubscriptionId(apnsToken: a.token)
     }
 }
 

@@ -225,6 +225,15 @@ extension DevicesControlAPI {
             ("unknownOutcomeCalls", Doc.array(Doc.string("Plugin method", choices: CallRecord.Call.allCases.map(\.rawValue)),
                                               "Calls the OS answers with something this plugin version does not know"
                                                 + " (they end `UnknownOutcome`).")),
+            ("firebase", Doc.object("The app links Firebase Messaging: once it has a token, `fcmToken` is its FCM registration"
+                                    + " token (`{}` for the sample project).", [
+                ("projectNumber", Doc.integer("The Firebase project's number (sender id); default the sample project's.", minimum: 1)),
+            ])),
+            ("oneSignal", Doc.object("The app links the OneSignal SDK: once it has a token, it has a push subscription"
+                                     + " (`{}` for the sample app, not logged in).", [
+                ("appId", Doc.string("The OneSignal app (default the sample app).")),
+                ("externalId", Doc.string("The user the app logged in as (include_external_user_ids, include_aliases).")),
+            ])),
         ]
         return [
             "ServiceExtension": Doc.object("What the app's Notification Service Extension does with a mutable alert push.", [
@@ -281,6 +290,12 @@ extension DevicesControlAPI {
                 ("providesAppNotificationSettings", Doc.boolean("A request asked for ProvidesAppNotificationSettings:"
                                                                 + " the OS shows a button to the app's own settings.")),
                 ("notificationCount", Doc.integer("Notifications in the centre.")),
+                ("pushSDKs", Doc.object("The push SDKs the app links.", [
+                    ("firebase", Doc.object("Firebase Messaging.", [("projectNumber", Doc.string("Sender id."))])),
+                    ("oneSignal", Doc.object("OneSignal.", [("appId", Doc.string("App.")), ("externalId", Doc.string("User."))])),
+                ])),
+                ("fcmToken", Doc.string("Firebase Messaging's registration token for the app's token (what an FCM sender addresses).")),
+                ("oneSignalSubscriptionId", Doc.string("The OneSignal SDK's push subscription for the app's token.")),
                 ("attachmentCacheHits", Doc.integer("Attachment downloads served from the extension's cache.")),
                 ("attachmentCacheMisses", Doc.integer("Attachment downloads that were not cached.")),
                 ("extensionRunsInProgress", Doc.integer("Service extension runs not yet delivered.")),

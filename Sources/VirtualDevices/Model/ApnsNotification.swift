@@ -58,7 +58,7 @@ public struct ApnsNotification: Sendable, Codable, Equatable {
         get { mapping == .delegateIOS || mapping == .literal ? content.launchImage : "" }
         set { set(\.launchImageName, newValue) }
     }
-    /// The thread group summary's argument and count (`aps.summary-arg`, `aps.summary-arg-count`, default 1):
+    /// The thread group summary's argument and count (`aps.alert.summary-arg`, `aps.alert.summary-arg-count`, default 1):
     /// not plugin fields, what the centre's group summary is made of.
     var summaryArgument: String { content.summaryArgument }
     var summaryArgumentCount: Int { max(0, content.summaryArgumentCount ?? 1) }

@@ -19,14 +19,18 @@ public struct AppConfiguration: Sendable, Encodable, Equatable {
     public var contentExtensionCategories: [String]
     /// Its memory and how it answers actions (used only when it draws categories).
     public var contentExtension: ContentExtensionSettings
+    /// Push SDKs the app links (Firebase Messaging, OneSignal).
+    public var pushSDKs: HostedPushSDKs
 
     public init(bundleId: String, build: BuildKind = .development, entitlements: Entitlements = Entitlements(),
                 delegate: DelegateConfiguration = DelegateConfiguration(), promptAnswer: PromptAnswer = .allow,
                 categories: [NotificationCategory] = [], registrationError: String? = nil,
                 unknownOutcomeCalls: [CallRecord.Call] = [], serviceExtension: ServiceExtensionScript? = nil,
                 contentExtensionCategories: [String] = [],
-                contentExtension: ContentExtensionSettings = ContentExtensionSettings()) {
+                contentExtension: ContentExtensionSettings = ContentExtensionSettings(),
+                pushSDKs: HostedPushSDKs = HostedPushSDKs()) {
         self.contentExtension = contentExtension
+        self.pushSDKs = pushSDKs
         self.bundleId = bundleId
         self.build = build
         self.entitlements = entitlements

@@ -1,3 +1,4 @@
+import APNsProtocol
 import Foundation
 
 /// The parts of a push payload the device acts on, read once when the push arrives.
@@ -23,7 +24,7 @@ public struct PushContent: Sendable, Equatable {
         public var sound = ""
         public var category = ""
         public var threadId = ""
-        /// `aps.summary-arg` and `aps.summary-arg-count`: what the thread group's summary counts this as.
+        /// `aps.alert.summary-arg` and `aps.alert.summary-arg-count`: what the thread group's summary counts this as.
         public var summaryArgument = ""
         public var summaryArgumentCount: Int?
         public var targetContentId = ""
@@ -35,6 +36,8 @@ public struct PushContent: Sendable, Equatable {
         public var userInfoJson = ""
         /// The top-level object, for predicates on custom keys (e.g. a delegate suppressing by key).
         public var topLevelKeys: Set<String> = []
+        /// How a push provider would have mapped a payload written in its request format (empty for APNs').
+        public var providerHints: [String] = []
     }
 
     private final class Box: Sendable {
@@ -70,6 +73,7 @@ public struct PushContent: Sendable, Equatable {
         f.userInfoJson = String(decoding: payload, as: UTF8.self)
         guard let root = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return }
         f.topLevelKeys = Set(root.keys)
+        f.providerHints = ProviderShape.hints(in: root)
         guard let aps = root["aps"] as? [String: Any] else { return }
         switch aps["alert"] {
         case let text as String:
@@ -79,6 +83,9 @@ public struct PushContent: Sendable, Equatable {
             f.subtitle = Self.text(alert, "subtitle", localized: "subtitle-loc-key")
             f.body = Self.text(alert, "body", localized: "loc-key")
             f.launchImage = alert["launch-image"] as? String ?? ""
+            // Keys of the alert dictionary in Apple's payload reference, not of aps.
+            f.summaryArgument = alert["summary-arg"] as? String ?? ""
+            f.summaryArgumentCount = Self.integer(alert["summary-arg-count"])
         default:
             break
         }
@@ -90,8 +97,6 @@ public struct PushContent: Sendable, Equatable {
         }
         f.category = aps["category"] as? String ?? ""
         f.threadId = aps["thread-id"] as? String ?? ""
-        f.summaryArgument = aps["summary-arg"] as? String ?? ""
-        f.summaryArgumentCount = Self.integer(aps["summary-arg-count"])
         f.targetContentId = aps["target-content-id"] as? String ?? ""
         f.interruptionLevel = (aps["interruption-level"] as? String).flatMap(InterruptionLevel.init(apsValue:))
         f.relevanceScore = (aps["relevance-score"] as? NSNumber).map { min(1, max(0, $0.doubleValue)) }

@@ -63,8 +63,11 @@ extension VirtualApp {
         // (and plays the sound) itself.
         guard content.hasAlert else {
             if let newBadge = content.badge, badgeAllowed { badge = newBadge }
-            fate(.delivered, .noAlertText, content.badge != nil || !content.sound.isEmpty
-                 ? "no alert text: badge and sound only" : "no alert text: nothing to show")
+            let reason = content.badge != nil || !content.sound.isEmpty
+                ? "no alert text: badge and sound only" : "no alert text: nothing to show"
+            // A provider's request format sent to APNs as is: say how the provider would have mapped it.
+            let hints = content.providerHints
+            fate(.delivered, .noAlertText, hints.isEmpty ? reason : reason + " (" + hints.joined(separator: "; ") + ")")
             return
         }
         // The service extension runs before display: alert pushes with mutable-content and text, when

@@ -1,6 +1,5 @@
 import APNsEmulator
 import APNsProtocol
-import VirtualDevices
 
 /// An FCM registration token as this emulator issues it: what the Firebase Messaging SDK on a virtual app gets
 /// for its APNs token, and what a sender then addresses (`message.token`, `fid`, legacy `to`).
