@@ -11,7 +11,7 @@
 //   APNsEmulator                             – the provider API: services, registries, journal, pipeline, handler
 //   EmulatorControl                          – the control API and the Emulator that starts it with the listeners
 //   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
-//   FrontDoors                               – FCM's APIs (and OAuth) over TLS, relayed to the emulator's APNs
+//   FrontDoors                               – FCM's (and Google OAuth's) and OneSignal's APIs over TLS, relayed to APNs
 //   Scenarios                                – scenario files (libyaml), the runner, its reports
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
@@ -137,7 +137,8 @@ let package = Package(
         .target(
             // The parsers' fuzz targets (see `make fuzz`); also replayed by the tests.
             name: "FuzzTargets",
-            dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorControl", "H2Transport", "Scenarios", "StateStore"]
+            dependencies: ["APNsEmulator", "APNsProtocol", "EmulatorControl", "H2Transport", "Scenarios", "StateStore", "FrontDoors",
+                           "VirtualDevices"]
         ),
         .executableTarget(
             name: "apns-emulator-fuzz",

@@ -16,7 +16,7 @@ SECONDS_PER_TARGET=${FUZZ_SECONDS:-600}
 JOBS=${FUZZ_JOBS:-1}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(validator provider-token payload-scanner scenario-yaml control-api)
+((${#TARGETS[@]})) || TARGETS=(validator provider-token payload-scanner scenario-yaml control-api front-doors)
 
 swiftc_path=$(command -v swiftc)
 runtime=$(dirname "$(dirname "$(readlink -f "$swiftc_path")")")/lib/clang

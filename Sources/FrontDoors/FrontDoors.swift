@@ -72,34 +72,3 @@ public final class FrontDoors: Sendable {
     }
 
 }
-
-extension Emulator {
-    /// The emulator with virtual devices and, when `configuration.frontDoorPort` is set, the providers' front doors
-    /// (started with the other listeners, in the ready file as `frontDoors`).
-    public static func withFrontDoors(configuration: EmulatorConfiguration, clock: (any EmulatorClock)? = nil) throws
-        -> (emulator: Emulator, devices: DeviceFarm)
-    {
-        try withDevices(configuration: configuration, clock: clock) { services, devices in
-            guard let port = configuration.frontDoorPort, !configuration.transportOnly else { return [] }
-            let doors = try FrontDoors(certificatesDirectory: configuration.certificatesDirectory, clock: services.clock,
-                                       legacyShutDown: configuration.fcmLegacyShutDown, devices: devices)
-            return [FrontDoorsControlAPI(frontDoors: doors, host: configuration.host, port: port)]
-        }
-    }
-}
-
-/// Routes the listener's requests to the provider they belong to.
-struct FrontDoorRouter: HTTP1Handler {
-    let fcm: FCMFrontDoor
-    let oneSignal: OneSignalFrontDoor
-
-    func handle(_ request: HTTP1Request) -> HTTP1Response {
-        if let answer = fcm.handle(request) ?? oneSignal.handle(request) { return answer }
-        return FCMFrontDoor.json(404, JSONText.bytes(["error": [
-            "code": 404, "status": "NOT_FOUND",
-            "message": "\(request.method) \(request.path) is not an endpoint of the emulator's front doors"
-                + " (POST /token, POST /v1/projects/{project}/messages:send, POST /fcm/send, POST /notifications,"
-                + " POST /api/v1/notifications)",
-        ] as [String: Any]]))
-    }
-}

@@ -319,8 +319,8 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                 "FrontDoorMessage": Doc.object("One message.", [
                     ("id", Doc.string("The provider's message id (FCM: also `gcm.message_id`).")),
                     ("receivedAt", Doc.integer("Milliseconds since 1970, emulator clock.")),
-                    ("api", Doc.string("fcm-v1 or fcm-legacy.")), ("project", Doc.string("Project id.")),
-                    ("target", Doc.string("The registration token addressed.")),
+                    ("api", Doc.string("fcm-v1, fcm-legacy or onesignal.")), ("project", Doc.string("FCM project id, or OneSignal app id.")),
+                    ("target", Doc.string("Who it was for: the FCM registration token, or the OneSignal subscription (or the targets asked for).")),
                     ("apns", Doc.object("The APNs request made of it.", [
                         ("token", Doc.string("APNs device token.")), ("environment", Doc.string("production or sandbox.")),
                         ("headers", ["type": "object", "additionalProperties": ["type": "string"]] as Doc.JSON),

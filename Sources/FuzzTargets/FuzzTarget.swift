@@ -15,6 +15,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case scenarioYAML = "scenario-yaml"
     /// The control API's JSON readers, through its router: one route picked by the first byte, the rest the body.
     case controlAPI = "control-api"
+    /// The front doors' readers: the token endpoint's form, the FCM and OneSignal translators, registration tokens.
+    case frontDoors = "front-doors"
 
     /// Runs one input. `certificates` is the folder holding the sample key the validator's tokens are signed with.
     public func run(_ input: UnsafeRawBufferPointer, certificates: String = "certs") {
@@ -24,6 +26,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .payloadScanner: _ = PayloadScannerHarness.run(input)
         case .scenarioYAML: ScenarioHarness.run(input)
         case .controlAPI: ControlAPIHarness.shared(certificates).run(input)
+        case .frontDoors: FrontDoorHarness.shared(certificates).run(input)
         }
     }
 }

@@ -13,7 +13,7 @@ import Testing
         #expect(Self.hints("[1,2]").isEmpty)
     }
 
-    @Test func theSeedsFCMLegacyBodyIsExplainedPartByPart() {
+    @Test func anFCMLegacyChatBodyIsExplainedPartByPart() {
         let hints = Self.hints(#"""
             {"to":"x","mutable_content":true,"notification":{"body":"b","title":"t","sound":"default","badge":100},
              "data":{"thread-id":"room-1"}}
@@ -26,7 +26,10 @@ import Testing
     }
 
     @Test func oneSignalFieldsAndFCMsApnsObjectAreNamed() {
-        #expect(Self.hints(#"{"headings":{"en":"t"},"contents":{"en":"b"},"thread_id":"r"}"#).count == 2)
+        let oneSignal = Self.hints(#"{"headings":{"en":"t"},"contents":{"en":"b"},"thread_id":"r"}"#)
+        #expect(oneSignal.count == 2)
+        #expect(oneSignal.first?.contains("OneSignal would have sent aps.alert {title: headings.en, body: contents.en}") == true)
+        #expect(oneSignal.last == "thread_id is OneSignal's field: APNs groups by aps.thread-id")
         #expect(Self.hints(#"{"apns":{"payload":{"aps":{"alert":"x"}}}}"#).first?.contains("FCM's per-platform override") == true)
     }
 }

@@ -90,10 +90,10 @@ struct HelpFormatterTests {
             OVERVIEW: Start the APNs emulator and run until interrupted.
 
             Listens for HTTP/2 over TLS on the production and sandbox ports, for plain
-            HTTP/1.1 on the control port, and for FCM's APIs over TLS on the front-door
-            port. Once every listener accepts connections it prints a table of endpoints and
-            a final line starting with 'ready:', then runs until SIGINT or SIGTERM and shuts
-            down gracefully. A second signal stops it at once.
+            HTTP/1.1 on the control port, and for FCM's and OneSignal's APIs over TLS on the
+            front-door port. Once every listener accepts connections it prints a table of
+            endpoints and a final line starting with 'ready:', then runs until SIGINT or
+            SIGTERM and shuts down gracefully. A second signal stops it at once.
 
             Registered keys, device tokens and faults are kept in --state-dir across
             restarts, unless --ephemeral. Bound beyond loopback (--host 0.0.0.0), the
@@ -117,11 +117,11 @@ struct HelpFormatterTests {
               --control-port <port>   Port of the plain HTTP/1.1 control API; 0 picks a free
                                       port. (default: 8765)
               --front-door-port <port>
-                                      Port of the providers' front doors: FCM's HTTP v1 and
-                                      legacy APIs and Google's OAuth token endpoint, over
-                                      TLS (fcm.googleapis.com, oauth2.googleapis.com); 0
-                                      picks a free port. (default: 2199)
-              --no-front-doors        Serve no front doors (no FCM endpoints).
+                                      Port of the providers' front doors over TLS: FCM's
+                                      HTTP v1 and legacy APIs, Google's OAuth token endpoint
+                                      and OneSignal's notifications API; 0 picks a free
+                                      port. (default: 2199)
+              --no-front-doors        Serve no front doors (no FCM or OneSignal endpoints).
               --fcm-legacy-api <state>
                                       open: POST /fcm/send works as before its shutdown;
                                       shut-down: every target gets DeprecatedApi, as since

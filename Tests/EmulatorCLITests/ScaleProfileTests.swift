@@ -101,7 +101,7 @@ struct ScaleProfileTests {
         let client = try H2Client(tls: TLSClientConfiguration(trustRootsFile: TestCommandTests.certs + "/ca.pem"))
         defer { client.shutdown() }
         var statuses: [Int] = []
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         for _ in 0..<6 {
             var connection: H2ClientConnection?
             while connection == nil && Date() < deadline {

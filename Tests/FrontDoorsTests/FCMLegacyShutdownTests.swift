@@ -6,7 +6,7 @@ import Testing
 
 @testable import FrontDoors
 
-/// The legacy API's two states: open (the seed's body works), and shut down as FCM shut it down.
+/// The legacy API's two states: open (a legacy body is translated), and shut down as FCM shut it down.
 @Suite struct FCMLegacyShutdownTests {
     static let certs = GoogleTokenEndpointTests.certs
 

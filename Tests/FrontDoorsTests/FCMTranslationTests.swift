@@ -87,9 +87,12 @@ import VirtualDevices
         #expect(notRelayed.reason.contains("no content-available"))
         let background = try Self.v1(#"{"token":"\#(Self.token.text)","apns":{"payload":{"aps":{"content-available":1}}}}"#).get()
         #expect(background.header("apns-push-type") == "background")
+        #expect(background.header("apns-priority") == "5", "Apple requires priority 5 for a background push")
+        let legacy = try Self.legacy(#"{"content_available":true,"data":{"sync":"1"}}"#).get()
+        #expect(legacy.header("apns-push-type") == "background" && legacy.header("apns-priority") == "5")
     }
 
-    @Test func legacyBodyOfTheSeedSetsMutableContentSoundAndAnAbsoluteBadge() throws {
+    @Test func aLegacyChatBodySetsMutableContentSoundAndAnAbsoluteBadge() throws {
         let push = try Self.legacy(#"""
             {"to":"x","mutable_content":true,"notification":{"title":"t","body":"b","sound":"default","badge":100,"activity":"A"},
              "data":{"thread-id":"room-1"},"priority":"normal","time_to_live":60,"collapse_key":"k"}
@@ -126,7 +129,7 @@ import VirtualDevices
 
     @Test func apnsRefusalsMapToFCMsCodes() {
         func code(_ status: Int, _ reason: String) -> String? {
-            APNsRelay.Answer(status: status, reason: reason, apnsId: nil).fcmError?.fcmCode?.rawValue
+            RelayAnswer(status: status, reason: reason, apnsId: nil).fcmError?.fcmCode?.rawValue
         }
         #expect(code(200, "") == nil)
         #expect(code(410, "Unregistered") == "UNREGISTERED")

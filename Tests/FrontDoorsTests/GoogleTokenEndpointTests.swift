@@ -47,8 +47,12 @@ import Testing
         #expect(body["expires_in"] as? Int == 3599)
         let token = try #require(body["access_token"] as? String)
         try projects.authorize(bearer: token, projectId: "apns-emulator-demo", now: 1_020)
-        #expect(throws: FCMError.self) { try projects.authorize(bearer: token, projectId: "other", now: 1_020) }
-        #expect(throws: FCMError.self) { try projects.authorize(bearer: token, projectId: "apns-emulator-demo", now: 1_010 + 3_600) }
+        let other = #expect(throws: FCMError.self) { try projects.authorize(bearer: token, projectId: "other", now: 1_020) }
+        #expect(other?.status == 403 && other?.message.contains("cloudmessaging.messages.create") == true)
+        let expired = #expect(throws: FCMError.self) {
+            try projects.authorize(bearer: token, projectId: "apns-emulator-demo", now: 1_010 + 3_600)
+        }
+        #expect(expired?.status == 401)
     }
 
     @Test func whatTheEndpointRefuses() async throws {
@@ -73,7 +77,21 @@ import Testing
     @Test func anAccessTokenWithoutAMessagingScopeMayNotSend() throws {
         let (_, body) = exchange(try assertion(scope: "https://www.googleapis.com/auth/userinfo.email"))
         let token = try #require(body["access_token"] as? String)
-        #expect(throws: FCMError.self) { try projects.authorize(bearer: token, projectId: "apns-emulator-demo", now: 1_020) }
+        let refused = #expect(throws: FCMError.self) { try projects.authorize(bearer: token, projectId: "apns-emulator-demo", now: 1_020) }
+        #expect(refused?.status == 403 && refused?.message == "Request had insufficient authentication scopes.")
+    }
+
+    @Test(arguments: ["grant_type=a b&assertion=x", "%", "grant_type=%zz", "a=%E2%28", "#", "grant_type=\u{0}", "&&==&"])
+    func aMalformedFormIsA400AndNeverACrash(form: String) {
+        let (status, body) = GoogleTokenEndpoint(projects: projects).exchange(form: Array(form.utf8), nowSeconds: 1_010)
+        #expect(status == 400)
+        let error = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["error"] as? String
+        #expect(["invalid_request", "unsupported_grant_type"].contains(error ?? ""), "\(form): \(String(decoding: body, as: UTF8.self))")
+    }
+
+    @Test func nonUTF8BytesAreRefused() {
+        let (status, _) = GoogleTokenEndpoint(projects: projects).exchange(form: [0x61, 0x3D, 0xFF, 0xFE], nowSeconds: 1_010)
+        #expect(status == 400)
     }
 
     /// A second RSA key, from the `openssl` CLI (OpenSSLSupport generates only P-256 keys).

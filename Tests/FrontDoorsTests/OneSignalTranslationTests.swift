@@ -15,12 +15,15 @@ import VirtualDevices
     {
         let body = try JSONDocument.parse(Array(json.utf8)).get().value
         let plan = try OneSignalTranslator.plan(body, notificationId: "n-1", nowSeconds: 1_000)
-        let (push, badge) = OneSignalTranslator.push(plan, to: subscription, bundleId: "com.example.app")
+        // The badge OneSignal keeps for the subscription, as OneSignalApps.nextBadge keeps it.
+        let (push, badge) = OneSignalTranslator.push(plan, to: subscription, bundleId: "com.example.app") { type, count in
+            max(0, type == "SetTo" ? count : subscription.badgeCount + count)
+        }
         let payload = try #require(JSONSerialization.jsonObject(with: Data(push.payload)) as? [String: Any])
         return (push, payload, try #require(payload["aps"] as? [String: Any]), badge)
     }
 
-    @Test func theSeedsBodyGroupsByThreadAndIncreasesTheBadgeOneSignalKeeps() throws {
+    @Test func anOlderClientsBodyGroupsByThreadAndIncreasesTheBadgeOneSignalKeeps() throws {
         let r = try Self.push(#"""
             {"app_id":"a","include_external_user_ids":["user-1"],"headings":{"en":"제목"},"contents":{"en":"내용"},
              "url":"myapp://room/7","ios_badgeType":"Increase","ios_badgeCount":"1","thread_id":"room-7"}

@@ -14,7 +14,7 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var sandboxPort: Int = 2198
     /// Port of the plain HTTP/1.1 control API; 0 picks one.
     public var controlPort: Int = 8765
-    /// Port of the providers' front doors (FCM's APIs over TLS); 0 picks one, nil serves none.
+    /// Port of the providers' front doors (FCM's and OneSignal's APIs over TLS); 0 picks one, nil serves none.
     public var frontDoorPort: Int? = 2199
     /// The FCM legacy API answers as after its shutdown (every target `DeprecatedApi`).
     public var fcmLegacyShutDown = false

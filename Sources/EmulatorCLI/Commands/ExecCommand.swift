@@ -25,6 +25,7 @@ public struct ExecCommand: Command {
         public static let productionURL = "APNS_EMULATOR_PRODUCTION_URL"
         public static let sandboxURL = "APNS_EMULATOR_SANDBOX_URL"
         public static let controlURL = "APNS_EMULATOR_CONTROL_URL"
+        public static let frontDoorsURL = "APNS_EMULATOR_FRONT_DOORS_URL"
         public static let caFile = "APNS_EMULATOR_CA_FILE"
         public static let keyFile = "APNS_EMULATOR_KEY_FILE"
         public static let keyId = "APNS_EMULATOR_KEY_ID"
@@ -37,6 +38,7 @@ public struct ExecCommand: Command {
         discussion: """
             Everything after '--' is the command. It runs with these variables set: \
             \(Variable.productionURL), \(Variable.sandboxURL) (https://127.0.0.1:PORT), \(Variable.controlURL), \
+            \(Variable.frontDoorsURL) (FCM and OneSignal), \
             \(Variable.caFile) (the CA to trust), \(Variable.keyFile), \(Variable.keyId) and \(Variable.teamId) \
             (the sample signing key, registered in the emulator).
 
@@ -73,6 +75,7 @@ public struct ExecCommand: Command {
         environment[Variable.productionURL] = endpoints.production
         environment[Variable.sandboxURL] = endpoints.sandbox
         environment[Variable.controlURL] = endpoints.control
+        environment[Variable.frontDoorsURL] = endpoints.frontDoors
         environment[Variable.caFile] = endpoints.ca
         environment[Variable.keyFile] = keyFile
         environment[Variable.keyId] = DevCertificates.sampleKeyId

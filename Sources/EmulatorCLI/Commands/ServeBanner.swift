@@ -23,7 +23,7 @@ struct ServeBanner: Sendable {
     var text: String {
         var lines = ["apns-emulator \(version)", ""]
         lines += table([("Endpoint", "URL"), ("production", production), ("sandbox", sandbox), ("control", control)]
-                       + (frontDoors.map { [("front doors (FCM)", $0)] } ?? []))
+                       + (frontDoors.map { [("front doors (FCM, OneSignal)", $0)] } ?? []))
         lines += [
             "",
             "CA certificate: \(caPath)",

@@ -34,12 +34,12 @@ extension ServeCommand {
         static let frontDoorPort = OptionDeclaration.value(
             "front-door-port",
             valueName: "port",
-            help: "Port of the providers' front doors: FCM's HTTP v1 and legacy APIs and Google's OAuth token endpoint, "
-                + "over TLS (fcm.googleapis.com, oauth2.googleapis.com); 0 picks a free port.",
+            help: "Port of the providers' front doors over TLS: FCM's HTTP v1 and legacy APIs, Google's OAuth token "
+                + "endpoint and OneSignal's notifications API; 0 picks a free port.",
             default: String(defaults.frontDoorPort ?? 0)
         )
         static let noFrontDoors = OptionDeclaration.flag(
-            "no-front-doors", help: "Serve no front doors (no FCM endpoints).")
+            "no-front-doors", help: "Serve no front doors (no FCM or OneSignal endpoints).")
         static let fcmLegacyAPI = OptionDeclaration.value(
             "fcm-legacy-api", valueName: "state",
             help: "open: POST /fcm/send works as before its shutdown; shut-down: every target gets DeprecatedApi, "

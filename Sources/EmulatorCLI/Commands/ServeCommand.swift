@@ -16,7 +16,7 @@ public struct ServeCommand: Command {
         abstract: "Start the APNs emulator and run until interrupted.",
         discussion: """
             Listens for HTTP/2 over TLS on the production and sandbox ports, for plain HTTP/1.1 on the control \
-            port, and for FCM's APIs over TLS on the front-door port. Once every listener accepts connections it prints a table of endpoints and a final line starting \
+            port, and for FCM's and OneSignal's APIs over TLS on the front-door port. Once every listener accepts connections it prints a table of endpoints and a final line starting \
             with 'ready:', then runs until SIGINT or SIGTERM and shuts down gracefully. A second signal stops it at \
             once.
 

@@ -13,8 +13,10 @@ package struct FCMFrontDoor: Sendable {
     /// The legacy API answers as after its shutdown (every target `DeprecatedApi`).
     let legacyShutDown: Bool
 
-    /// Bodies past this are refused before parsing (FCM's own limit on a message is 4 KiB of payload).
-    static let maxBodyBytes = 256 * 1024
+    /// Bodies past this are refused before parsing: FCM and OneSignal take a few KiB of payload, APNs 4 KiB.
+    static let maxBodyBytes = 64 * 1024
+    /// What the message log keeps of a relayed payload (APNs refuses anything larger anyway).
+    static let loggedPayloadBytes = 5 * 1024
 
     func handle(_ request: HTTP1Request) -> HTTP1Response? {
         let path = request.path
@@ -46,16 +48,17 @@ package struct FCMFrontDoor: Sendable {
             log.append(entry)
             return Self.json(error.status, error.body)
         }
-        guard let project = projects.project(projectId) else {
-            return fail(FCMError(status: 404, apiStatus: "NOT_FOUND", "Project \(projectId) is not a project of this emulator"
-                                 + " (PUT /_emulator/fcm/projects/\(projectId) adds it)."))
-        }
+        // Google checks the credential first: a project the token may not send to is 403, whether or not it exists.
         let authorization = request.header("authorization") ?? ""
         guard authorization.lowercased().hasPrefix("bearer ") else { return fail(.unauthenticated) }
         do {
             try projects.authorize(bearer: String(authorization.dropFirst(7)), projectId: projectId, now: now / 1000)
         } catch {
             return fail(error)
+        }
+        guard let project = projects.project(projectId) else {
+            return fail(FCMError(status: 404, apiStatus: "NOT_FOUND", "Project \(projectId) is not a project of this emulator"
+                                 + " (PUT /_emulator/fcm/projects/\(projectId) adds it)."))
         }
         guard !request.bodyExceededLimit, request.body.count <= Self.maxBodyBytes else {
             return fail(.invalid("Request payload size exceeds the limit: \(Self.maxBodyBytes) bytes."))
@@ -210,8 +213,10 @@ package struct FCMFrontDoor: Sendable {
     static func describe(_ push: RelayedPush) -> FrontDoorMessage.RelayedRequest {
         var headers: [String: String] = [:]
         for h in push.headers { headers[h.name] = h.value }
-        return .init(token: push.apnsToken, environment: push.sandbox ? "sandbox" : "production", headers: headers,
-                     payload: String(decoding: push.payload, as: UTF8.self))
+        let payload = push.payload.count <= loggedPayloadBytes
+            ? String(decoding: push.payload, as: UTF8.self)
+            : String(decoding: push.payload.prefix(loggedPayloadBytes), as: UTF8.self) + "… (\(push.payload.count) bytes)"
+        return .init(token: push.apnsToken, environment: push.sandbox ? "sandbox" : "production", headers: headers, payload: payload)
     }
 
     static func json(_ status: Int, _ body: [UInt8]) -> HTTP1Response {

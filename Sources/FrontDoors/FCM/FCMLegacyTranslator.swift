@@ -55,7 +55,7 @@ package enum FCMLegacyTranslator {
             }
             if let sound = n["sound"]?.string { builder.aps["sound"] = sound }
             if let badge = n["badge"] {
-                // The reference types it as a string; the seed sent the number 100. Both set the badge absolutely.
+                // The reference types it as a string; senders send the number (100) too. Both set the badge absolutely.
                 if let number = badge.integer { builder.aps["badge"] = number } else if let text = badge.string, let number = Int64(text) {
                     builder.aps["badge"] = number
                 } else {

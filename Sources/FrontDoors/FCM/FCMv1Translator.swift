@@ -14,7 +14,8 @@ import Foundation
 /// - `data` values must be strings, and keys `from`, `gcm…` and `google…` are FCM's own; data keys go beside `aps`;
 /// - an image (`apns.fcm_options.image`, else `notification.image`) sets `mutable-content: 1` and goes in
 ///   `fcm_options.image` for the Firebase service extension helper to download;
-/// - `apns.headers` are passed as they are; `apns-priority` defaults to 10 and `apns-expiration` to 30 days;
+/// - `apns.headers` starting `apns-` are passed as they are (`apns-topic` is the app's); `apns-priority` defaults to
+///   10 (5 for a background push) and `apns-expiration` to 30 days;
 /// - FCM adds `gcm.message_id`.
 /// A message with nothing to show and no `content-available` is FCM data the SDK takes over FCM's own channel while
 /// the app runs: no APNs push is made of it.
@@ -79,42 +80,5 @@ package enum FCMv1Translator {
         }
         builder.custom["gcm.message_id"] = messageId
         return .success(FCMDevice.push(to: token, payload: builder, headers: headers, nowSeconds: nowSeconds))
-    }
-}
-
-/// What both FCM APIs share: reading a registration token and making the APNs request for it.
-enum FCMDevice {
-    static func resolve(_ text: String, projectNumber: UInt64) throws(FCMError) -> FCMRegistrationToken {
-        guard let token = FCMRegistrationToken(text: text) else {
-            throw FCMError(.invalidArgument, "The registration token is not a valid FCM registration token")
-        }
-        guard token.projectNumber == projectNumber else {
-            throw FCMError(.senderIdMismatch, "SenderId mismatch")
-        }
-        return token
-    }
-
-    /// `headers` as the sender gave them, completed with FCM's defaults and the app's topic.
-    static func push(to token: FCMRegistrationToken, payload: APNsPayloadBuilder, headers given: [(name: String, value: String)],
-                     nowSeconds: Int64) -> RelayedPush {
-        var headers = given.filter { $0.name.hasPrefix("apns-") && $0.name != "apns-topic" }
-        func add(_ name: String, _ value: @autoclosure () -> String) {
-            if !headers.contains(where: { $0.name == name }) { headers.append((name, value())) }
-        }
-        add("apns-push-type", payload.inferredPushType)
-        add("apns-priority", "10")
-        add("apns-expiration", String(nowSeconds + 30 * 86_400))
-        headers.append(("apns-topic", token.bundleId))
-        return RelayedPush(apnsToken: token.apnsToken, sandbox: token.sandbox, headers: headers, payload: payload.bytes)
-    }
-}
-
-/// FCM's reserved data keys: `from`, and anything starting with `gcm` or `google`.
-enum FCMDataKeys {
-    static func check(_ key: String) throws(FCMError) {
-        let lower = key.lowercased()
-        if lower == "from" || lower.hasPrefix("gcm") || lower.hasPrefix("google") {
-            throw .invalid("Invalid data payload key: \(key) (from, gcm… and google… are FCM's own keys)")
-        }
     }
 }

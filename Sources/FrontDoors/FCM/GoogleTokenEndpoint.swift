@@ -17,10 +17,10 @@ struct GoogleTokenEndpoint {
         func failure(_ error: String, _ description: String) -> (Int, [UInt8]) {
             (400, JSONText.bytes(["error": error, "error_description": description]))
         }
-        var components = URLComponents()
-        components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
-        let fields = components.queryItems ?? []
-        func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+        guard let form = FormBody(body) else {
+            return failure("invalid_request", "The body is not a form (application/x-www-form-urlencoded) in UTF-8")
+        }
+        func field(_ name: String) -> String? { form.value(name) }
         guard let grant = field("grant_type") else { return failure("invalid_request", "Missing required parameter: grant_type") }
         guard grant == Self.grantType else { return failure("unsupported_grant_type", "Invalid grant_type: \(grant)") }
         guard let assertion = field("assertion") else { return failure("invalid_request", "Missing required parameter: assertion") }
@@ -34,11 +34,13 @@ struct GoogleTokenEndpoint {
             return failure("invalid_grant", "Invalid JWT: the algorithm must be RS256, got \(header.value["alg"]?.description ?? "none").")
         }
         let c = claims.value
-        guard let issuer = c["iss"]?.string, let (key, projectIds) = projects.serviceAccount(issuer) else {
+        guard let issuer = c["iss"]?.string, case let memberships = projects.serviceAccount(issuer), !memberships.isEmpty else {
             return failure("invalid_grant", "Invalid grant: account not found")
         }
         let signingInput = Array(assertion.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard key.verifyRS256(signature: signature, data: signingInput) else { return failure("invalid_grant", "Invalid JWT Signature.") }
+        // The projects whose copy of the account's key made the signature.
+        let projectIds = Set(memberships.filter { $0.key.verifyRS256(signature: signature, data: signingInput) }.map(\.projectId))
+        guard !projectIds.isEmpty else { return failure("invalid_grant", "Invalid JWT Signature.") }
         guard let audience = c["aud"]?.string, audience.hasSuffix("/token") else {
             return failure("invalid_grant", "Invalid JWT: the aud claim must be the token endpoint (…/token).")
         }

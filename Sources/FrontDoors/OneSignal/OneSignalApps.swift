@@ -3,51 +3,6 @@ import VirtualDevices
 import OpenSSLSupport
 import Synchronization
 
-/// A OneSignal app as the front door knows it: its REST API key, the iOS app it sends to and the APNs auth key
-/// uploaded to it.
-package struct OneSignalApp: Sendable {
-    package var appId: String
-    package var restApiKey: String
-    package var bundleId: String
-    package var apnsKeyId: String
-    package var apnsTeamId: String
-    package var apnsKey: PrivateKey
-
-    package init(appId: String, restApiKey: String, bundleId: String, apnsKeyId: String, apnsTeamId: String, apnsKey: PrivateKey) {
-        self.appId = appId
-        self.restApiKey = restApiKey
-        self.bundleId = bundleId
-        self.apnsKeyId = apnsKeyId
-        self.apnsTeamId = apnsTeamId
-        self.apnsKey = apnsKey
-    }
-}
-
-/// One device's push subscription, as the OneSignal SDK registers it: its APNs token, the user it was logged in
-/// as (`external_id`), and the badge count OneSignal keeps for `ios_badgeType: Increase`.
-package struct OneSignalSubscription: Sendable, Encodable {
-    package var id: String
-    package var appId: String
-    package var apnsToken: String
-    package var environment: String
-    package var externalId: String?
-    package var badgeCount: Int64
-}
-
-/// The sample app of the development set: sends to `com.example.app` with the sample APNs key.
-package enum OneSignalSampleApp {
-    package static let appId = HostedPushSDKs.sampleOneSignalAppId
-    package static let restApiKey = "os_v2_app_apns_emulator_sample_rest_api_key"
-
-    package static func load(from certificatesDirectory: String) -> OneSignalApp? {
-        let keyFile = URL(fileURLWithPath: certificatesDirectory).appendingPathComponent("AuthKey_DEVKEY1234.p8").path
-        guard let text = FileManager.default.contents(atPath: keyFile), let key = try? PrivateKey(pem: String(decoding: text, as: UTF8.self))
-        else { return nil }
-        return OneSignalApp(appId: appId, restApiKey: restApiKey, bundleId: "com.example.app", apnsKeyId: "DEVKEY1234",
-                            apnsTeamId: "DEVTEAM123", apnsKey: key)
-    }
-}
-
 /// The apps and their subscriptions.
 package final class OneSignalApps: Sendable {
     private struct State {
@@ -114,7 +69,15 @@ package final class OneSignalApps: Sendable {
 
     package func subscriptions(of appId: String) -> [OneSignalSubscription] { all().filter { $0.appId == appId } }
 
-    func setBadge(_ count: Int64, of id: String) {
-        state.withLock { $0.badges[id] = count }
+    /// The badge a notification sends `id` (`SetTo` the count, `Increase` the kept count plus it, never below 0),
+    /// kept at once so concurrent notifications each see the one before.
+    package func nextBadge(_ type: String, _ count: Int64, of id: String) -> Int64 {
+        state.withLock { s in
+            // A count near Int64's ends saturates instead of trapping.
+            let (sum, overflow) = (s.badges[id] ?? 0).addingReportingOverflow(count)
+            let badge = max(0, type == "SetTo" ? count : overflow ? (count > 0 ? Int64.max : 0) : sum)
+            s.badges[id] = badge
+            return badge
+        }
     }
 }

@@ -61,7 +61,9 @@ package struct OneSignalFrontDoor: Sendable {
             return FCMFrontDoor.json(200, JSONText.bytes(["id": "", "errors": ["All included players are not subscribed"]]))
         }
         for subscription in targets.subscriptions {
-            let (push, badge) = OneSignalTranslator.push(plan, to: subscription, bundleId: app.bundleId)
+            let (push, _) = OneSignalTranslator.push(plan, to: subscription, bundleId: app.bundleId) { type, count in
+                apps.nextBadge(type, count, of: subscription.id)
+            }
             var one = entry
             one.target = subscription.id
             one.apns = FCMFrontDoor.describe(push)
@@ -72,9 +74,7 @@ package struct OneSignalFrontDoor: Sendable {
                 one.apnsStatus = answer.status
                 one.apnsReason = answer.reason
                 one.apnsId = answer.apnsId
-                if answer.status == 200 {
-                    if let badge { apps.setBadge(badge, of: subscription.id) }
-                } else {
+                if answer.status != 200 {
                     one.error = "APNs refused it: \(answer.status) \(answer.reason ?? "")"
                 }
             }
@@ -91,7 +91,7 @@ package struct OneSignalFrontDoor: Sendable {
         /// The `errors` object of the answer for targets that match no subscription.
         var invalid: [String: Any] = [:]
         var notes: [String] = []
-        var description: String
+        var description = ""
 
         init(_ body: JSONNode, app: OneSignalApp, apps: OneSignalApps) throws(OneSignalError) {
             func strings(_ name: String) throws(OneSignalError) -> [String]? {
@@ -108,35 +108,40 @@ package struct OneSignalFrontDoor: Sendable {
             if let channel = body["target_channel"]?.string, channel != "push" {
                 throw OneSignalError(400, "target_channel \(channel): the emulator sends push notifications only")
             }
+            // One snapshot (one walk of the device farm), looked up by id and by user.
             let own = apps.subscriptions(of: app.appId)
+            let byId = Dictionary(own.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let byUser = Dictionary(grouping: own.filter { $0.externalId != nil }, by: { $0.externalId! })
+            func users(_ ids: [String], missingKey: String) {
+                var missing: [String] = []
+                for id in ids {
+                    let found = byUser[id] ?? []
+                    if found.isEmpty { missing.append(id) }
+                    subscriptions += found
+                }
+                if !missing.isEmpty { invalid[missingKey] = missing }
+            }
             let subscriptionIds = try strings("include_subscription_ids")
             let playerIds = try strings("include_player_ids")
             if let ids = subscriptionIds ?? playerIds {
                 var missing: [String] = []
                 for id in ids {
-                    if let s = apps.subscription(id), s.appId == app.appId { subscriptions.append(s) } else { missing.append(id) }
+                    if let s = byId[id.lowercased()] { subscriptions.append(s) } else { missing.append(id) }
                 }
                 if !missing.isEmpty { invalid["invalid_player_ids"] = missing }
                 description = "subscriptions " + ids.joined(separator: ",")
             } else if let aliases = body["include_aliases"] {
-                guard aliases.kind == .object, aliases.keys == ["external_id"], let ids = aliases["external_id"]?.elements.compactMap(\.string)
+                guard aliases.kind == .object, aliases.keys == ["external_id"], let list = aliases["external_id"], list.kind == .array
                 else { throw OneSignalError(400, "include_aliases: the emulator targets the external_id alias") }
-                var missing: [String] = []
-                for id in ids {
-                    let found = own.filter { $0.externalId == id }
-                    if found.isEmpty { missing.append(id) }
-                    subscriptions += found
+                let ids = list.elements.compactMap(\.string)
+                guard ids.count == list.elements.count, ids.count <= OneSignalFrontDoor.maxTargets else {
+                    throw OneSignalError(400, "include_aliases.external_id must be up to \(OneSignalFrontDoor.maxTargets) strings")
                 }
-                if !missing.isEmpty { invalid["invalid_aliases"] = ["external_id": missing] }
+                users(ids, missingKey: "invalid_aliases")
+                if let missing = invalid.removeValue(forKey: "invalid_aliases") { invalid["invalid_aliases"] = ["external_id": missing] }
                 description = "external_id " + ids.joined(separator: ",")
             } else if let ids = try strings("include_external_user_ids") {
-                var missing: [String] = []
-                for id in ids {
-                    let found = own.filter { $0.externalId == id }
-                    if found.isEmpty { missing.append(id) }
-                    subscriptions += found
-                }
-                if !missing.isEmpty { invalid["invalid_external_user_ids"] = missing }
+                users(ids, missingKey: "invalid_external_user_ids")
                 description = "external user ids " + ids.joined(separator: ",")
             } else if let tokens = try strings("include_ios_tokens") {
                 let lower = Set(tokens.map { $0.lowercased() })
@@ -152,6 +157,9 @@ package struct OneSignalFrontDoor: Sendable {
             } else {
                 throw OneSignalError(400, "You must include which players, segments, or tags you wish to send this notification to.")
             }
+            // A subscription named twice (two ids of one user, an id and its user) gets one notification.
+            var seen: Set<String> = []
+            subscriptions = subscriptions.filter { seen.insert($0.id).inserted }
         }
     }
 }

@@ -81,7 +81,7 @@ package enum OneSignalTranslator {
                 throw OneSignalError(400, "ios_badgeType must be None, SetTo or Increase")
             }
             let countNode = body["ios_badgeCount"]
-            // The reference types it as an integer; the community SDK's callers (and the seed) send a string.
+            // The reference types it as an integer; older code (through the community SDK) sends a string such as "1".
             guard let count = countNode?.integer ?? countNode?.string.flatMap({ Int64($0) }) else {
                 throw OneSignalError(400, "ios_badgeCount must be a number with ios_badgeType \(type)")
             }
@@ -104,12 +104,15 @@ package enum OneSignalTranslator {
         return plan
     }
 
-    /// The push for one subscription, and the badge count OneSignal keeps for it once APNs accepts it.
-    package static func push(_ plan: Plan, to subscription: OneSignalSubscription, bundleId: String) -> (RelayedPush, badge: Int64?) {
+    /// The push for one subscription; `badge` is what `nextBadge` gives for the plan's badge (nil: none).
+    package static func push(_ plan: Plan, to subscription: OneSignalSubscription, bundleId: String,
+                             nextBadge: (_ type: String, _ count: Int64) -> Int64)
+        -> (RelayedPush, badge: Int64?)
+    {
         var builder = plan.builder
         var badge: Int64?
         if let (type, count) = plan.badge {
-            badge = max(0, type == "SetTo" ? count : subscription.badgeCount + count)
+            badge = nextBadge(type, count)
             builder.aps["badge"] = badge
         }
         var headers = plan.headers
@@ -118,15 +121,4 @@ package enum OneSignalTranslator {
                                payload: builder.bytes, notes: plan.notes)
         return (push, badge)
     }
-}
-
-/// A OneSignal error answer: `{"errors": [message]}`.
-package struct OneSignalError: Error, Sendable {
-    package var status: Int
-    package var message: String
-    package init(_ status: Int, _ message: String) {
-        self.status = status
-        self.message = message
-    }
-    var body: [UInt8] { JSONText.bytes(["errors": [message]]) }
 }

@@ -188,7 +188,10 @@ final class ScenarioRun {
             result = ["status": status,
                       "body": (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
                         ?? String(decoding: bytes, as: UTF8.self)]
-            if let save = step.save, let id = (result["body"] as? [String: Any])?["id"] { keep(save, id) }
+            // A control answer's id; FCM's message name (v1) or first message id (legacy) for the front-door steps.
+            let body = result["body"] as? [String: Any]
+            let legacyId = (body?["results"] as? [[String: Any]])?.first?["message_id"]
+            if let save = step.save, let id = body?["id"] ?? body?["name"] ?? legacyId { keep(save, id) }
         case .mint(let name):
             guard let sender = senders[name], let save = step.save else { throw RunnerError("no sender '\(name)'") }
             keep(save, try await sender.mintToken())

@@ -1,4 +1,3 @@
-import APNsProtocol
 import Foundation
 
 /// The parts of a push payload the device acts on, read once when the push arrives.
@@ -36,8 +35,6 @@ public struct PushContent: Sendable, Equatable {
         public var userInfoJson = ""
         /// The top-level object, for predicates on custom keys (e.g. a delegate suppressing by key).
         public var topLevelKeys: Set<String> = []
-        /// How a push provider would have mapped a payload written in its request format (empty for APNs').
-        public var providerHints: [String] = []
     }
 
     private final class Box: Sendable {
@@ -73,7 +70,6 @@ public struct PushContent: Sendable, Equatable {
         f.userInfoJson = String(decoding: payload, as: UTF8.self)
         guard let root = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return }
         f.topLevelKeys = Set(root.keys)
-        f.providerHints = ProviderShape.hints(in: root)
         guard let aps = root["aps"] as? [String: Any] else { return }
         switch aps["alert"] {
         case let text as String:

@@ -65,8 +65,9 @@ extension VirtualApp {
             if let newBadge = content.badge, badgeAllowed { badge = newBadge }
             let reason = content.badge != nil || !content.sound.isEmpty
                 ? "no alert text: badge and sound only" : "no alert text: nothing to show"
-            // A provider's request format sent to APNs as is: say how the provider would have mapped it.
-            let hints = content.providerHints
+            // A provider's request format sent to APNs as is: say how the provider would have mapped it (parsed
+            // again only here, for pushes with nothing to show).
+            let hints = ProviderShape.hints(inPayload: Array(content.userInfoJson.utf8))
             fate(.delivered, .noAlertText, hints.isEmpty ? reason : reason + " (" + hints.joined(separator: "; ") + ")")
             return
         }
