@@ -12,6 +12,7 @@
 //   EmulatorControl                          – the control API and the Emulator that starts it with the listeners
 //   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
 //   FrontDoors                               – FCM's (and Google OAuth's) and OneSignal's APIs over TLS, relayed to APNs
+//   Dashboard                                – the web dashboard on the control port (static assets, compose)
 //   Scenarios                                – scenario files (libyaml), the runner, its reports
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help
@@ -121,6 +122,11 @@ let package = Package(
             dependencies: ["EmulatorControl", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices"]
         ),
         .target(
+            name: "Dashboard",
+            dependencies: ["EmulatorControl", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices",
+                           "FrontDoors"]
+        ),
+        .target(
             name: "Scenarios",
             dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices", "EmulatorControl", "StateStore",
                            "FrontDoors"]
@@ -132,7 +138,7 @@ let package = Package(
         .target(
             name: "EmulatorCLI",
             dependencies: ["APNsEmulator", "CShims", "APNsProtocol", "H2Transport", "OpenSSLSupport", "Scenarios",
-                           "VirtualDevices", "EmulatorControl", "StateStore", "FrontDoors"]
+                           "VirtualDevices", "EmulatorControl", "StateStore", "FrontDoors", "Dashboard"]
         ),
         .target(
             // The parsers' fuzz targets (see `make fuzz`); also replayed by the tests.

@@ -28,7 +28,8 @@ build_packages=(
 # scripts, docker-compose for `docker-compose config`, openssl for throwaway certificates, HAProxy for the scale
 # profile's test (two replicas behind it on loopback), git for the versioned-dependency test's throwaway
 # repository, gcc for the allocation counter the allocations test preloads (bench/malloc-count), Go for the Go
-# sender in examples/ (Node's and Java's run when they are on the machine; they are not installed here).
+# sender in examples/ (Node's and Java's run when they are on the machine; they are not installed here), Chromium
+# and its driver for the dashboard's browser test (Selenium comes from PyPI in a cached venv).
 test_packages=(
     nghttp2-client
     nghttp2-server
@@ -43,6 +44,8 @@ test_packages=(
     git
     gcc
     golang-go
+    chromium
+    chromium-driver
 )
 # Runtime: what a binary built with --static-swift-stdlib still loads, plus curl for the HEALTHCHECK.
 runtime_packages=(

@@ -3,7 +3,7 @@ import Foundation
 
 extension JSONNode {
     /// The value as Foundation objects, for `JSONSerialization` (payloads are small: a few KiB at most).
-    var foundation: Any {
+    package var foundation: Any {
         switch kind {
         case .object:
             var out: [String: Any] = [:]

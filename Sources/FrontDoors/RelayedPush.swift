@@ -13,5 +13,14 @@ package struct RelayedPush: Sendable {
     /// What the provider did with parts of the request it does not use, in words (shown with the message).
     package var notes: [String] = []
 
+    package init(apnsToken: String, sandbox: Bool, headers: [(name: String, value: String)], payload: [UInt8],
+                 notes: [String] = []) {
+        self.apnsToken = apnsToken
+        self.sandbox = sandbox
+        self.headers = headers
+        self.payload = payload
+        self.notes = notes
+    }
+
     package func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 }

@@ -22,7 +22,8 @@ struct ServeBanner: Sendable {
 
     var text: String {
         var lines = ["apns-emulator \(version)", ""]
-        lines += table([("Endpoint", "URL"), ("production", production), ("sandbox", sandbox), ("control", control)]
+        lines += table([("Endpoint", "URL"), ("production", production), ("sandbox", sandbox), ("control", control),
+                        ("dashboard", control + "/")]
                        + (frontDoors.map { [("front doors (FCM, OneSignal)", $0)] } ?? []))
         lines += [
             "",

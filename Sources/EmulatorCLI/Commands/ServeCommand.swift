@@ -2,6 +2,7 @@ import APNsEmulator
 import APNsProtocol
 import EmulatorControl
 import Foundation
+import Dashboard
 import FrontDoors
 import VirtualDevices
 
@@ -174,7 +175,7 @@ public struct ServeCommand: Command {
         let share = OpenFileLimit.share(of: OpenFileLimit.raise())
         if configuration.maxConnections == nil { configuration.maxConnections = share.apns }
         configuration.controlConnectionLimit = share.control
-        let emulator = try Emulator.withFrontDoors(configuration: configuration).emulator
+        let emulator = try Emulator.withDashboard(configuration: configuration).emulator
         let endpoints = try emulator.start()
         let banner = ServeBanner(
             version: EmulatorVersion.current,

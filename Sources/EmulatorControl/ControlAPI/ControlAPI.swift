@@ -86,8 +86,15 @@ public struct ControlAPI: HTTP1Handler {
             guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else {
                 return false
             }
-            return extensions[found.index].waitingOperations.contains(found.operation)
+            let ext = extensions[found.index]
+            return ext.waitingOperations.contains(found.operation) || ext.publicOperations.contains(found.operation)
         }
+    }
+
+    /// An extension's operation that needs no control token (the dashboard's static assets).
+    private func isPublic(_ request: HTTP1Request) -> Bool {
+        guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else { return false }
+        return extensions[found.index].publicOperations.contains(found.operation)
     }
 
     private func unserialisedHandle(_ request: HTTP1Request) -> HTTP1Response {
@@ -104,7 +111,9 @@ public struct ControlAPI: HTTP1Handler {
         let match = Self.router.match(method: request.method, path: request.path)
         let isHealth: Bool
         if case .found(.health, _) = match { isHealth = true } else { isHealth = false }
-        if !isHealth { try authorize(request) }
+        if !isHealth {
+            if case .notFound = match, isPublic(request) {} else { try authorize(request) }
+        }
         switch match {
         case .notFound:
             return try performExtension(request)

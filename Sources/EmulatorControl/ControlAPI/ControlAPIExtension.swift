@@ -16,6 +16,8 @@ package protocol ControlAPIExtension: Sendable {
     var operationsWithQuery: Set<String> { get }
     /// Operations that may wait (the settle barrier): they run outside the turns the other calls take.
     var waitingOperations: Set<String> { get }
+    /// Operations served without the control token and outside the turns: static assets that hold no state.
+    var publicOperations: Set<String> { get }
     /// Answers one routed request.
     func perform(_ operation: String, _ request: ControlRequest) throws -> HTTP1Response
     /// The OpenAPI fragments describing `routes`.
@@ -24,6 +26,7 @@ package protocol ControlAPIExtension: Sendable {
 
 extension ControlAPIExtension {
     package var waitingOperations: Set<String> { [] }
+    package var publicOperations: Set<String> { [] }
 }
 
 extension ControlAPIDocument {

@@ -42,7 +42,9 @@ package final class APNsRelay: Sendable {
     }
 
     /// Sends `push` as the provider with this team and key; blocks until APNs answers.
-    func send(_ push: RelayedPush, keyId: String, teamId: String, key: PrivateKey, nowSeconds: Int64) -> Result<RelayAnswer, FCMError> {
+    package func send(_ push: RelayedPush, keyId: String, teamId: String, key: PrivateKey, nowSeconds: Int64)
+        -> Result<RelayAnswer, FCMError>
+    {
         let sender = RelaySender(sandbox: push.sandbox, teamId: teamId, keyId: keyId)
         let jwt: String
         do {

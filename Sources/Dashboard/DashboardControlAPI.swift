@@ -1,0 +1,156 @@
+import APNsEmulator
+import APNsProtocol
+import EmulatorControl
+import Foundation
+import FrontDoors
+import H2Transport
+import OpenSSLSupport
+import VirtualDevices
+
+/// The dashboard on the control port: the page at `/`, its script and stylesheet (no state in them, so they are
+/// served without the control token; every call the script makes carries it), and the compose form's send.
+package final class DashboardControlAPI: EmulatorExtension {
+    enum Operation: String, CaseIterable {
+        case dashboardPage, dashboardPageAlias, dashboardScript, dashboardStyle, dashboardSend
+    }
+
+    private let farm: DeviceFarm
+    private let services: EmulatorServices
+    private let relay: APNsRelay
+    private let certificatesDirectory: String
+
+    init(farm: DeviceFarm, services: EmulatorServices, certificatesDirectory: String) {
+        self.farm = farm
+        self.services = services
+        self.certificatesDirectory = certificatesDirectory
+        relay = APNsRelay(caFile: URL(fileURLWithPath: certificatesDirectory).appendingPathComponent("ca.pem").path)
+    }
+
+    package var routes: [(method: String, pattern: String, operation: String)] {
+        [
+            ("GET", "/", Operation.dashboardPage.rawValue),
+            ("GET", "/_emulator/dashboard", Operation.dashboardPageAlias.rawValue),
+            ("GET", "/_emulator/dashboard/app.js", Operation.dashboardScript.rawValue),
+            ("GET", "/_emulator/dashboard/style.css", Operation.dashboardStyle.rawValue),
+            ("POST", "/_emulator/dashboard/send", Operation.dashboardSend.rawValue),
+        ]
+    }
+
+    package var operationsWithQuery: Set<String> { [] }
+    package var publicOperations: Set<String> {
+        [Operation.dashboardPage.rawValue, Operation.dashboardPageAlias.rawValue, Operation.dashboardScript.rawValue,
+         Operation.dashboardStyle.rawValue]
+    }
+
+    package func perform(_ operation: String, _ request: ControlRequest) throws -> HTTP1Response {
+        switch Operation(rawValue: operation) {
+        case .dashboardPage, .dashboardPageAlias: return Self.asset(DashboardPage.html, type: "text/html; charset=utf-8")
+        case .dashboardScript: return Self.asset(DashboardScript.js, type: "text/javascript; charset=utf-8")
+        case .dashboardStyle: return Self.asset(DashboardStyle.css, type: "text/css; charset=utf-8")
+        case .dashboardSend: return try send(request)
+        case nil: throw ControlAPIError.notFound(operation)
+        }
+    }
+
+    static func asset(_ text: String, type: String) -> HTTP1Response {
+        HTTP1Response(status: 200, headers: [H2Header("content-type", type), H2Header("cache-control", "no-store"),
+                                             H2Header("x-content-type-options", "nosniff")], body: Array(text.utf8))
+    }
+
+    /// `{"deviceId", "bundleId", "payload", "pushType"?, "priority"?, "collapseId"?, "expiresInSeconds"?}`: a push to
+    /// the app's token through the APNs listener, signed with the sample key, answered `{status, reason, apnsId}`.
+    private func send(_ request: ControlRequest) throws -> HTTP1Response {
+        let document: JSONDocument
+        switch JSONDocument.parse(request.http.body) {
+        case .success(let d) where d.value.kind == .object: document = d
+        case .success: throw ControlAPIError.invalidField("body", message: "the body must be a JSON object")
+        case .failure(let e): throw ControlAPIError.malformedJSON("request body is not valid JSON: \(e)")
+        }
+        let body = document.value
+        let allowed: Set<String> = ["deviceId", "bundleId", "payload", "pushType", "priority", "collapseId", "expiresInSeconds"]
+        if let unknown = body.keys.first(where: { !allowed.contains($0) }) {
+            throw ControlAPIError.unknownField(unknown, expected: allowed.sorted(), location: .body)
+        }
+        guard let deviceId = body["deviceId"]?.string, let bundleId = body["bundleId"]?.string else {
+            throw ControlAPIError.invalidField("deviceId", message: "deviceId and bundleId name the app to push to")
+        }
+        guard let payload = body["payload"], payload.kind == .object else {
+            throw ControlAPIError.invalidField("payload", message: "payload must be a JSON object")
+        }
+        let app: VirtualApp
+        do { app = try farm.app(bundleId, on: deviceId) } catch { throw ControlAPIError.notFound("\(error)") }
+        guard let token = app.token else {
+            throw ControlAPIError.conflict("\(bundleId) on \(deviceId) has no token yet (it has not called GetToken)")
+        }
+        let pushType = body["pushType"]?.string ?? "alert"
+        guard let type = PushType(rawValue: pushType) else {
+            throw ControlAPIError.invalidField("pushType", message: "pushType \(pushType) is not an APNs push type")
+        }
+        let nowSeconds = services.clock.now() / 1000
+        var headers: [(name: String, value: String)] = [("apns-push-type", pushType),
+                                                        ("apns-topic", bundleId + type.topicSuffix)]
+        if let priority = body["priority"]?.integer { headers.append(("apns-priority", String(priority))) }
+        if let collapse = body["collapseId"]?.string { headers.append(("apns-collapse-id", collapse)) }
+        if let seconds = body["expiresInSeconds"]?.integer { headers.append(("apns-expiration", String(nowSeconds + seconds))) }
+        let push = RelayedPush(apnsToken: token, sandbox: app.configuration.build.tokenEnvironment == .sandbox, headers: headers,
+                               payload: JSONText.bytes(payload.foundation))
+        let keyFile = URL(fileURLWithPath: certificatesDirectory).appendingPathComponent(DevCertificates.FileName.authKey).path
+        guard let pem = FileManager.default.contents(atPath: keyFile), let key = try? PrivateKey(pem: String(decoding: pem, as: UTF8.self))
+        else { throw ControlAPIError.unavailable("the sample key \(keyFile) cannot be read: the dashboard signs with it") }
+        switch relay.send(push, keyId: DevCertificates.sampleKeyId, teamId: DevCertificates.sampleTeamId, key: key, nowSeconds: nowSeconds) {
+        case .failure(let error): throw ControlAPIError.unavailable(error.message)
+        case .success(let answer):
+            var out: [String: Any] = ["status": answer.status]
+            if let reason = answer.reason { out["reason"] = reason }
+            if let id = answer.apnsId { out["apnsId"] = id }
+            return ControlAPIResponse.bytes(JSONText.bytes(out), headers: [H2Header("content-type", "application/json")])
+        }
+    }
+
+    // MARK: EmulatorExtension
+
+    package var observesPushes: Bool { false }
+    package func pushAccepted(_ push: AcceptedPush, now: Millis, readAt: UInt64) {}
+    package func clockAdvanced(to now: Millis) {}
+    package func reset() {}
+    package func shutdown() { relay.shutdown() }
+
+    package func started(at endpoints: EmulatorEndpoints) throws -> EmulatorEndpoints {
+        var host = URL(string: endpoints.production)?.host ?? "127.0.0.1"
+        if host == "0.0.0.0" { host = "127.0.0.1" } else if host == "::" { host = "::1" }
+        relay.point(at: RelayTarget(host: host, productionPort: endpoints.productionPort, sandboxPort: endpoints.sandboxPort))
+        return endpoints
+    }
+
+    package var document: ControlAPIDocument.Fragment {
+        typealias Op = ControlAPIDocument.Operation
+        typealias Doc = ControlAPIDocument
+        return ControlAPIDocument.Fragment(
+            tags: [["name": "dashboard", "description": "The web dashboard at `/` and its compose form."]],
+            operations: [
+                Op(id: Operation.dashboardPage.rawValue, method: "GET", path: "/", tag: "dashboard", summary: "The dashboard",
+                   description: "An HTML page (also at `/_emulator/dashboard`); served without the control token, which its calls carry.",
+                   success: (200, "text/html", nil)),
+                Op(id: Operation.dashboardPageAlias.rawValue, method: "GET", path: "/_emulator/dashboard", tag: "dashboard",
+                   summary: "The dashboard", success: (200, "text/html", nil)),
+                Op(id: Operation.dashboardScript.rawValue, method: "GET", path: "/_emulator/dashboard/app.js", tag: "dashboard",
+                   summary: "The dashboard's script", success: (200, "text/javascript", nil)),
+                Op(id: Operation.dashboardStyle.rawValue, method: "GET", path: "/_emulator/dashboard/style.css", tag: "dashboard",
+                   summary: "The dashboard's stylesheet", success: (200, "text/css", nil)),
+                Op(id: Operation.dashboardSend.rawValue, method: "POST", path: "/_emulator/dashboard/send", tag: "dashboard",
+                   summary: "Send a push to a virtual app",
+                   description: "Through the APNs listener, signed with the sample key, to the app's token.",
+                   body: ("DashboardSendRequest", true), success: (200, "`{status, reason?, apnsId?}`: APNs' answer.", nil),
+                   errors: [404: "No such device or app.", 409: "The app has no token yet."]),
+            ],
+            schemas: [
+                "DashboardSendRequest": Doc.object("A push from the compose form.", [
+                    ("deviceId", Doc.string("Device.")), ("bundleId", Doc.string("App.")),
+                    ("payload", ["type": "object", "description": "The APNs payload."] as Doc.JSON),
+                    ("pushType", Doc.string("apns-push-type (default alert).")), ("priority", Doc.integer("apns-priority.")),
+                    ("collapseId", Doc.string("apns-collapse-id.")),
+                    ("expiresInSeconds", Doc.integer("apns-expiration as seconds from now.")),
+                ], required: ["deviceId", "bundleId", "payload"]),
+            ])
+    }
+}

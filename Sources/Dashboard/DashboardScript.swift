@@ -1,0 +1,207 @@
+/// The dashboard's script: reads the control API every second and draws the devices, the journal and the compose
+/// form; the buttons call the same control endpoints a test would.
+enum DashboardScript {
+    static let js = #"""
+    "use strict";
+    const $ = (s, root = document) => root.querySelector(s);
+    const esc = (v) => String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+    const tokenField = $("#token");
+    tokenField.value = sessionStorage.getItem("controlToken") || "";
+    tokenField.addEventListener("change", () => { sessionStorage.setItem("controlToken", tokenField.value); refresh(); });
+
+    async function api(method, path, body) {
+      const headers = {};
+      if (tokenField.value) headers["Authorization"] = "Bearer " + tokenField.value;
+      if (body !== undefined) headers["Content-Type"] = "application/json";
+      const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await r.text();
+      let json = null;
+      try { json = text ? JSON.parse(text) : null; } catch (e) { json = { text }; }
+      if (r.status === 401) throw new Error("the control API wants its token: enter it above");
+      return { status: r.status, json };
+    }
+
+    const drawn = { devices: null, journal: null };
+    function say(text) { $("#status").textContent = text || ""; }
+
+    // Tabs
+    let tab = "devices";
+    for (const b of document.querySelectorAll(".tab")) {
+      b.addEventListener("click", () => {
+        tab = b.dataset.tab;
+        for (const o of document.querySelectorAll(".tab")) o.classList.toggle("active", o === b);
+        for (const p of document.querySelectorAll(".panel")) p.hidden = p.id !== tab;
+        refresh();
+      });
+    }
+
+    // Devices
+    const levels = { 1: "passive", 3: "time-sensitive", 4: "critical" };
+    const authorization = { 1: "not determined", 2: "denied", 3: "authorized", 4: "provisional", 5: "ephemeral" };
+    function notificationHTML(n, device, app) {
+      const c = n.notification;
+      const mark = levels[c.interruptionLevel] ? `<span class="mark">${levels[c.interruptionLevel]}</span>` : "";
+      const image = (n.attachments || []).find((a) => (a.type || "").startsWith("public.") && /jpe?g|png|gif|heic/.test(a.type));
+      return `<div class="notification" data-id="${esc(n.identifier)}">
+        ${image ? `<img alt="" src="/_emulator/files/${esc((image.url || "").split("/").pop())}">` : ""}
+        <div class="title">${esc(c.title)}${mark}</div><div class="subtitle">${esc(c.subtitle)}</div>
+        <div class="body">${esc(c.body)}</div>
+        <div class="facts">${esc((n.presentation || []).join(", "))}${n.soundPlayed ? " · sound " + esc(n.soundPlayed) : ""}</div>
+        <div class="actions">
+          <button class="tap" data-device="${esc(device)}" data-app="${esc(app)}" data-id="${esc(n.identifier)}">Tap</button>
+          <button class="dismiss" data-device="${esc(device)}" data-app="${esc(app)}" data-id="${esc(n.identifier)}">Dismiss</button>
+        </div></div>`;
+    }
+
+    function centreHTML(centre, device, app) {
+      const byId = new Map(centre.notifications.map((n) => [n.identifier, n]));
+      return centre.groups.map((g) => `<div class="group" data-thread="${esc(g.threadIdentifier)}">
+        <div class="summary">${g.threadIdentifier ? "thread " + esc(g.threadIdentifier) : "no thread"} · ${g.notificationIds.length}
+          ${g.summaryArguments && g.summaryArguments.length ? " · from " + esc(g.summaryArguments.join(", ")) : ""}</div>
+        ${g.notificationIds.map((id) => byId.get(id)).filter(Boolean).map((n) => notificationHTML(n, device, app)).join("")}
+      </div>`).join("");
+    }
+
+    async function drawDevices() {
+      const { json } = await api("GET", "/_emulator/devices");
+      const devices = (json && json.devices) || [];
+      const cards = [];
+      for (const d of devices) {
+        const apps = [];
+        for (const a of d.apps) {
+          const base = `/_emulator/devices/${encodeURIComponent(d.id)}/apps/${encodeURIComponent(a.bundleId)}`;
+          const [centre, events] = await Promise.all([api("GET", base + "/notifications"), api("GET", base + "/events")]);
+          const timeline = ((events.json && events.json.events) || []).slice(-12).reverse()
+            .map((e) => `<li class="event" data-type="${esc(e.type)}">${new Date(e.at).toLocaleTimeString()} ${esc(e.type)}${e.notification ? " · " + esc(e.notification.title || e.notification.body) : ""}${e.actionIdentifier ? " · " + esc(e.actionIdentifier) : ""}</li>`).join("");
+          apps.push(`<div class="app" data-bundle="${esc(a.bundleId)}">
+            <h3>${esc(a.bundleId)} ${a.badge ? `<span class="badge">${a.badge}</span>` : ""}</h3>
+            <div class="facts">${esc(a.build)} · ${esc(a.lifecycle)} · notifications ${esc(authorization[a.authorizationStatus] || a.authorizationStatus)} · token ${a.token ? esc(a.token.slice(0, 12)) + "… (" + esc(a.tokenEnvironment) + ")" : "none"}${a.fcmToken ? " · FCM" : ""}${a.oneSignalSubscriptionId ? " · OneSignal" : ""}</div>
+            <div class="actions">
+              ${["foreground", "background", "forceQuit"].map((x) => `<button class="app-action" data-device="${esc(d.id)}" data-app="${esc(a.bundleId)}" data-action="${x}">${x}</button>`).join("")}
+              <button class="app-action" data-device="${esc(d.id)}" data-app="${esc(a.bundleId)}" data-action="setNotificationsEnabled" data-enabled="${a.authorizationStatus === 2}">notifications ${a.authorizationStatus === 2 ? "on" : "off"}</button>
+            </div>
+            <div class="centre">${centre.json ? centreHTML(centre.json, d.id, a.bundleId) : ""}</div>
+            <ol class="timeline">${timeline}</ol>
+          </div>`);
+        }
+        cards.push(`<div class="device" data-id="${esc(d.id)}">
+          <h2>${esc(d.name || d.id)} <small>${esc(d.platform)} ${esc(d.osVersion)}</small>
+            <button class="device-action" data-device="${esc(d.id)}" data-action="${d.online ? "offline" : "online"}">${d.online ? "go offline" : "go online"}</button></h2>
+          <div class="facts ${d.online ? "online" : "offline"}">${d.online ? "online" : "offline"}${d.focus ? " · Focus" : ""}${d.muted ? " · silent" : ""}</div>
+          ${apps.join("")}</div>`);
+      }
+      const panel = $("#devices");
+      const html = cards.length ? cards.join("")
+        : '<p class="empty">No virtual devices yet: create one with <code>POST /_emulator/devices</code> or a scenario.</p>';
+      // Redrawn only when something changed, so a button is not replaced under the pointer.
+      if (drawn.devices !== html) { panel.innerHTML = html; drawn.devices = html; }
+      return devices;
+    }
+
+    document.addEventListener("click", async (event) => {
+      const b = event.target.closest("button");
+      if (!b) return;
+      try {
+        if (b.classList.contains("tap") || b.classList.contains("dismiss")) {
+          const path = `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/apps/${encodeURIComponent(b.dataset.app)}/actions`;
+          await api("POST", path, { action: b.classList.contains("tap") ? "tap" : "dismiss", notificationId: b.dataset.id });
+        } else if (b.classList.contains("app-action")) {
+          const body = { action: b.dataset.action };
+          if (b.dataset.action === "setNotificationsEnabled") body.enabled = b.dataset.enabled === "true";
+          await api("POST", `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/apps/${encodeURIComponent(b.dataset.app)}/actions`, body);
+        } else if (b.classList.contains("device-action")) {
+          await api("POST", `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/actions`, { action: b.dataset.action });
+        } else if (b.id === "reset") {
+          if (!confirm("Forget every key, token, device and journal entry?")) return;
+          await api("POST", "/_emulator/reset");
+        } else if (b.id === "advance") {
+          await api("POST", "/_emulator/clock/advance", { seconds: 60 });
+        } else {
+          return;
+        }
+        refresh();
+      } catch (e) { say(e.message); }
+    });
+
+    // Journal
+    // Filters match as you type (part of the value, any case) over the newest 500 entries.
+    const filters = { topic: "#filter-topic", token: "#filter-token", status: "#filter-status", reason: "#filter-reason", apnsId: "#filter-apns-id" };
+    for (const sel of Object.values(filters)) $(sel).addEventListener("input", () => drawJournal());
+    $("#journal-filters").addEventListener("submit", (e) => e.preventDefault());
+    let journal = [];
+    async function drawJournal() {
+      const { status, json } = await api("GET", "/_emulator/journal?limit=500");
+      if (status !== 200) { say(json && json.error); return; }
+      const wanted = Object.entries(filters).map(([k, sel]) => [k, $(sel).value.trim().toLowerCase()]).filter(([, v]) => v);
+      journal = ((json && json.entries) || []).slice().reverse()
+        .filter((e) => wanted.every(([k, v]) => String(e[k] ?? "").toLowerCase().includes(v)));
+      const rows = journal.map((e) => `<tr data-apns-id="${esc(e.apnsId)}" class="${e.status === 200 ? "accepted" : "refused"}">
+        <td>${new Date(e.receivedAt).toLocaleTimeString()}</td><td>${esc(e.environment)}</td><td class="status">${e.status}</td>
+        <td class="reason">${esc(e.reason)}</td><td>${esc(e.pushType)}</td><td>${esc(e.topic)}</td>
+        <td>${esc((e.token || "").slice(0, 12))}</td><td>${esc(e.apnsId)}</td></tr>`).join("");
+      const body = $("#journal-rows");
+      if (drawn.journal !== rows) { body.innerHTML = rows; drawn.journal = rows; }
+    }
+    $("#journal-rows").addEventListener("click", async (event) => {
+      const row = event.target.closest("tr");
+      if (!row) return;
+      const entry = journal.find((e) => e.apnsId === row.dataset.apnsId);
+      const fates = await api("GET", "/_emulator/deliveries?apnsId=" + encodeURIComponent(row.dataset.apnsId));
+      const detail = $("#journal-detail");
+      detail.hidden = false;
+      detail.innerHTML = `<h3>${esc(entry.method)} ${esc(entry.path)} → ${entry.status} ${esc(entry.reason)}</h3>
+        <h4>Headers</h4><pre>${esc(entry.headers.map((h) => h.join(": ")).join("\n"))}</pre>
+        <h4>Payload</h4><pre>${esc(entry.payload)}</pre>
+        ${entry.warnings && entry.warnings.length ? `<h4>Warnings</h4><ul class="warnings">${entry.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : ""}
+        <h4>Fates</h4><ul class="fates">${((fates.json && fates.json.deliveries) || []).map((f) => `<li>${esc(f.deviceId)} ${esc(f.bundleId)}: ${esc(f.fate)} (${esc(f.code)}) ${esc(f.reason)}</li>`).join("") || "<li>none</li>"}</ul>`;
+    });
+
+    // Compose
+    async function fillTargets(devices) {
+      const select = $("#compose-target");
+      const current = select.value;
+      const options = [];
+      for (const d of devices) for (const a of d.apps) if (a.token) {
+        options.push(`<option value="${esc(d.id + "|" + a.bundleId)}">${esc(d.id)} · ${esc(a.bundleId)} (${esc(a.tokenEnvironment)})</option>`);
+      }
+      const html = options.join("") || "<option value=\"\">no app with a token yet</option>";
+      if (select.innerHTML !== html) { select.innerHTML = html; if (current) select.value = current; }
+    }
+    $("#compose-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const [deviceId, bundleId] = $("#compose-target").value.split("|");
+      let payload;
+      try { payload = JSON.parse($("#compose-payload").value); } catch (e) { $("#compose-result").textContent = "the payload is not JSON: " + e.message; return; }
+      const body = { deviceId, bundleId, payload, pushType: $("#compose-push-type").value, priority: Number($("#compose-priority").value) };
+      if ($("#compose-collapse-id").value) body.collapseId = $("#compose-collapse-id").value;
+      if ($("#compose-expiration").value) body.expiresInSeconds = Number($("#compose-expiration").value);
+      try {
+        const { status, json } = await api("POST", "/_emulator/dashboard/send", body);
+        $("#compose-result").textContent = status === 200 ? `APNs answered ${json.status}${json.reason ? " " + json.reason : ""} · apns-id ${json.apnsId || ""}` : (json && json.error) || "HTTP " + status;
+      } catch (e) { $("#compose-result").textContent = e.message; }
+      refresh();
+    });
+
+    // Clock and refresh loop
+    async function drawClock() {
+      const { json } = await api("GET", "/_emulator/clock");
+      if (!json) return;
+      $("#clock").textContent = new Date(json.now).toLocaleString() + (json.controllable ? " (manual)" : "");
+      $("#advance").hidden = !json.controllable;
+    }
+    let busy = false;
+    async function refresh() {
+      if (busy) return;
+      busy = true;
+      try {
+        await drawClock();
+        const devices = await drawDevices();
+        if (tab === "journal") await drawJournal();
+        if (tab === "compose") await fillTargets(devices);
+        say("");
+      } catch (e) { say(e.message); } finally { busy = false; }
+    }
+    refresh();
+    setInterval(refresh, 1000);
+    """#
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Drives the emulator's dashboard in headless Chromium (Selenium) the way a person would, and prints what happened.
+
+    dashboard_browser.py --control http://127.0.0.1:8765 [--screenshots DIR]
+
+Sets up one iPhone with the sample app through the control API (the fixture), then only uses the page: sends a push
+from the compose form, waits for it in the device's notification centre and in the journal, taps it and waits for
+NotificationOpened in the app's timeline, sends a refused push and filters the journal by its reason. Prints one
+JSON line: {"ok": true, "steps": [...]} or {"ok": false, "error": ..., "steps": [...]} (exit 1). With
+--screenshots, saves devices.png and journal.png there (the README's pictures).
+"""
+import argparse
+import json
+import os
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+
+def control(base: str, method: str, path: str, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        text = r.read().decode()
+        return json.loads(text) if text else None
+
+
+def browser() -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+        options.add_argument(flag)
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--control", required=True)
+    parser.add_argument("--screenshots")
+    args = parser.parse_args()
+    base = args.control.rstrip("/")
+    steps = []
+    app = "/_emulator/devices/phone/apps/com.example.app"
+    control(base, "POST", "/_emulator/devices", {"id": "phone", "name": "Ana's iPhone", "apps": [{"bundleId": "com.example.app"}]})
+    control(base, "POST", app + "/calls", {"call": "RequestAuthorization", "options": [1, 2, 3]})
+    control(base, "POST", app + "/calls", {"call": "GetToken"})
+    control(base, "POST", app + "/actions", {"action": "background"})
+
+    driver = browser()
+    # The page redraws every second: an element read while it is replaced is read again.
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
+    try:
+        driver.get(base + "/")
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '.device[data-id="phone"]')))
+        assert not driver.find_element(By.ID, "journal").is_displayed(), "the journal shows on the devices tab"
+        steps.append("the device wall shows the phone")
+
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="compose"]').click()
+        wait.until(lambda d: any(o.get_attribute("value") == "phone|com.example.app"
+                                 for o in d.find_elements(By.CSS_SELECTOR, "#compose-target option")))
+        Select(driver.find_element(By.ID, "compose-target")).select_by_value("phone|com.example.app")
+        payload = driver.find_element(By.ID, "compose-payload")
+        payload.clear()
+        payload.send_keys('{"aps": {"alert": {"title": "From the browser", "body": "hello"}, "thread-id": "room-1"}}')
+        driver.find_element(By.ID, "compose-send").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "compose-result"), "APNs answered 200"))
+        steps.append("the compose form sent a push: " + driver.find_element(By.ID, "compose-result").text)
+
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="devices"]').click()
+        notification = '.device[data-id="phone"] .notification'
+        wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, notification + " .title"), "From the browser"))
+        steps.append("the notification centre shows it")
+        if args.screenshots:
+            driver.save_screenshot(os.path.join(args.screenshots, "devices.png"))
+        wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, notification + " button.tap"))).click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '.device[data-id="phone"] li.event[data-type="NotificationOpened"]')))
+        steps.append("tapping it gives NotificationOpened in the timeline")
+
+        # A refused push, then the journal filtered by its reason.
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="compose"]').click()
+        collapse = driver.find_element(By.ID, "compose-collapse-id")
+        collapse.clear()
+        collapse.send_keys("x" * 65)
+        driver.find_element(By.ID, "compose-send").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "compose-result"), "BadCollapseId"))
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="journal"]').click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#journal-rows tr")) >= 2)
+        steps.append("the journal lists both pushes")
+        driver.find_element(By.ID, "filter-reason").send_keys("BadCollapseId")
+        wait.until(lambda d: [r.find_element(By.CSS_SELECTOR, "td.reason").text
+                              for r in d.find_elements(By.CSS_SELECTOR, "#journal-rows tr")] == ["BadCollapseId"])
+        steps.append("filtered by reason, only the refused push is left")
+        driver.find_element(By.CSS_SELECTOR, "#journal-rows tr").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "journal-detail"), "apns-collapse-id"))
+        steps.append("its row opens the request's headers")
+        if args.screenshots:
+            driver.find_element(By.ID, "filter-reason").clear()
+            driver.find_element(By.ID, "filter-reason").send_keys(" ")  # an input event: the table redraws unfiltered
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#journal-rows tr")) >= 2)
+            driver.save_screenshot(os.path.join(args.screenshots, "journal.png"))
+        print(json.dumps({"ok": True, "steps": steps}))
+        return 0
+    except Exception as error:  # the test prints what was reached and why it stopped
+        print(json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}", "steps": steps,
+                          "status": driver.find_element(By.ID, "status").text if driver else ""}))
+        return 1
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
