@@ -16,6 +16,8 @@ enum DashboardPage {
         <button data-tab="devices" class="tab active">Devices</button>
         <button data-tab="journal" class="tab">Journal</button>
         <button data-tab="compose" class="tab">Compose</button>
+        <button data-tab="front-doors" class="tab">Front doors</button>
+        <button data-tab="controls" class="tab">Controls</button>
       </nav>
       <div class="controls">
         <span id="clock" title="The emulator's clock"></span>
@@ -56,6 +58,39 @@ enum DashboardPage {
           <button id="compose-send" type="submit">Send through the APNs listener</button>
         </form>
         <pre id="compose-result"></pre>
+      </section>
+      <section id="front-doors" class="panel" hidden>
+        <p class="empty" id="front-doors-off" hidden>The front doors are off (serve --no-front-doors).</p>
+        <table>
+          <thead><tr><th>time</th><th>api</th><th>project / app</th><th>target</th><th>status</th><th>APNs</th><th>error</th><th>notes</th></tr></thead>
+          <tbody id="front-door-rows"></tbody>
+        </table>
+        <div id="front-door-detail" hidden></div>
+      </section>
+      <section id="controls" class="panel" hidden>
+        <div class="charts">
+          <figure><figcaption>accepted / s <b id="rate-accepted"></b></figcaption><svg id="chart-accepted" viewBox="0 0 300 60"></svg></figure>
+          <figure><figcaption>rejected / s <b id="rate-rejected"></b></figcaption><svg id="chart-rejected" viewBox="0 0 300 60"></svg></figure>
+          <figure><figcaption>answer time p50 / p99 (ms) <b id="latency"></b></figcaption><svg id="chart-latency" viewBox="0 0 300 60"></svg></figure>
+        </div>
+        <h3>Faults</h3>
+        <form id="fault-form">
+          <label>Refuse with <input id="fault-reason" placeholder="ServiceUnavailable"></label>
+          <label>for the next <input id="fault-count" size="4" value="1"> pushes</label>
+          <button id="fault-add" type="submit">Inject</button>
+          <button id="faults-clear" type="button">Clear all faults</button>
+        </form>
+        <ul id="faults"></ul>
+        <h3>Shaping</h3>
+        <form id="shaping-form">
+          <label>Latency (ms, 0: none) <input id="shaping-latency" size="6"></label>
+          <label>Brownout share (0–1) <input id="shaping-brownout" size="6"></label>
+          <button id="shaping-apply" type="submit">Apply</button>
+          <button id="shaping-off" type="button">All off</button>
+        </form>
+        <pre id="shaping"></pre>
+        <h3>State</h3>
+        <button id="export" type="button">Export state</button> <span id="export-result"></span>
       </section>
     </main>
     <script src="/_emulator/dashboard/app.js"></script>

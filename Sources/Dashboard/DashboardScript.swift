@@ -21,7 +21,7 @@ enum DashboardScript {
       return { status: r.status, json };
     }
 
-    const drawn = { devices: null, journal: null };
+    const drawn = { devices: null, journal: null, faults: null, frontDoors: null };
     function say(text) { $("#status").textContent = text || ""; }
 
     // Tabs
@@ -70,9 +70,19 @@ enum DashboardScript {
         const apps = [];
         for (const a of d.apps) {
           const base = `/_emulator/devices/${encodeURIComponent(d.id)}/apps/${encodeURIComponent(a.bundleId)}`;
-          const [centre, events] = await Promise.all([api("GET", base + "/notifications"), api("GET", base + "/events")]);
-          const timeline = ((events.json && events.json.events) || []).slice(-12).reverse()
-            .map((e) => `<li class="event" data-type="${esc(e.type)}">${new Date(e.at).toLocaleTimeString()} ${esc(e.type)}${e.notification ? " · " + esc(e.notification.title || e.notification.body) : ""}${e.actionIdentifier ? " · " + esc(e.actionIdentifier) : ""}</li>`).join("");
+          const fatesPath = `/_emulator/deliveries?deviceId=${encodeURIComponent(d.id)}&bundleId=${encodeURIComponent(a.bundleId)}`;
+          const [centre, events, calls, fates] = await Promise.all([api("GET", base + "/notifications"), api("GET", base + "/events"),
+            api("GET", base + "/calls"), api("GET", fatesPath)]);
+          // Plugin events, plugin calls and push fates, newest first.
+          const items = [
+            ...((events.json && events.json.events) || []).map((e) => ({ at: e.at, kind: "event", type: e.type,
+              text: (e.notification ? " · " + (e.notification.title || e.notification.body) : "") + (e.actionIdentifier ? " · " + e.actionIdentifier : "") })),
+            ...((calls.json && calls.json.calls) || []).map((c) => ({ at: c.calledAt, kind: "call", type: c.call,
+              text: " · " + c.state + (c.result && c.result.case ? " " + c.result.case : "") })),
+            ...((fates.json && fates.json.deliveries) || []).map((f) => ({ at: f.at, kind: "fate", type: f.fate,
+              text: " · " + f.code + " · " + (f.apnsId || "").slice(0, 8) })),
+          ].sort((x, y) => y.at - x.at).slice(0, 16);
+          const timeline = items.map((i) => `<li class="${i.kind}" data-type="${esc(i.type)}">${new Date(i.at).toLocaleTimeString()} ${i.kind === "event" ? "" : esc(i.kind) + " "}${esc(i.type)}${esc(i.text)}</li>`).join("");
           apps.push(`<div class="app" data-bundle="${esc(a.bundleId)}">
             <h3>${esc(a.bundleId)} ${a.badge ? `<span class="badge">${a.badge}</span>` : ""}</h3>
             <div class="facts">${esc(a.build)} · ${esc(a.lifecycle)} · notifications ${esc(authorization[a.authorizationStatus] || a.authorizationStatus)} · token ${a.token ? esc(a.token.slice(0, 12)) + "… (" + esc(a.tokenEnvironment) + ")" : "none"}${a.fcmToken ? " · FCM" : ""}${a.oneSignalSubscriptionId ? " · OneSignal" : ""}</div>
@@ -182,6 +192,114 @@ enum DashboardScript {
       refresh();
     });
 
+    // Front doors: what FCM and OneSignal senders sent and what APNs request each became
+    let frontDoorMessages = [];
+    async function drawFrontDoors() {
+      const { status, json } = await api("GET", "/_emulator/front-doors/messages");
+      $("#front-doors-off").hidden = status !== 404;
+      if (status !== 200) return;
+      frontDoorMessages = ((json && json.messages) || []).slice().reverse();
+      const rows = frontDoorMessages.map((m, i) => `<tr data-index="${i}" class="${m.status === 200 && (m.apnsStatus ?? 200) === 200 ? "accepted" : "refused"}">
+        <td>${new Date(m.receivedAt).toLocaleTimeString()}</td><td>${esc(m.api)}</td><td>${esc(m.project)}</td>
+        <td>${esc((m.target || "").slice(0, 16))}</td><td class="status">${m.status}</td>
+        <td>${m.apnsStatus ? esc(m.apnsStatus + " " + (m.apnsReason || "")) : m.apns ? "" : "not sent"}</td>
+        <td>${esc(m.error)}</td><td class="notes">${esc((m.notes || []).join("; "))}</td></tr>`).join("");
+      if (drawn.frontDoors !== rows) { $("#front-door-rows").innerHTML = rows; drawn.frontDoors = rows; }
+    }
+    $("#front-door-rows").addEventListener("click", (event) => {
+      const row = event.target.closest("tr");
+      if (!row) return;
+      const m = frontDoorMessages[Number(row.dataset.index)];
+      const detail = $("#front-door-detail");
+      detail.hidden = false;
+      detail.innerHTML = m.apns ? `<h3>APNs request to ${esc(m.apns.token)} (${esc(m.apns.environment)})</h3>
+        <pre>${esc(Object.entries(m.apns.headers).map(([k, v]) => k + ": " + v).join("\n"))}</pre><pre>${esc(m.apns.payload)}</pre>`
+        : `<h3>No APNs request was made</h3><p>${esc((m.notes || []).join("; ") || m.error)}</p>`;
+    });
+
+    // Controls: charts from /metrics (the last 60 seconds), faults, shaping, state export
+    const history = [];
+    let previous = null;
+    function parseMetrics(text) {
+      let accepted = 0, rejected = 0;
+      const buckets = [];
+      for (const line of text.split("\n")) {
+        let m = line.match(/^apns_emulator_requests_total\{status="(\d+)"[^}]*\} (\d+(?:\.\d+)?)/);
+        if (m) { if (m[1] === "200") accepted += Number(m[2]); else rejected += Number(m[2]); continue; }
+        m = line.match(/^apns_emulator_response_seconds_bucket\{le="([^"]+)"\} (\d+(?:\.\d+)?)/);
+        if (m) buckets.push([m[1] === "+Inf" ? Infinity : Number(m[1]), Number(m[2])]);
+      }
+      return { accepted, rejected, buckets };
+    }
+    function quantile(buckets, q) {
+      const total = buckets.length ? buckets[buckets.length - 1][1] : 0;
+      if (!total) return 0;
+      for (const [le, count] of buckets) if (count >= q * total) return le === Infinity ? NaN : le * 1000;
+      return NaN;
+    }
+    function line(values, cls) {
+      const max = Math.max(1, ...values.filter(Number.isFinite));
+      const points = values.map((v, i) => `${(i * 300) / 59},${58 - (Number.isFinite(v) ? v : 0) / max * 56}`).join(" ");
+      return `<polyline class="${cls}" points="${points}"/>`;
+    }
+    async function drawControls() {
+      const r = await fetch("/metrics", { headers: tokenField.value ? { Authorization: "Bearer " + tokenField.value } : {} });
+      const now = parseMetrics(await r.text());
+      if (previous) {
+        const delta = now.buckets.map(([le, c], i) => [le, c - (previous.buckets[i] ? previous.buckets[i][1] : 0)]);
+        history.push({ accepted: now.accepted - previous.accepted, rejected: now.rejected - previous.rejected,
+                       p50: quantile(delta, 0.5), p99: quantile(delta, 0.99) });
+        while (history.length > 60) history.shift();
+      }
+      previous = now;
+      const last = history[history.length - 1] || { accepted: 0, rejected: 0, p50: 0, p99: 0 };
+      $("#rate-accepted").textContent = last.accepted;
+      $("#rate-rejected").textContent = last.rejected;
+      $("#latency").textContent = `${Number.isFinite(last.p50) ? last.p50 : "–"} / ${Number.isFinite(last.p99) ? last.p99 : "–"}`;
+      const pad = (k) => Array(60 - history.length).fill(0).concat(history.map((h) => h[k]));
+      $("#chart-accepted").innerHTML = line(pad("accepted"), "first");
+      $("#chart-rejected").innerHTML = line(pad("rejected"), "second");
+      $("#chart-latency").innerHTML = line(pad("p50"), "first") + line(pad("p99"), "second");
+      if (tab !== "controls") return;
+      const [faults, shaping] = await Promise.all([api("GET", "/_emulator/faults"), api("GET", "/_emulator/shaping")]);
+      const list = ((faults.json && faults.json.faults) || []).map((f) => `<li class="fault">${esc(f.id)}: ${esc(JSON.stringify(f.action))}${f.remaining === 0 ? " · used up" : f.remaining != null ? " · " + f.remaining + " left" : ""}</li>`).join("");
+      if (drawn.faults !== list) { $("#faults").innerHTML = list || "<li>none</li>"; drawn.faults = list; }
+      $("#shaping").textContent = JSON.stringify(shaping.json);
+    }
+    $("#fault-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const body = { action: { type: "reason", reason: $("#fault-reason").value.trim() || "ServiceUnavailable" } };
+      if ($("#fault-count").value) body.count = Number($("#fault-count").value);
+      const { status, json } = await api("POST", "/_emulator/faults", body);
+      say(status < 300 ? "" : (json && json.error));
+      refresh();
+    });
+    $("#faults-clear").addEventListener("click", async () => { await api("DELETE", "/_emulator/faults"); refresh(); });
+    $("#shaping-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const body = {};
+      const ms = $("#shaping-latency").value.trim(), share = $("#shaping-brownout").value.trim();
+      if (ms) body.latency = Number(ms) > 0 ? { type: "fixed", ms: Number(ms) } : { type: "none" };
+      if (share) body.brownoutShare = Number(share);
+      const { status, json } = await api("PUT", "/_emulator/shaping", body);
+      say(status < 300 ? "" : (json && json.error));
+      refresh();
+    });
+    $("#shaping-off").addEventListener("click", async () => {
+      await api("PUT", "/_emulator/shaping", { latency: { type: "none" }, brownoutShare: 0 });
+      refresh();
+    });
+    $("#export").addEventListener("click", async () => {
+      const { status, json } = await api("GET", "/_emulator/state");
+      if (status !== 200) { $("#export-result").textContent = (json && json.error) || "HTTP " + status; return; }
+      const blob = new Blob([JSON.stringify(json, null, 2)], { type: "application/json" });
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = "apns-emulator-state.json";
+      a.click();
+      $("#export-result").textContent = `exported ${(json.keys || []).length} keys, ${(json.tokens || []).length} tokens, ${(json.faults || []).length} faults`;
+    });
+
     // Clock and refresh loop
     async function drawClock() {
       const { json } = await api("GET", "/_emulator/clock");
@@ -198,6 +316,8 @@ enum DashboardScript {
         const devices = await drawDevices();
         if (tab === "journal") await drawJournal();
         if (tab === "compose") await fillTargets(devices);
+        if (tab === "front-doors") await drawFrontDoors();
+        await drawControls();
         say("");
       } catch (e) { say(e.message); } finally { busy = false; }
     }

@@ -41,5 +41,11 @@ enum DashboardStyle {
     #compose-form { display: grid; grid-template-columns: repeat(3, minmax(180px, 1fr)); gap: 8px; background: var(--card); padding: 12px; border-radius: 8px; }
     #compose-form label { display: flex; flex-direction: column; gap: 2px; } #compose-form .wide { grid-column: 1 / -1; }
     textarea { font: 12px ui-monospace, Menlo, monospace; }
+    .charts { display: flex; gap: 16px; flex-wrap: wrap; margin: 8px 0; }
+    figure { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px; }
+    figcaption { font-size: 12px; color: var(--muted); }
+    svg { width: 300px; height: 60px; } polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
+    polyline.second { stroke: var(--bad); }
+    #fault-form, #shaping-form { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
     """#
 }

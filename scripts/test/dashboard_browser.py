@@ -47,10 +47,15 @@ def main() -> int:
     base = args.control.rstrip("/")
     steps = []
     app = "/_emulator/devices/phone/apps/com.example.app"
-    control(base, "POST", "/_emulator/devices", {"id": "phone", "name": "Ana's iPhone", "apps": [{"bundleId": "com.example.app"}]})
+    control(base, "POST", "/_emulator/devices", {"id": "phone", "name": "Ana's iPhone",
+                                                 "apps": [{"bundleId": "com.example.app", "firebase": {}}]})
     control(base, "POST", app + "/calls", {"call": "RequestAuthorization", "options": [1, 2, 3]})
     control(base, "POST", app + "/calls", {"call": "GetToken"})
     control(base, "POST", app + "/actions", {"action": "background"})
+    # An FCM sender's message through the front door (with the dashed flag FCM's legacy API ignores).
+    fcm = control(base, "GET", app)["fcmToken"]
+    control(base, "POST", "/_emulator/front-doors/fcm/legacy/apns-emulator-demo",
+            {"to": fcm, "mutable-content": True, "notification": {"title": "Via FCM", "body": "hi"}})
 
     driver = browser()
     # The page redraws every second: an element read while it is replaced is read again.
@@ -99,6 +104,29 @@ def main() -> int:
         driver.find_element(By.CSS_SELECTOR, "#journal-rows tr").click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "journal-detail"), "apns-collapse-id"))
         steps.append("its row opens the request's headers")
+        # Controls: a fault from the form refuses the next push; the charts draw from /metrics.
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="controls"]').click()
+        driver.find_element(By.ID, "fault-reason").send_keys("ServiceUnavailable")
+        driver.find_element(By.ID, "fault-add").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "faults"), "ServiceUnavailable"))
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="compose"]').click()
+        driver.find_element(By.ID, "compose-collapse-id").clear()
+        driver.find_element(By.ID, "compose-send").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "compose-result"), "APNs answered 503 ServiceUnavailable"))
+        steps.append("a fault injected from the controls refused the next push: 503 ServiceUnavailable")
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="controls"]').click()
+        wait.until(lambda d: d.find_element(By.ID, "rate-rejected").text != "" and
+                   d.find_elements(By.CSS_SELECTOR, "#chart-rejected polyline"))
+        wait.until(EC.text_to_be_present_in_element((By.ID, "faults"), "used up"))
+        steps.append("the charts draw and the fault shows used up")
+        # The front doors' log: the FCM message, what it became, and the note on the ignored flag.
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="front-doors"]').click()
+        wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "#front-door-rows td.notes"), "mutable-content is not a field"))
+        steps.append("the front doors tab shows the FCM message and the ignored mutable-content")
+        driver.find_element(By.CSS_SELECTOR, "#front-door-rows tr").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "front-door-detail"), "apns-topic: com.example.app"))
+        steps.append("its row opens the APNs request FCM made of it")
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="journal"]').click()
         if args.screenshots:
             driver.find_element(By.ID, "filter-reason").clear()
             driver.find_element(By.ID, "filter-reason").send_keys(" ")  # an input event: the table redraws unfiltered
