@@ -12,12 +12,14 @@ import VirtualDevices
 package final class DashboardControlAPI: EmulatorExtension {
     enum Operation: String, CaseIterable {
         case dashboardPage, dashboardPageAlias, dashboardScript, dashboardStyle, dashboardSend
+        case listScenarioRuns, reportScenarioRun
     }
 
     private let farm: DeviceFarm
     private let services: EmulatorServices
     private let relay: APNsRelay
     private let certificatesDirectory: String
+    private let runs = ScenarioRunLog()
 
     init(farm: DeviceFarm, services: EmulatorServices, certificatesDirectory: String) {
         self.farm = farm
@@ -33,6 +35,8 @@ package final class DashboardControlAPI: EmulatorExtension {
             ("GET", "/_emulator/dashboard/app.js", Operation.dashboardScript.rawValue),
             ("GET", "/_emulator/dashboard/style.css", Operation.dashboardStyle.rawValue),
             ("POST", "/_emulator/dashboard/send", Operation.dashboardSend.rawValue),
+            ("GET", "/_emulator/scenario-runs", Operation.listScenarioRuns.rawValue),
+            ("POST", "/_emulator/scenario-runs", Operation.reportScenarioRun.rawValue),
         ]
     }
 
@@ -48,6 +52,10 @@ package final class DashboardControlAPI: EmulatorExtension {
         case .dashboardScript: return Self.asset(DashboardScript.js, type: "text/javascript; charset=utf-8")
         case .dashboardStyle: return Self.asset(DashboardStyle.css, type: "text/css; charset=utf-8")
         case .dashboardSend: return try send(request)
+        case .listScenarioRuns:
+            try request.expectEmptyBody()
+            return ControlAPIResponse.bytes(runs.json, headers: [H2Header("content-type", "application/json")])
+        case .reportScenarioRun: return try report(request)
         case nil: throw ControlAPIError.notFound(operation)
         }
     }
@@ -107,6 +115,24 @@ package final class DashboardControlAPI: EmulatorExtension {
         }
     }
 
+    /// A run the scenario runner reports: kept as sent once it is a JSON object with its name, outcome and steps.
+    private func report(_ request: ControlRequest) throws -> HTTP1Response {
+        let bytes = request.http.body
+        guard bytes.count <= ScenarioRunLog.maxRecordBytes else {
+            throw ControlAPIError.bodyTooLarge(limitBytes: ScenarioRunLog.maxRecordBytes)
+        }
+        switch JSONDocument.parse(bytes, budget: 8 << 20) {
+        case .success(let d) where d.value.kind == .object:
+            guard d.value["name"]?.string != nil, d.value["outcome"]?.string != nil, d.value["steps"]?.kind == .array else {
+                throw ControlAPIError.invalidField("body", message: "a run has name, outcome and steps")
+            }
+        case .success: throw ControlAPIError.invalidField("body", message: "a run is a JSON object")
+        case .failure(let e): throw ControlAPIError.malformedJSON("request body is not valid JSON: \(e)")
+        }
+        runs.append(bytes)
+        return ControlAPIResponse.noContent()
+    }
+
     // MARK: EmulatorExtension
 
     package var observesPushes: Bool { false }
@@ -137,6 +163,14 @@ package final class DashboardControlAPI: EmulatorExtension {
                    summary: "The dashboard's script", success: (200, "text/javascript", nil)),
                 Op(id: Operation.dashboardStyle.rawValue, method: "GET", path: "/_emulator/dashboard/style.css", tag: "dashboard",
                    summary: "The dashboard's stylesheet", success: (200, "text/css", nil)),
+                Op(id: Operation.listScenarioRuns.rawValue, method: "GET", path: "/_emulator/scenario-runs", tag: "dashboard",
+                   summary: "Scenario runs reported to this emulator",
+                   description: "What `apns-emulator test --emulator URL` ran against it, oldest first (the last 200; kept"
+                    + " across reset).",
+                   success: (200, "`{\"runs\": [{name, file, outcome, seconds, failures, steps}]}`.", nil)),
+                Op(id: Operation.reportScenarioRun.rawValue, method: "POST", path: "/_emulator/scenario-runs", tag: "dashboard",
+                   summary: "Report a scenario run", description: "Sent by the scenario runner after each scenario.",
+                   body: ("ScenarioRun", true), success: (204, "Kept.", nil)),
                 Op(id: Operation.dashboardSend.rawValue, method: "POST", path: "/_emulator/dashboard/send", tag: "dashboard",
                    summary: "Send a push to a virtual app",
                    description: "Through the APNs listener, signed with the sample key, to the app's token.",
@@ -144,6 +178,15 @@ package final class DashboardControlAPI: EmulatorExtension {
                    errors: [404: "No such device or app.", 409: "The app has no token yet."]),
             ],
             schemas: [
+                "ScenarioRun": Doc.object("One scenario's run.", [
+                    ("name", Doc.string("Scenario name.")), ("file", Doc.string("Its file.")),
+                    ("outcome", Doc.string("passed, failed or skipped.")), ("seconds", ["type": "number"] as Doc.JSON),
+                    ("failures", Doc.array(Doc.string("file:line:column: what"), "Failures.")),
+                    ("steps", Doc.array(Doc.object("A step.", [
+                        ("index", Doc.integer("1-based.")), ("kind", Doc.string("Step kind.")), ("line", Doc.integer("Line.")),
+                        ("outcome", Doc.string("passed or failed.")), ("seconds", ["type": "number"] as Doc.JSON),
+                    ]), "The steps run, in order.")),
+                ], required: ["name", "outcome", "steps"]),
                 "DashboardSendRequest": Doc.object("A push from the compose form.", [
                     ("deviceId", Doc.string("Device.")), ("bundleId", Doc.string("App.")),
                     ("payload", ["type": "object", "description": "The APNs payload."] as Doc.JSON),

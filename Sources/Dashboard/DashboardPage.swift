@@ -18,6 +18,7 @@ enum DashboardPage {
         <button data-tab="compose" class="tab">Compose</button>
         <button data-tab="front-doors" class="tab">Front doors</button>
         <button data-tab="controls" class="tab">Controls</button>
+        <button data-tab="runs" class="tab">Scenario runs</button>
       </nav>
       <div class="controls">
         <span id="clock" title="The emulator's clock"></span>
@@ -91,6 +92,14 @@ enum DashboardPage {
         <pre id="shaping"></pre>
         <h3>State</h3>
         <button id="export" type="button">Export state</button> <span id="export-result"></span>
+      </section>
+      <section id="runs" class="panel" hidden>
+        <p class="empty">Runs of <code>apns-emulator test --emulator http://127.0.0.1:8765 scenarios/</code> show here.</p>
+        <table>
+          <thead><tr><th>outcome</th><th>scenario</th><th>file</th><th>steps</th><th>seconds</th></tr></thead>
+          <tbody id="run-rows"></tbody>
+        </table>
+        <div id="run-detail" hidden></div>
       </section>
     </main>
     <script src="/_emulator/dashboard/app.js"></script>

@@ -21,7 +21,7 @@ enum DashboardScript {
       return { status: r.status, json };
     }
 
-    const drawn = { devices: null, journal: null, faults: null, frontDoors: null };
+    const drawn = { devices: null, journal: null, faults: null, frontDoors: null, runs: null };
     function say(text) { $("#status").textContent = text || ""; }
 
     // Tabs
@@ -217,6 +217,28 @@ enum DashboardScript {
         : `<h3>No APNs request was made</h3><p>${esc((m.notes || []).join("; ") || m.error)}</p>`;
     });
 
+    // Scenario runs reported by `apns-emulator test --emulator`
+    let runs = [];
+    async function drawRuns() {
+      const { status, json } = await api("GET", "/_emulator/scenario-runs");
+      if (status !== 200) return;
+      runs = ((json && json.runs) || []).slice().reverse();
+      const rows = runs.map((r, i) => `<tr data-index="${i}" class="${r.outcome === "passed" ? "accepted" : "refused"}">
+        <td class="status">${esc(r.outcome)}</td><td>${esc(r.name)}</td><td>${esc(r.file)}</td>
+        <td>${(r.steps || []).length}</td><td>${Number(r.seconds || 0).toFixed(2)}</td></tr>`).join("");
+      if (drawn.runs !== rows) { $("#run-rows").innerHTML = rows; drawn.runs = rows; }
+    }
+    $("#run-rows").addEventListener("click", (event) => {
+      const row = event.target.closest("tr");
+      if (!row) return;
+      const r = runs[Number(row.dataset.index)];
+      const detail = $("#run-detail");
+      detail.hidden = false;
+      detail.innerHTML = `<h3>${esc(r.name)}</h3><ol class="steps">${(r.steps || []).map((s) =>
+        `<li class="${s.outcome === "passed" ? "online" : "offline"}">line ${s.line}: ${esc(s.kind)} · ${esc(s.outcome)} · ${Number(s.seconds).toFixed(3)} s</li>`).join("")}</ol>
+        ${(r.failures || []).length ? `<pre class="failures">${esc(r.failures.join("\n"))}</pre>` : ""}`;
+    });
+
     // Controls: charts from /metrics (the last 60 seconds), faults, shaping, state export
     const history = [];
     let previous = null;
@@ -317,6 +339,7 @@ enum DashboardScript {
         if (tab === "journal") await drawJournal();
         if (tab === "compose") await fillTargets(devices);
         if (tab === "front-doors") await drawFrontDoors();
+        if (tab === "runs") await drawRuns();
         await drawControls();
         say("");
       } catch (e) { say(e.message); } finally { busy = false; }

@@ -5,7 +5,7 @@ import Testing
 /// The dashboard in a real headless Chromium (Debian's `chromium` and `chromium-driver`, Selenium from PyPI in a
 /// cached venv), against the real `serve`: the device wall, a push from the compose form reaching the device's
 /// notification centre and the journal, a tap giving NotificationOpened, the journal filtered by reason, a fault
-/// injected from the controls refusing the next push, an FCM message in the front doors' tab
+/// injected from the controls refusing the next push, an FCM message in the front doors' tab, a reported scenario run
 /// (`scripts/test/dashboard_browser.py`, which prints each step it reached).
 @Suite("Dashboard in a browser", .timeLimit(.minutes(6)))
 struct DashboardBrowserTests {
@@ -32,7 +32,7 @@ struct DashboardBrowserTests {
         let line = run.stdout.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? ""
         let result = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         #expect(result?["ok"] as? Bool == true, "\(run.transcript)")
-        #expect((result?["steps"] as? [String])?.count == 11, "\(line)")
+        #expect((result?["steps"] as? [String])?.count == 12, "\(line)")
     }
 
     @Test func thePageAndItsAssetsNeedNoTokenButItsDataDoes() async throws {

@@ -54,6 +54,12 @@ def main() -> int:
     control(base, "POST", app + "/actions", {"action": "background"})
     # An FCM sender's message through the front door (with the dashed flag FCM's legacy API ignores).
     fcm = control(base, "GET", app)["fcmToken"]
+    # A run as `apns-emulator test --emulator` reports it.
+    control(base, "POST", "/_emulator/scenario-runs", {
+        "name": "Chat rooms group", "file": "scenarios/chat.yaml", "outcome": "failed", "seconds": 0.4,
+        "failures": ["scenarios/chat.yaml:12:9: expect.notifications.count: expected 2, got 1"],
+        "steps": [{"index": 1, "kind": "call", "line": 8, "outcome": "passed", "seconds": 0.01},
+                  {"index": 2, "kind": "expect", "line": 12, "outcome": "failed", "seconds": 0.02}]})
     control(base, "POST", "/_emulator/front-doors/fcm/legacy/apns-emulator-demo",
             {"to": fcm, "mutable-content": True, "notification": {"title": "Via FCM", "body": "hi"}})
 
@@ -126,6 +132,11 @@ def main() -> int:
         driver.find_element(By.CSS_SELECTOR, "#front-door-rows tr").click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "front-door-detail"), "apns-topic: com.example.app"))
         steps.append("its row opens the APNs request FCM made of it")
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="runs"]').click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "run-rows"), "Chat rooms group"))
+        driver.find_element(By.CSS_SELECTOR, "#run-rows tr").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "run-detail"), "line 12: expect · failed"))
+        steps.append("the scenario-run list shows the run and its steps")
         driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="journal"]').click()
         if args.screenshots:
             driver.find_element(By.ID, "filter-reason").clear()

@@ -13,6 +13,8 @@ public struct ScenarioResult: Sendable {
     public var failures: [ScenarioFailure]
     public var seconds: Double
     public var skipReason: String? = nil
+    /// The steps run, in order (empty when setup failed or the scenario was skipped).
+    public var steps: [ScenarioStepRecord] = []
 
     public init(scenario: Scenario, outcome: Outcome, failures: [ScenarioFailure], seconds: Double,
                 skipReason: String? = nil) {

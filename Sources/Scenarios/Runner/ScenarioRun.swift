@@ -16,6 +16,8 @@ final class ScenarioRun {
     /// is only `${name}` takes the saved value's type, however it is quoted.
     var unquotedVariables: Set<String> = []
     var failures: [ScenarioFailure] = []
+    /// Each step run so far, in order.
+    var steps: [ScenarioStepRecord] = []
     /// The current step's own result (call record, push response, journal entry) as JSON.
     var result: [String: Any] = [:]
     /// The apns-id of the current push step (for its `fate` expectation).
@@ -66,6 +68,15 @@ final class ScenarioRun {
         for (index, step) in scenario.steps.enumerated() {
             result = [:]
             pushId = nil
+            let stepStarted = ContinuousClock.now
+            let failuresBefore = failures.count
+            defer {
+                let elapsed = ContinuousClock.now - stepStarted
+                steps.append(ScenarioStepRecord(
+                    index: index + 1, kind: Self.name(of: step.kind), line: step.mark.line,
+                    outcome: failures.count > failuresBefore ? "failed" : "passed",
+                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            }
             let label = "step \(index + 1) (\(Self.name(of: step.kind)))"
             do {
                 // APNs answers a push before its device has it: every step starts, and every expectation is

@@ -126,9 +126,23 @@ public struct ScenarioRunner: Sendable {
         // Closing the senders' clients joins their loop threads: quick. The emulator's graceful stop can
         // take its grace period, so it leaves the cooperative pool.
         run.close()
+        var result = ScenarioResult(scenario: scenario, outcome: run.failures.isEmpty ? .passed : .failed,
+                                    failures: run.failures, seconds: Date().timeIntervalSince(started))
+        result.steps = run.steps
+        // A live emulator keeps a list of the runs against it (its dashboard shows them); one without it says 404.
+        if options.emulatorURL != nil { _ = try? await target.control.request(
+            "POST", "/_emulator/scenario-runs", query: [], body: Self.runRecord(result)) }
         await Self.offPool { target.stop() }
-        return ScenarioResult(scenario: scenario, outcome: run.failures.isEmpty ? .passed : .failed,
-                              failures: run.failures, seconds: Date().timeIntervalSince(started))
+        return result
+    }
+
+    /// `{"name", "file", "outcome", "seconds", "failures": [text], "steps": [ScenarioStepRecord]}`.
+    static func runRecord(_ r: ScenarioResult) -> [UInt8] {
+        let steps = r.steps.map { ["index": $0.index, "kind": $0.kind, "line": $0.line, "outcome": $0.outcome,
+                                   "seconds": $0.seconds] as [String: Any] }
+        let object: [String: Any] = ["name": r.scenario.name, "file": r.scenario.file, "outcome": r.outcome.rawValue,
+                                     "seconds": r.seconds, "failures": r.failures.map(\.description), "steps": steps]
+        return Array((try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8))
     }
 
     /// Blocking shutdowns run on their own thread so the cooperative pool keeps serving other scenarios.

@@ -1,0 +1,28 @@
+import Synchronization
+
+/// The scenario runs `apns-emulator test --emulator` reported to this emulator, newest last, as their JSON. Kept
+/// across `reset` (the runner resets the emulator before each scenario), bounded in count and size.
+final class ScenarioRunLog: Sendable {
+    static let capacity = 200
+    static let maxRecordBytes = 256 * 1024
+    private let runs = Mutex<[[UInt8]]>([])
+
+    func append(_ record: [UInt8]) {
+        runs.withLock { r in
+            if r.count >= Self.capacity { r.removeFirst(r.count - Self.capacity + 1) }
+            r.append(record)
+        }
+    }
+
+    /// `{"runs": [...]}`, oldest first.
+    var json: [UInt8] {
+        let all = runs.withLock { $0 }
+        var out = Array(#"{"runs":["#.utf8)
+        for (i, record) in all.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += record
+        }
+        out += Array("]}".utf8)
+        return out
+    }
+}
