@@ -12,7 +12,7 @@
 //   EmulatorControl                          – the control API and the Emulator that starts it with the listeners
 //   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
 //   FrontDoors                               – FCM's (and Google OAuth's) and OneSignal's APIs over TLS, relayed to APNs
-//   Dashboard                                – the web dashboard on the control port (static assets, compose)
+//   Dashboard                                – the web dashboard on the control port (assets, compose, scenario runs)
 //   Scenarios                                – scenario files (libyaml), the runner, its reports
 //   EmulatorTesting                          – the whole emulator in-process on port 0, for tests (a product)
 //   EmulatorCLI                              – subcommands, parsing, help

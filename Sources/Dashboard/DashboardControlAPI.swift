@@ -8,7 +8,8 @@ import OpenSSLSupport
 import VirtualDevices
 
 /// The dashboard on the control port: the page at `/`, its script and stylesheet (no state in them, so they are
-/// served without the control token; every call the script makes carries it), and the compose form's send.
+/// served without the control token; every call the script makes carries it), the compose form's send, and the
+/// log of scenario runs the runner reports.
 package final class DashboardControlAPI: EmulatorExtension {
     enum Operation: String, CaseIterable {
         case dashboardPage, dashboardPageAlias, dashboardScript, dashboardStyle, dashboardSend
@@ -41,6 +42,8 @@ package final class DashboardControlAPI: EmulatorExtension {
     }
 
     package var operationsWithQuery: Set<String> { [] }
+    /// The send waits for APNs (a delay fault or shaped latency can make that long): other calls go on meanwhile.
+    package var waitingOperations: Set<String> { [Operation.dashboardSend.rawValue] }
     package var publicOperations: Set<String> {
         [Operation.dashboardPage.rawValue, Operation.dashboardPageAlias.rawValue, Operation.dashboardScript.rawValue,
          Operation.dashboardStyle.rawValue]
@@ -60,9 +63,13 @@ package final class DashboardControlAPI: EmulatorExtension {
         }
     }
 
+    /// The page runs only its own script and cannot be framed (no inline script, no other origin).
     static func asset(_ text: String, type: String) -> HTTP1Response {
-        HTTP1Response(status: 200, headers: [H2Header("content-type", type), H2Header("cache-control", "no-store"),
-                                             H2Header("x-content-type-options", "nosniff")], body: Array(text.utf8))
+        HTTP1Response(status: 200, headers: [
+            H2Header("content-type", type), H2Header("cache-control", "no-store"), H2Header("x-content-type-options", "nosniff"),
+            H2Header("content-security-policy", "default-src 'self'; img-src 'self' blob:; frame-ancestors 'none'"),
+            H2Header("x-frame-options", "DENY"),
+        ], body: Array(text.utf8))
     }
 
     /// `{"deviceId", "bundleId", "payload", "pushType"?, "priority"?, "collapseId"?, "expiresInSeconds"?}`: a push to
@@ -97,9 +104,22 @@ package final class DashboardControlAPI: EmulatorExtension {
         let nowSeconds = services.clock.now() / 1000
         var headers: [(name: String, value: String)] = [("apns-push-type", pushType),
                                                         ("apns-topic", bundleId + type.topicSuffix)]
-        if let priority = body["priority"]?.integer { headers.append(("apns-priority", String(priority))) }
-        if let collapse = body["collapseId"]?.string { headers.append(("apns-collapse-id", collapse)) }
-        if let seconds = body["expiresInSeconds"]?.integer { headers.append(("apns-expiration", String(nowSeconds + seconds))) }
+        if let node = body["priority"] {
+            guard let priority = node.integer, (0...10).contains(priority) else {
+                throw ControlAPIError.invalidField("priority", message: "priority must be a number (APNs takes 10, 5 or 1)")
+            }
+            headers.append(("apns-priority", String(priority)))
+        }
+        if let node = body["collapseId"] {
+            guard let collapse = node.string else { throw ControlAPIError.invalidField("collapseId", message: "collapseId must be a string") }
+            headers.append(("apns-collapse-id", collapse))
+        }
+        if let node = body["expiresInSeconds"] {
+            guard let seconds = node.integer, (0...(10 * 366 * 86_400)).contains(seconds) else {
+                throw ControlAPIError.invalidField("expiresInSeconds", message: "expiresInSeconds must be 0 to ten years in seconds")
+            }
+            headers.append(("apns-expiration", String(nowSeconds + seconds)))
+        }
         let push = RelayedPush(apnsToken: token, sandbox: app.configuration.build.tokenEnvironment == .sandbox, headers: headers,
                                payload: JSONText.bytes(payload.foundation))
         let keyFile = URL(fileURLWithPath: certificatesDirectory).appendingPathComponent(DevCertificates.FileName.authKey).path
@@ -115,21 +135,31 @@ package final class DashboardControlAPI: EmulatorExtension {
         }
     }
 
-    /// A run the scenario runner reports: kept as sent once it is a JSON object with its name, outcome and steps.
+    /// A run the scenario runner reports, kept as the fields a run has (re-serialised, each bounded), not as sent.
     private func report(_ request: ControlRequest) throws -> HTTP1Response {
         let bytes = request.http.body
         guard bytes.count <= ScenarioRunLog.maxRecordBytes else {
             throw ControlAPIError.bodyTooLarge(limitBytes: ScenarioRunLog.maxRecordBytes)
         }
+        let run: JSONNode
         switch JSONDocument.parse(bytes, budget: 8 << 20) {
-        case .success(let d) where d.value.kind == .object:
-            guard d.value["name"]?.string != nil, d.value["outcome"]?.string != nil, d.value["steps"]?.kind == .array else {
-                throw ControlAPIError.invalidField("body", message: "a run has name, outcome and steps")
-            }
+        case .success(let d) where d.value.kind == .object: run = d.value
         case .success: throw ControlAPIError.invalidField("body", message: "a run is a JSON object")
-        case .failure(let e): throw ControlAPIError.malformedJSON("request body is not valid JSON: \(e)")
+        case .failure(.overBudget(let budget)): throw ControlAPIError.bodyTooComplex(budgetBytes: budget)
+        case .failure(.invalid(let why)): throw ControlAPIError.malformedJSON("request body is not valid JSON: \(why)")
         }
-        runs.append(bytes)
+        func text(_ node: JSONNode?, _ limit: Int = 1000) -> String? { node?.string.map { String($0.prefix(limit)) } }
+        guard let name = text(run["name"]), let outcome = run["outcome"]?.string, ["passed", "failed", "skipped"].contains(outcome),
+              let stepNodes = run["steps"], stepNodes.kind == .array
+        else { throw ControlAPIError.invalidField("body", message: "a run has name, outcome (passed, failed, skipped) and steps") }
+        let steps: [[String: Any]] = stepNodes.elements.prefix(1000).compactMap { s in
+            guard let index = s["index"]?.integer, let kind = text(s["kind"], 40), let line = s["line"]?.integer,
+                  let result = s["outcome"]?.string, ["passed", "failed"].contains(result) else { return nil }
+            return ["index": index, "kind": kind, "line": line, "outcome": result, "seconds": s["seconds"]?.double ?? 0]
+        }
+        let failures = (run["failures"]?.elements ?? []).prefix(100).compactMap { text($0, 2000) }
+        runs.append(JSONText.bytes(["name": name, "file": text(run["file"]) ?? "", "outcome": outcome,
+                                    "seconds": run["seconds"]?.double ?? 0, "failures": failures, "steps": steps]))
         return ControlAPIResponse.noContent()
     }
 
@@ -156,13 +186,13 @@ package final class DashboardControlAPI: EmulatorExtension {
             operations: [
                 Op(id: Operation.dashboardPage.rawValue, method: "GET", path: "/", tag: "dashboard", summary: "The dashboard",
                    description: "An HTML page (also at `/_emulator/dashboard`); served without the control token, which its calls carry.",
-                   success: (200, "text/html", nil)),
+                   success: (200, "text/html", nil), open: true),
                 Op(id: Operation.dashboardPageAlias.rawValue, method: "GET", path: "/_emulator/dashboard", tag: "dashboard",
-                   summary: "The dashboard", success: (200, "text/html", nil)),
+                   summary: "The dashboard", success: (200, "text/html", nil), open: true),
                 Op(id: Operation.dashboardScript.rawValue, method: "GET", path: "/_emulator/dashboard/app.js", tag: "dashboard",
-                   summary: "The dashboard's script", success: (200, "text/javascript", nil)),
+                   summary: "The dashboard's script", success: (200, "text/javascript", nil), open: true),
                 Op(id: Operation.dashboardStyle.rawValue, method: "GET", path: "/_emulator/dashboard/style.css", tag: "dashboard",
-                   summary: "The dashboard's stylesheet", success: (200, "text/css", nil)),
+                   summary: "The dashboard's stylesheet", success: (200, "text/css", nil), open: true),
                 Op(id: Operation.listScenarioRuns.rawValue, method: "GET", path: "/_emulator/scenario-runs", tag: "dashboard",
                    summary: "Scenario runs reported to this emulator",
                    description: "What `apns-emulator test --emulator URL` ran against it, oldest first (the last 200; kept"
@@ -175,7 +205,8 @@ package final class DashboardControlAPI: EmulatorExtension {
                    summary: "Send a push to a virtual app",
                    description: "Through the APNs listener, signed with the sample key, to the app's token.",
                    body: ("DashboardSendRequest", true), success: (200, "`{status, reason?, apnsId?}`: APNs' answer.", nil),
-                   errors: [404: "No such device or app.", 409: "The app has no token yet."]),
+                   errors: [404: "No such device or app.", 409: "The app has no token yet.",
+                            503: "No answer from APNs (or the sample key cannot be read)."]),
             ],
             schemas: [
                 "ScenarioRun": Doc.object("One scenario's run.", [

@@ -21,8 +21,18 @@ enum DashboardScript {
       return { status: r.status, json };
     }
 
-    const drawn = { devices: null, journal: null, faults: null, frontDoors: null, runs: null };
-    function say(text) { $("#status").textContent = text || ""; }
+    const drawn = { devices: null, journal: null, faults: null, frontDoors: null, runs: null, targets: null };
+    // A message stays 5 s; the refresh loop's own all-clear does not wipe an action's error.
+    let sayUntil = 0;
+    function say(text, sticky = false) {
+      if (!text && Date.now() < sayUntil) return;
+      $("#status").textContent = text || "";
+      if (sticky && text) sayUntil = Date.now() + 5000;
+    }
+    function check({ status, json }) {
+      if (status >= 300) throw new Error((json && json.error) || "HTTP " + status);
+      return json;
+    }
 
     // Tabs
     let tab = "devices";
@@ -41,11 +51,10 @@ enum DashboardScript {
     function notificationHTML(n, device, app) {
       const c = n.notification;
       const mark = levels[c.interruptionLevel] ? `<span class="mark">${levels[c.interruptionLevel]}</span>` : "";
-      const image = (n.attachments || []).find((a) => (a.type || "").startsWith("public.") && /jpe?g|png|gif|heic/.test(a.type));
+      const attachments = (n.attachments || []).map((a) => `<span class="mark">${esc(a.identifier)} (${esc(a.type)})</span>`).join("");
       return `<div class="notification" data-id="${esc(n.identifier)}">
-        ${image ? `<img alt="" src="/_emulator/files/${esc((image.url || "").split("/").pop())}">` : ""}
         <div class="title">${esc(c.title)}${mark}</div><div class="subtitle">${esc(c.subtitle)}</div>
-        <div class="body">${esc(c.body)}</div>
+        <div class="body">${esc(c.body)}</div>${attachments ? `<div>${attachments}</div>` : ""}
         <div class="facts">${esc((n.presentation || []).join(", "))}${n.soundPlayed ? " · sound " + esc(n.soundPlayed) : ""}</div>
         <div class="actions">
           <button class="tap" data-device="${esc(device)}" data-app="${esc(app)}" data-id="${esc(n.identifier)}">Tap</button>
@@ -65,6 +74,7 @@ enum DashboardScript {
     async function drawDevices() {
       const { json } = await api("GET", "/_emulator/devices");
       const devices = (json && json.devices) || [];
+      if (tab !== "devices") return devices;
       const cards = [];
       for (const d of devices) {
         const apps = [];
@@ -84,7 +94,7 @@ enum DashboardScript {
           ].sort((x, y) => y.at - x.at).slice(0, 16);
           const timeline = items.map((i) => `<li class="${i.kind}" data-type="${esc(i.type)}">${new Date(i.at).toLocaleTimeString()} ${i.kind === "event" ? "" : esc(i.kind) + " "}${esc(i.type)}${esc(i.text)}</li>`).join("");
           apps.push(`<div class="app" data-bundle="${esc(a.bundleId)}">
-            <h3>${esc(a.bundleId)} ${a.badge ? `<span class="badge">${a.badge}</span>` : ""}</h3>
+            <h3>${esc(a.bundleId)} ${a.badge ? `<span class="badge">${esc(a.badge)}</span>` : ""}</h3>
             <div class="facts">${esc(a.build)} · ${esc(a.lifecycle)} · notifications ${esc(authorization[a.authorizationStatus] || a.authorizationStatus)} · token ${a.token ? esc(a.token.slice(0, 12)) + "… (" + esc(a.tokenEnvironment) + ")" : "none"}${a.fcmToken ? " · FCM" : ""}${a.oneSignalSubscriptionId ? " · OneSignal" : ""}</div>
             <div class="actions">
               ${["foreground", "background", "forceQuit"].map((x) => `<button class="app-action" data-device="${esc(d.id)}" data-app="${esc(a.bundleId)}" data-action="${x}">${x}</button>`).join("")}
@@ -114,39 +124,39 @@ enum DashboardScript {
       try {
         if (b.classList.contains("tap") || b.classList.contains("dismiss")) {
           const path = `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/apps/${encodeURIComponent(b.dataset.app)}/actions`;
-          await api("POST", path, { action: b.classList.contains("tap") ? "tap" : "dismiss", notificationId: b.dataset.id });
+          check(await api("POST", path, { action: b.classList.contains("tap") ? "tap" : "dismiss", notificationId: b.dataset.id }));
         } else if (b.classList.contains("app-action")) {
           const body = { action: b.dataset.action };
           if (b.dataset.action === "setNotificationsEnabled") body.enabled = b.dataset.enabled === "true";
-          await api("POST", `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/apps/${encodeURIComponent(b.dataset.app)}/actions`, body);
+          check(await api("POST", `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/apps/${encodeURIComponent(b.dataset.app)}/actions`, body));
         } else if (b.classList.contains("device-action")) {
-          await api("POST", `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/actions`, { action: b.dataset.action });
+          check(await api("POST", `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/actions`, { action: b.dataset.action }));
         } else if (b.id === "reset") {
           if (!confirm("Forget every key, token, device and journal entry?")) return;
-          await api("POST", "/_emulator/reset");
+          check(await api("POST", "/_emulator/reset"));
         } else if (b.id === "advance") {
-          await api("POST", "/_emulator/clock/advance", { seconds: 60 });
+          check(await api("POST", "/_emulator/clock/advance", { seconds: 60 }));
         } else {
           return;
         }
         refresh();
-      } catch (e) { say(e.message); }
+      } catch (e) { say(e.message, true); }
     });
 
     // Journal
-    // Filters match as you type (part of the value, any case) over the newest 500 entries.
+    // Filters match as you type (part of the value, any case) over the newest 200 entries.
     const filters = { topic: "#filter-topic", token: "#filter-token", status: "#filter-status", reason: "#filter-reason", apnsId: "#filter-apns-id" };
     for (const sel of Object.values(filters)) $(sel).addEventListener("input", () => drawJournal());
     $("#journal-filters").addEventListener("submit", (e) => e.preventDefault());
     let journal = [];
     async function drawJournal() {
-      const { status, json } = await api("GET", "/_emulator/journal?limit=500");
+      const { status, json } = await api("GET", "/_emulator/journal?limit=200");
       if (status !== 200) { say(json && json.error); return; }
       const wanted = Object.entries(filters).map(([k, sel]) => [k, $(sel).value.trim().toLowerCase()]).filter(([, v]) => v);
       journal = ((json && json.entries) || []).slice().reverse()
         .filter((e) => wanted.every(([k, v]) => String(e[k] ?? "").toLowerCase().includes(v)));
-      const rows = journal.map((e) => `<tr data-apns-id="${esc(e.apnsId)}" class="${e.status === 200 ? "accepted" : "refused"}">
-        <td>${new Date(e.receivedAt).toLocaleTimeString()}</td><td>${esc(e.environment)}</td><td class="status">${e.status}</td>
+      const rows = journal.map((e) => `<tr data-id="${esc(e.id)}" data-apns-id="${esc(e.apnsId)}" class="${e.status === 200 ? "accepted" : "refused"}">
+        <td>${new Date(e.receivedAt).toLocaleTimeString()}</td><td>${esc(e.environment)}</td><td class="status">${esc(e.status)}</td>
         <td class="reason">${esc(e.reason)}</td><td>${esc(e.pushType)}</td><td>${esc(e.topic)}</td>
         <td>${esc((e.token || "").slice(0, 12))}</td><td>${esc(e.apnsId)}</td></tr>`).join("");
       const body = $("#journal-rows");
@@ -155,11 +165,12 @@ enum DashboardScript {
     $("#journal-rows").addEventListener("click", async (event) => {
       const row = event.target.closest("tr");
       if (!row) return;
-      const entry = journal.find((e) => e.apnsId === row.dataset.apnsId);
-      const fates = await api("GET", "/_emulator/deliveries?apnsId=" + encodeURIComponent(row.dataset.apnsId));
+      const entry = journal.find((e) => String(e.id) === row.dataset.id);
+      if (!entry) return;
+      const fates = await api("GET", "/_emulator/deliveries?apnsId=" + encodeURIComponent(entry.apnsId));
       const detail = $("#journal-detail");
       detail.hidden = false;
-      detail.innerHTML = `<h3>${esc(entry.method)} ${esc(entry.path)} → ${entry.status} ${esc(entry.reason)}</h3>
+      detail.innerHTML = `<h3>${esc(entry.method)} ${esc(entry.path)} → ${esc(entry.status)} ${esc(entry.reason)}</h3>
         <h4>Headers</h4><pre>${esc(entry.headers.map((h) => h.join(": ")).join("\n"))}</pre>
         <h4>Payload</h4><pre>${esc(entry.payload)}</pre>
         ${entry.warnings && entry.warnings.length ? `<h4>Warnings</h4><ul class="warnings">${entry.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : ""}
@@ -175,7 +186,7 @@ enum DashboardScript {
         options.push(`<option value="${esc(d.id + "|" + a.bundleId)}">${esc(d.id)} · ${esc(a.bundleId)} (${esc(a.tokenEnvironment)})</option>`);
       }
       const html = options.join("") || "<option value=\"\">no app with a token yet</option>";
-      if (select.innerHTML !== html) { select.innerHTML = html; if (current) select.value = current; }
+      if (drawn.targets !== html) { select.innerHTML = html; drawn.targets = html; if (current) select.value = current; }
     }
     $("#compose-form").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -201,7 +212,7 @@ enum DashboardScript {
       frontDoorMessages = ((json && json.messages) || []).slice().reverse();
       const rows = frontDoorMessages.map((m, i) => `<tr data-index="${i}" class="${m.status === 200 && (m.apnsStatus ?? 200) === 200 ? "accepted" : "refused"}">
         <td>${new Date(m.receivedAt).toLocaleTimeString()}</td><td>${esc(m.api)}</td><td>${esc(m.project)}</td>
-        <td>${esc((m.target || "").slice(0, 16))}</td><td class="status">${m.status}</td>
+        <td>${esc((m.target || "").slice(0, 16))}</td><td class="status">${esc(m.status)}</td>
         <td>${m.apnsStatus ? esc(m.apnsStatus + " " + (m.apnsReason || "")) : m.apns ? "" : "not sent"}</td>
         <td>${esc(m.error)}</td><td class="notes">${esc((m.notes || []).join("; "))}</td></tr>`).join("");
       if (drawn.frontDoors !== rows) { $("#front-door-rows").innerHTML = rows; drawn.frontDoors = rows; }
@@ -225,7 +236,7 @@ enum DashboardScript {
       runs = ((json && json.runs) || []).slice().reverse();
       const rows = runs.map((r, i) => `<tr data-index="${i}" class="${r.outcome === "passed" ? "accepted" : "refused"}">
         <td class="status">${esc(r.outcome)}</td><td>${esc(r.name)}</td><td>${esc(r.file)}</td>
-        <td>${(r.steps || []).length}</td><td>${Number(r.seconds || 0).toFixed(2)}</td></tr>`).join("");
+        <td>${esc((r.steps || []).length)}</td><td>${esc(Number(r.seconds || 0).toFixed(2))}</td></tr>`).join("");
       if (drawn.runs !== rows) { $("#run-rows").innerHTML = rows; drawn.runs = rows; }
     }
     $("#run-rows").addEventListener("click", (event) => {
@@ -235,7 +246,7 @@ enum DashboardScript {
       const detail = $("#run-detail");
       detail.hidden = false;
       detail.innerHTML = `<h3>${esc(r.name)}</h3><ol class="steps">${(r.steps || []).map((s) =>
-        `<li class="${s.outcome === "passed" ? "online" : "offline"}">line ${s.line}: ${esc(s.kind)} · ${esc(s.outcome)} · ${Number(s.seconds).toFixed(3)} s</li>`).join("")}</ol>
+        `<li class="${s.outcome === "passed" ? "online" : "offline"}">line ${esc(s.line)}: ${esc(s.kind)} · ${esc(s.outcome)} · ${esc(Number(s.seconds).toFixed(3))} s</li>`).join("")}</ol>
         ${(r.failures || []).length ? `<pre class="failures">${esc(r.failures.join("\n"))}</pre>` : ""}`;
     });
 
@@ -255,7 +266,7 @@ enum DashboardScript {
     }
     function quantile(buckets, q) {
       const total = buckets.length ? buckets[buckets.length - 1][1] : 0;
-      if (!total) return 0;
+      if (!total) return NaN;
       for (const [le, count] of buckets) if (count >= q * total) return le === Infinity ? NaN : le * 1000;
       return NaN;
     }
@@ -267,9 +278,12 @@ enum DashboardScript {
     async function drawControls() {
       const r = await fetch("/metrics", { headers: tokenField.value ? { Authorization: "Bearer " + tokenField.value } : {} });
       const now = parseMetrics(await r.text());
+      now.at = performance.now();
       if (previous) {
+        const seconds = Math.max(0.001, (now.at - previous.at) / 1000);
         const delta = now.buckets.map(([le, c], i) => [le, c - (previous.buckets[i] ? previous.buckets[i][1] : 0)]);
-        history.push({ accepted: now.accepted - previous.accepted, rejected: now.rejected - previous.rejected,
+        const rate = (a, b) => Math.max(0, Math.round((a - b) / seconds));
+        history.push({ accepted: rate(now.accepted, previous.accepted), rejected: rate(now.rejected, previous.rejected),
                        p50: quantile(delta, 0.5), p99: quantile(delta, 0.99) });
         while (history.length > 60) history.shift();
       }
@@ -284,7 +298,7 @@ enum DashboardScript {
       $("#chart-latency").innerHTML = line(pad("p50"), "first") + line(pad("p99"), "second");
       if (tab !== "controls") return;
       const [faults, shaping] = await Promise.all([api("GET", "/_emulator/faults"), api("GET", "/_emulator/shaping")]);
-      const list = ((faults.json && faults.json.faults) || []).map((f) => `<li class="fault">${esc(f.id)}: ${esc(JSON.stringify(f.action))}${f.remaining === 0 ? " · used up" : f.remaining != null ? " · " + f.remaining + " left" : ""}</li>`).join("");
+      const list = ((faults.json && faults.json.faults) || []).map((f) => `<li class="fault">${esc(f.id)}: ${esc(JSON.stringify(f.action))}${f.remaining === 0 ? " · used up" : f.remaining != null ? " · " + esc(f.remaining) + " left" : ""}</li>`).join("");
       if (drawn.faults !== list) { $("#faults").innerHTML = list || "<li>none</li>"; drawn.faults = list; }
       $("#shaping").textContent = JSON.stringify(shaping.json);
     }
@@ -293,7 +307,7 @@ enum DashboardScript {
       const body = { action: { type: "reason", reason: $("#fault-reason").value.trim() || "ServiceUnavailable" } };
       if ($("#fault-count").value) body.count = Number($("#fault-count").value);
       const { status, json } = await api("POST", "/_emulator/faults", body);
-      say(status < 300 ? "" : (json && json.error));
+      if (status >= 300) say(json && json.error, true);
       refresh();
     });
     $("#faults-clear").addEventListener("click", async () => { await api("DELETE", "/_emulator/faults"); refresh(); });
@@ -304,7 +318,7 @@ enum DashboardScript {
       if (ms) body.latency = Number(ms) > 0 ? { type: "fixed", ms: Number(ms) } : { type: "none" };
       if (share) body.brownoutShare = Number(share);
       const { status, json } = await api("PUT", "/_emulator/shaping", body);
-      say(status < 300 ? "" : (json && json.error));
+      if (status >= 300) say(json && json.error, true);
       refresh();
     });
     $("#shaping-off").addEventListener("click", async () => {

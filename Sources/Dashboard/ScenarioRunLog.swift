@@ -5,12 +5,15 @@ import Synchronization
 final class ScenarioRunLog: Sendable {
     static let capacity = 200
     static let maxRecordBytes = 256 * 1024
+    /// All runs together; the oldest go first past it.
+    static let maxTotalBytes = 4 * 1024 * 1024
     private let runs = Mutex<[[UInt8]]>([])
 
     func append(_ record: [UInt8]) {
         runs.withLock { r in
-            if r.count >= Self.capacity { r.removeFirst(r.count - Self.capacity + 1) }
             r.append(record)
+            var total = r.reduce(0) { $0 + $1.count }
+            while r.count > 1, r.count > Self.capacity || total > Self.maxTotalBytes { total -= r.removeFirst().count }
         }
     }
 

@@ -60,7 +60,7 @@ struct DeliveryLatencyLiveTests {
         let settled = try Self.json(try await settling)
         let settleSeconds = Date().timeIntervalSince(settleStart)
         #expect(settled["settled"] as? Bool == true)
-        #expect(settleSeconds < 15, "settle took \(settleSeconds) s for a 500 ms delivery latency")
+        #expect(settleSeconds < 8, "settle took \(settleSeconds) s for a 500 ms delivery latency")
         #expect(healthSeconds < settleSeconds - 0.05, "health took \(healthSeconds) s, settle \(settleSeconds) s")
         let deliveries = try Self.json(try await Self.curl([control + "/_emulator/deliveries?apnsId=\(apnsId)"]))
         let steps = try #require(deliveries["deliveries"] as? [[String: Any]])

@@ -112,6 +112,7 @@ public struct ControlAPI: HTTP1Handler {
         let isHealth: Bool
         if case .found(.health, _) = match { isHealth = true } else { isHealth = false }
         if !isHealth {
+            try BrowserRequestGuard.check(request, tokenRequired: controlToken != nil)
             if case .notFound = match, isPublic(request) {} else { try authorize(request) }
         }
         switch match {

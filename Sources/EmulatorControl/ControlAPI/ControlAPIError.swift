@@ -19,6 +19,8 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
     case bodyTooComplex(budgetBytes: Int)
     /// The control token is set and the request did not carry it.
     case unauthorized(String)
+    /// A web page's request the control API does not take (cross-site, or for a host that is not loopback).
+    case forbidden(String)
     /// No such endpoint, or no such key, token or fault.
     case notFound(String)
     /// The path exists, the method does not; `allow` lists the methods that do.
@@ -40,6 +42,7 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .malformedJSON, .unknownField, .invalidField: return 400
         case .unauthorized: return 401
+        case .forbidden: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .conflict: return 409
@@ -73,7 +76,7 @@ package enum ControlAPIError: Error, Equatable, CustomStringConvertible {
         case .bodyTooComplex(let budget):
             return "request body too large: parsed, it would take more than \(budget / (1024 * 1024)) MiB of memory"
                 + " (a control call's limit); send it in smaller parts"
-        case .unauthorized(let why), .notFound(let why), .conflict(let why), .internalFailure(let why),
+        case .unauthorized(let why), .forbidden(let why), .notFound(let why), .conflict(let why), .internalFailure(let why),
              .unavailable(let why):
             return why
         case .methodNotAllowed(let method, let path, let allow):
