@@ -172,9 +172,7 @@ package final class DashboardControlAPI: EmulatorExtension {
     package func shutdown() { relay.shutdown() }
 
     package func started(at endpoints: EmulatorEndpoints) throws -> EmulatorEndpoints {
-        var host = URL(string: endpoints.production)?.host ?? "127.0.0.1"
-        if host == "0.0.0.0" { host = "127.0.0.1" } else if host == "::" { host = "::1" }
-        relay.point(at: RelayTarget(host: host, productionPort: endpoints.productionPort, sandboxPort: endpoints.sandboxPort))
+        relay.point(at: RelayTarget(dialing: endpoints))
         return endpoints
     }
 

@@ -46,10 +46,7 @@ public final class FrontDoors: Sendable {
 
     /// Listens on `host:port` (0 picks one) and relays to the emulator's APNs listeners; returns the bound address.
     public func start(host: String, port: Int, apns endpoints: EmulatorEndpoints) throws -> SocketAddress {
-        // A wildcard bind is dialled on loopback.
-        var apnsHost = URL(string: endpoints.production)?.host ?? "127.0.0.1"
-        if apnsHost == "0.0.0.0" { apnsHost = "127.0.0.1" } else if apnsHost == "::" { apnsHost = "::1" }
-        relay.point(at: .init(host: apnsHost, productionPort: endpoints.productionPort, sandboxPort: endpoints.sandboxPort))
+        relay.point(at: RelayTarget(dialing: endpoints))
         return try server.start(host: host, port: port)
     }
 
