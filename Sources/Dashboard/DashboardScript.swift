@@ -144,16 +144,18 @@ enum DashboardScript {
     });
 
     // Journal
-    // Filters match as you type (part of the value, any case) over the newest 200 entries.
+    // Filters match as you type (part of the value, any case) over the newest 500 entries seen.
     const filters = { topic: "#filter-topic", token: "#filter-token", status: "#filter-status", reason: "#filter-reason", apnsId: "#filter-apns-id" };
     for (const sel of Object.values(filters)) $(sel).addEventListener("input", () => drawJournal());
     $("#journal-filters").addEventListener("submit", (e) => e.preventDefault());
+    // The journal arrives by long-poll: the newest 200 first, then whatever comes after the last id seen, as it comes.
     let journal = [];
-    async function drawJournal() {
-      const { status, json } = await api("GET", "/_emulator/journal?limit=200");
-      if (status !== 200) { say(json && json.error); return; }
+    let journalAll = [];
+    let journalLast = 0;
+    let journalPolling = false;
+    function drawJournal() {
       const wanted = Object.entries(filters).map(([k, sel]) => [k, $(sel).value.trim().toLowerCase()]).filter(([, v]) => v);
-      journal = ((json && json.entries) || []).slice().reverse()
+      journal = journalAll.slice().reverse()
         .filter((e) => wanted.every(([k, v]) => String(e[k] ?? "").toLowerCase().includes(v)));
       const rows = journal.map((e) => `<tr data-id="${esc(e.id)}" data-apns-id="${esc(e.apnsId)}" class="${e.status === 200 ? "accepted" : "refused"}">
         <td>${new Date(e.receivedAt).toLocaleTimeString()}</td><td>${esc(e.environment)}</td><td class="status">${esc(e.status)}</td>
@@ -161,6 +163,23 @@ enum DashboardScript {
         <td>${esc((e.token || "").slice(0, 12))}</td><td>${esc(e.apnsId)}</td></tr>`).join("");
       const body = $("#journal-rows");
       if (drawn.journal !== rows) { body.innerHTML = rows; drawn.journal = rows; }
+    }
+    async function pollJournal() {
+      if (journalPolling) return;
+      journalPolling = true;
+      try {
+        let first = true;
+        while (tab === "journal") {
+          const query = first ? "limit=200" : `after=${journalLast}&waitSeconds=20&limit=200`;
+          const { status, json } = await api("GET", "/_emulator/journal?" + query);
+          if (status !== 200) { say(json && json.error); await new Promise((r) => setTimeout(r, 1000)); continue; }
+          const entries = (json && json.entries) || [];
+          journalAll = first ? entries : journalAll.concat(entries).slice(-500);
+          if (entries.length) journalLast = entries[entries.length - 1].id;
+          first = false;
+          drawJournal();
+        }
+      } catch (e) { say(e.message); } finally { journalPolling = false; }
     }
     $("#journal-rows").addEventListener("click", async (event) => {
       const row = event.target.closest("tr");
@@ -350,7 +369,7 @@ enum DashboardScript {
       try {
         await drawClock();
         const devices = await drawDevices();
-        if (tab === "journal") await drawJournal();
+        if (tab === "journal") pollJournal();
         if (tab === "compose") await fillTargets(devices);
         if (tab === "front-doors") await drawFrontDoors();
         if (tab === "runs") await drawRuns();

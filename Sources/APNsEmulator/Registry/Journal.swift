@@ -68,6 +68,9 @@ public final class Journal: Sendable {
     /// Whether recording is on; the hot path checks this before building an entry.
     public var isEnabled: Bool { enabledFlag.load(ordering: .relaxed) }
 
+    /// The id of the newest entry appended (0 before any): what a long-poll watches before it queries.
+    public var newestId: Int64 { state.withLock { $0.nextId - 1 } }
+
     public struct Settings: Sendable, Codable, Equatable {
         public var enabled: Bool
         public var capacity: Int

@@ -1,4 +1,5 @@
 import APNsEmulator
+import Foundation
 import APNsProtocol
 import H2Transport
 
@@ -7,12 +8,32 @@ extension ControlAPI {
     /// Largest journal capacity accepted (each entry holds headers and payload, so this is already gigabytes).
     static let maxJournalCapacity: Int64 = 10_000_000
 
-    /// `GET /journal?token=&topic=&apnsId=&status=&reason=&after=&limit=` → `{"entries": [...]}`, oldest
-    /// first; with `limit`, the newest `limit` matches.
+    /// `GET /journal?token=&topic=&apnsId=&status=&reason=&after=&limit=&waitSeconds=` → `{"entries": [...]}`,
+    /// oldest first; with `limit`, the newest `limit` matches. With `waitSeconds`, an answer that would be empty
+    /// waits up to that long for a matching entry (a long-poll: the dashboard's live journal). It takes no turn.
     func listJournal(_ request: ControlRequest) throws -> HTTP1Response {
-        let filter = try journalFilter(request)
-        return try ControlAPIResponse.json("entries", services.journal.query(filter))
+        var query = request.query
+        let wait = try query.integer("waitSeconds", in: 0...Self.maxJournalWaitSeconds)
+        let filter = try journalFilter(request, extra: ["waitSeconds"])
+        var entries = services.journal.query(filter)
+        if entries.isEmpty, let wait, wait > 0 {
+            let deadline = ContinuousClock.now + .seconds(wait)
+            var seen = services.journal.newestId
+            // Queries again only when something was appended; a short sleep between looks at the newest id.
+            while entries.isEmpty, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+                let newest = services.journal.newestId
+                if newest != seen {
+                    seen = newest
+                    entries = services.journal.query(filter)
+                }
+            }
+        }
+        return try ControlAPIResponse.json("entries", entries)
     }
+
+    /// The longest a journal long-poll waits.
+    static let maxJournalWaitSeconds: Int64 = 30
 
     /// `GET /journal/count` (same filters) → `{"count": N}`; `limit` caps the count.
     func countJournal(_ request: ControlRequest) throws -> HTTP1Response {
@@ -56,7 +77,7 @@ extension ControlAPI {
     }()
 
     /// The filter the query asks for; every parameter is optional and they combine with AND.
-    private func journalFilter(_ request: ControlRequest) throws -> JournalFilter {
+    private func journalFilter(_ request: ControlRequest, extra: Set<String> = []) throws -> JournalFilter {
         var query = request.query
         let token = query.string("token")
         let topic = query.string("topic")
@@ -65,6 +86,8 @@ extension ControlAPI {
         let reason = query.string("reason")
         let after = try query.integer("after", in: 0...Int64.max)
         let limit = try query.integer("limit", in: 0...Int64(Int32.max))
+        // Read last so the names a bad parameter's error lists start with the filters.
+        for name in extra.sorted() { _ = query.string(name) }
         try query.finish()
         if let reason, !Self.journalReasonStrings.contains(reason) {
             throw ControlAPIError.invalidQuery(

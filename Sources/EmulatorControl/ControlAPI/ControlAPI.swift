@@ -80,7 +80,9 @@ public struct ControlAPI: HTTP1Handler {
     /// The health check, and an extension's waiting operations.
     private func takesNoTurn(_ request: HTTP1Request) -> Bool {
         switch Self.router.match(method: request.method, path: request.path) {
-        case .found(let operation, _): return operation == .health
+        case .found(let operation, _):
+            // A journal long-poll waits: other calls go on meanwhile (the journal locks itself).
+            return operation == .health || (operation == .listJournal && request.queryValue("waitSeconds") != nil)
         case .methodNotAllowed: return false
         case .notFound:
             guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else {

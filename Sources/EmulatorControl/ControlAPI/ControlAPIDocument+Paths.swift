@@ -190,7 +190,11 @@ extension ControlAPIDocument {
                       errors: [404: "No such token."]),
 
             Operation(id: .listJournal, method: "GET", path: prefix + "/journal", tag: "journal",
-                      summary: "Query the journal", description: "Filters combine with AND.", query: journalFilters,
+                      summary: "Query the journal",
+                      description: "Filters combine with AND. With `waitSeconds`, an answer that would be empty waits up to that"
+                        + " long for a matching entry (a long-poll, with `after` the newest id seen).",
+                      query: journalFilters + [queryParameter("waitSeconds", integer(
+                          "Wait up to this long for a matching entry (0–30).", minimum: 0, maximum: 30))],
                       success: (200, "Matching entries, oldest first.", "JournalList")),
             Operation(id: .clearJournal, method: "DELETE", path: prefix + "/journal", tag: "journal",
                       summary: "Empty the journal (ids keep increasing)", success: (204, "Emptied.", nil)),
