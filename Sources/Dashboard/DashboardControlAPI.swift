@@ -13,7 +13,7 @@ import VirtualDevices
 package final class DashboardControlAPI: EmulatorExtension {
     enum Operation: String, CaseIterable {
         case dashboardPage, dashboardPageAlias, dashboardScript, dashboardStyle, dashboardSend
-        case listScenarioRuns, reportScenarioRun
+        case listScenarioRuns, reportScenarioRun, clearScenarioRuns
     }
 
     private let farm: DeviceFarm
@@ -38,6 +38,7 @@ package final class DashboardControlAPI: EmulatorExtension {
             ("POST", "/_emulator/dashboard/send", Operation.dashboardSend.rawValue),
             ("GET", "/_emulator/scenario-runs", Operation.listScenarioRuns.rawValue),
             ("POST", "/_emulator/scenario-runs", Operation.reportScenarioRun.rawValue),
+            ("DELETE", "/_emulator/scenario-runs", Operation.clearScenarioRuns.rawValue),
         ]
     }
 
@@ -59,6 +60,10 @@ package final class DashboardControlAPI: EmulatorExtension {
             try request.expectEmptyBody()
             return ControlAPIResponse.bytes(runs.json, headers: [H2Header("content-type", "application/json")])
         case .reportScenarioRun: return try report(request)
+        case .clearScenarioRuns:
+            try request.expectEmptyBody()
+            runs.removeAll()
+            return ControlAPIResponse.noContent()
         case nil: throw ControlAPIError.notFound(operation)
         }
     }
@@ -199,6 +204,9 @@ package final class DashboardControlAPI: EmulatorExtension {
                 Op(id: Operation.reportScenarioRun.rawValue, method: "POST", path: "/_emulator/scenario-runs", tag: "dashboard",
                    summary: "Report a scenario run", description: "Sent by the scenario runner after each scenario.",
                    body: ("ScenarioRun", true), success: (204, "Kept.", nil)),
+                Op(id: Operation.clearScenarioRuns.rawValue, method: "DELETE", path: "/_emulator/scenario-runs", tag: "dashboard",
+                   summary: "Forget the reported scenario runs", description: "Reset keeps them; this empties the list.",
+                   success: (204, "Emptied.", nil)),
                 Op(id: Operation.dashboardSend.rawValue, method: "POST", path: "/_emulator/dashboard/send", tag: "dashboard",
                    summary: "Send a push to a virtual app",
                    description: "Through the APNs listener, signed with the sample key, to the app's token.",

@@ -94,7 +94,8 @@ enum DashboardPage {
         <button id="export" type="button">Export state</button> <span id="export-result"></span>
       </section>
       <section id="runs" class="panel" hidden>
-        <p class="empty">Runs of <code>apns-emulator test --emulator http://127.0.0.1:8765 scenarios/</code> show here.</p>
+        <p class="empty">Runs of <code>apns-emulator test --emulator http://127.0.0.1:8765 scenarios/</code> show here.
+          <button id="clear-runs" type="button">Clear the list</button></p>
         <table>
           <thead><tr><th>outcome</th><th>scenario</th><th>file</th><th>steps</th><th>seconds</th></tr></thead>
           <tbody id="run-rows"></tbody>

@@ -51,7 +51,7 @@ enum DashboardScript {
     function notificationHTML(n, device, app) {
       const c = n.notification;
       const mark = levels[c.interruptionLevel] ? `<span class="mark">${levels[c.interruptionLevel]}</span>` : "";
-      const attachments = (n.attachments || []).map((a) => `<span class="mark">${esc(a.identifier)} (${esc(a.type)})</span>`).join("");
+      const attachments = (n.attachments || []).map(attachmentHTML).join("");
       return `<div class="notification" data-id="${esc(n.identifier)}">
         <div class="title">${esc(c.title)}${mark}</div><div class="subtitle">${esc(c.subtitle)}</div>
         <div class="body">${esc(c.body)}</div>${attachments ? `<div>${attachments}</div>` : ""}
@@ -71,25 +71,51 @@ enum DashboardScript {
       </div>`).join("");
     }
 
+    // Image attachments the emulator serves (`/_emulator/files/{name}`) drawn as thumbnails: fetched once with the
+    // token (an <img> cannot send it) and shown from a blob URL; other attachments by name and type.
+    const thumbnails = new Map();
+    const imageTypes = new Set(["jpeg", "png", "gif", "tiff"]);
+    function servedFile(url) {
+      try {
+        const m = new URL(url, location.href).pathname.match(/^\/_emulator\/files\/([^/]+)$/);
+        return m ? decodeURIComponent(m[1]) : null;
+      } catch (e) { return null; }
+    }
+    function attachmentHTML(a) {
+      const name = imageTypes.has(a.type) ? servedFile(a.url) : null;
+      const label = `<span class="mark">${esc(a.identifier)} (${esc(a.type)})</span>`;
+      if (!name) return label;
+      const key = name + "#" + a.bytes;
+      const src = thumbnails.get(key);
+      if (src === undefined) { thumbnails.set(key, null); loadThumbnail(name, key); }
+      return src ? `<img class="thumbnail" alt="${esc(a.identifier)}" title="${esc(a.identifier)}" src="${esc(src)}">` : label;
+    }
+    async function loadThumbnail(name, key) {
+      const headers = tokenField.value ? { Authorization: "Bearer " + tokenField.value } : {};
+      try {
+        const r = await fetch("/_emulator/files/" + encodeURIComponent(name), { headers });
+        if (!r.ok) return;
+        thumbnails.set(key, URL.createObjectURL(await r.blob()));
+        drawn.devices = null;
+      } catch (e) { /* the label stays */ }
+    }
+
     async function drawDevices() {
-      const { json } = await api("GET", "/_emulator/devices");
-      const devices = (json && json.devices) || [];
-      if (tab !== "devices") return devices;
+      const wall = check(await api("GET", "/_emulator/device-wall"));
+      const devices = wall.devices;
+      const details = new Map(wall.apps.map((a) => [a.deviceId + "\n" + a.bundleId, a]));
       const cards = [];
       for (const d of devices) {
         const apps = [];
         for (const a of d.apps) {
-          const base = `/_emulator/devices/${encodeURIComponent(d.id)}/apps/${encodeURIComponent(a.bundleId)}`;
-          const fatesPath = `/_emulator/deliveries?deviceId=${encodeURIComponent(d.id)}&bundleId=${encodeURIComponent(a.bundleId)}`;
-          const [centre, events, calls, fates] = await Promise.all([api("GET", base + "/notifications"), api("GET", base + "/events"),
-            api("GET", base + "/calls"), api("GET", fatesPath)]);
+          const detail = details.get(d.id + "\n" + a.bundleId) || { centre: null, events: [], calls: [], deliveries: [] };
           // Plugin events, plugin calls and push fates, newest first.
           const items = [
-            ...((events.json && events.json.events) || []).map((e) => ({ at: e.at, kind: "event", type: e.type,
+            ...detail.events.map((e) => ({ at: e.at, kind: "event", type: e.type,
               text: (e.notification ? " · " + (e.notification.title || e.notification.body) : "") + (e.actionIdentifier ? " · " + e.actionIdentifier : "") })),
-            ...((calls.json && calls.json.calls) || []).map((c) => ({ at: c.calledAt, kind: "call", type: c.call,
+            ...detail.calls.map((c) => ({ at: c.calledAt, kind: "call", type: c.call,
               text: " · " + c.state + (c.result && c.result.case ? " " + c.result.case : "") })),
-            ...((fates.json && fates.json.deliveries) || []).map((f) => ({ at: f.at, kind: "fate", type: f.fate,
+            ...detail.deliveries.map((f) => ({ at: f.at, kind: "fate", type: f.fate,
               text: " · " + f.code + " · " + (f.apnsId || "").slice(0, 8) })),
           ].sort((x, y) => y.at - x.at).slice(0, 16);
           const timeline = items.map((i) => `<li class="${i.kind}" data-type="${esc(i.type)}">${new Date(i.at).toLocaleTimeString()} ${i.kind === "event" ? "" : esc(i.kind) + " "}${esc(i.type)}${esc(i.text)}</li>`).join("");
@@ -100,7 +126,7 @@ enum DashboardScript {
               ${["foreground", "background", "forceQuit"].map((x) => `<button class="app-action" data-device="${esc(d.id)}" data-app="${esc(a.bundleId)}" data-action="${x}">${x}</button>`).join("")}
               <button class="app-action" data-device="${esc(d.id)}" data-app="${esc(a.bundleId)}" data-action="setNotificationsEnabled" data-enabled="${a.authorizationStatus === 2}">notifications ${a.authorizationStatus === 2 ? "on" : "off"}</button>
             </div>
-            <div class="centre">${centre.json ? centreHTML(centre.json, d.id, a.bundleId) : ""}</div>
+            <div class="centre">${detail.centre ? centreHTML(detail.centre, d.id, a.bundleId) : ""}</div>
             <ol class="timeline">${timeline}</ol>
           </div>`);
         }
@@ -109,6 +135,9 @@ enum DashboardScript {
             <button class="device-action" data-device="${esc(d.id)}" data-action="${d.online ? "offline" : "online"}">${d.online ? "go offline" : "go online"}</button></h2>
           <div class="facts ${d.online ? "online" : "offline"}">${d.online ? "online" : "offline"}${d.focus ? " · Focus" : ""}${d.muted ? " · silent" : ""}</div>
           ${apps.join("")}</div>`);
+      }
+      if (wall.totalDevices > devices.length) {
+        cards.push(`<p class="empty more">The first ${devices.length} of ${wall.totalDevices} devices; the rest through <code>GET /_emulator/devices</code>.</p>`);
       }
       const panel = $("#devices");
       const html = cards.length ? cards.join("")
@@ -258,6 +287,12 @@ enum DashboardScript {
         <td>${esc((r.steps || []).length)}</td><td>${esc(Number(r.seconds || 0).toFixed(2))}</td></tr>`).join("");
       if (drawn.runs !== rows) { $("#run-rows").innerHTML = rows; drawn.runs = rows; }
     }
+    $("#clear-runs").addEventListener("click", async () => {
+      const { status, json } = await api("DELETE", "/_emulator/scenario-runs");
+      if (status >= 300) say((json && json.error) || "HTTP " + status, true);
+      $("#run-detail").hidden = true;
+      refresh();
+    });
     $("#run-rows").addEventListener("click", (event) => {
       const row = event.target.closest("tr");
       if (!row) return;
@@ -368,9 +403,9 @@ enum DashboardScript {
       busy = true;
       try {
         await drawClock();
-        const devices = await drawDevices();
+        if (tab === "devices") await drawDevices();
         if (tab === "journal") pollJournal();
-        if (tab === "compose") await fillTargets(devices);
+        if (tab === "compose") await fillTargets(check(await api("GET", "/_emulator/devices")).devices);
         if (tab === "front-doors") await drawFrontDoors();
         if (tab === "runs") await drawRuns();
         await drawControls();

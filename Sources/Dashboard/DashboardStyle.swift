@@ -28,6 +28,7 @@ enum DashboardStyle {
     .group .summary { font-size: 12px; color: var(--muted); }
     .notification { background: var(--card); border-radius: 10px; padding: 6px 8px; margin: 4px 0; box-shadow: 0 1px 2px rgba(0,0,0,.08); }
     .notification .title { font-weight: 600; } .notification .subtitle { font-weight: 500; }
+    .thumbnail { max-width: 96px; max-height: 96px; border-radius: 6px; margin: 4px 4px 0 0; vertical-align: top; }
     .mark { font-size: 11px; border-radius: 4px; padding: 0 4px; margin-left: 4px; background: #fff3cd; }
     .notification img { max-width: 64px; max-height: 64px; float: right; border-radius: 6px; }
     .timeline { font-size: 12px; color: var(--muted); max-height: 140px; overflow: auto; margin: 4px 0 0; padding-left: 16px; }

@@ -17,6 +17,9 @@ final class ScenarioRunLog: Sendable {
         }
     }
 
+    /// Forgets every run (reset keeps them; this is how a user starts a fresh list).
+    func removeAll() { runs.withLock { $0.removeAll() } }
+
     /// `{"runs": [...]}`, oldest first.
     var json: [UInt8] {
         let all = runs.withLock { $0 }

@@ -31,6 +31,12 @@ def control(base: str, method: str, path: str, body=None):
         return json.loads(text) if text else None
 
 
+def put_file(base: str, name: str, path: str):
+    with open(path, "rb") as f:
+        request = urllib.request.Request(base + "/_emulator/files/" + name, data=f.read(), method="PUT")
+    urllib.request.urlopen(request, timeout=30).read()
+
+
 def browser() -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
@@ -60,6 +66,18 @@ def main() -> int:
         "failures": ["scenarios/chat.yaml:12:9: expect.notifications.count: expected 2, got 1"],
         "steps": [{"index": 1, "kind": "call", "line": 8, "outcome": "passed", "seconds": 0.01},
                   {"index": 2, "kind": "expect", "line": 12, "outcome": "failed", "seconds": 0.02}]})
+    # A second app whose service extension attaches an image the emulator serves: the centre draws it as a thumbnail.
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    put_file(base, "cat.png", os.path.join(repo, "scenarios", "fixtures", "image.png"))
+    photos = "/_emulator/devices/phone/apps/com.example.photos"
+    control(base, "POST", "/_emulator/devices/phone/apps", {"bundleId": "com.example.photos", "serviceExtension": {
+        "downloadMs": 20, "attachments": [{"identifier": "cat", "url": "http://127.0.0.1/_emulator/files/cat.png"}]}})
+    control(base, "POST", photos + "/calls", {"call": "RequestAuthorization", "options": [1, 2, 3]})
+    control(base, "POST", photos + "/calls", {"call": "GetToken"})
+    control(base, "POST", photos + "/actions", {"action": "background"})
+    sent = control(base, "POST", "/_emulator/dashboard/send", {"deviceId": "phone", "bundleId": "com.example.photos",
+               "payload": {"aps": {"alert": {"title": "A photo"}, "mutable-content": 1}}})
+    assert sent["status"] == 200, sent
     control(base, "POST", "/_emulator/front-doors/fcm/legacy/apns-emulator-demo",
             {"to": fcm, "mutable-content": True, "notification": {"title": "Via FCM", "body": "hi"}})
 
@@ -71,6 +89,10 @@ def main() -> int:
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '.device[data-id="phone"]')))
         assert not driver.find_element(By.ID, "journal").is_displayed(), "the journal shows on the devices tab"
         steps.append("the device wall shows the phone")
+        thumbnail = '.device[data-id="phone"] .app[data-bundle="com.example.photos"] img.thumbnail'
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, thumbnail)))
+        wait.until(lambda d: d.execute_script("const i = document.querySelector(arguments[0]); return i && i.complete && i.naturalWidth", thumbnail) > 0)
+        steps.append("the extension's image attachment is drawn as a thumbnail")
 
         driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="compose"]').click()
         wait.until(lambda d: any(o.get_attribute("value") == "phone|com.example.app"
@@ -141,6 +163,10 @@ def main() -> int:
         driver.find_element(By.CSS_SELECTOR, "#run-rows tr").click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "run-detail"), "line 12: expect · failed"))
         steps.append("the scenario-run list shows the run and its steps")
+        driver.find_element(By.ID, "clear-runs").click()
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#run-rows tr"))
+        assert control(base, "GET", "/_emulator/scenario-runs") == {"runs": []}
+        steps.append("clearing the list empties it")
         driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="journal"]').click()
         if args.screenshots:
             driver.find_element(By.ID, "filter-reason").clear()

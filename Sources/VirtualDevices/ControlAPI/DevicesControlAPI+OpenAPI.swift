@@ -91,6 +91,14 @@ extension DevicesControlAPI {
                 + " devices as they are accepted and this returns at once.",
                body: ("SettleRequest", false), success: (200, "`{\"settled\": true}`.", "Settled"),
                errors: [503: "The timeout passed first (nothing is lost: call again to keep waiting)."]),
+            Op(id: "deviceWall", method: "GET", path: "/_emulator/device-wall", tag: "devices",
+               summary: "Devices, their notification centres and recent timelines in one answer",
+               description: "What the dashboard's device wall draws: the first `limit` devices (creation order) as"
+                + " `GET /_emulator/devices` gives them, and for each of their apps the notification centre and the"
+                + " newest `recent` plugin events, plugin calls and push fates.",
+               query: [Doc.queryParameter("limit", Doc.integer("Most devices in the answer (1-1000, default 50).", minimum: 1, maximum: 1000)),
+                       Doc.queryParameter("recent", Doc.integer("Newest events, calls and fates per app (0-200, default 16).", minimum: 0, maximum: 200))],
+               success: (200, "`{\"totalDevices\", \"devices\": [...], \"apps\": [{deviceId, bundleId, centre, events, calls, deliveries}]}`.", nil)),
             Op(id: "listFiles", method: "GET", path: "/_emulator/files", tag: "files", summary: "Uploaded files",
                success: (200, "`{\"files\": [{\"name\", \"bytes\"}]}`.", "FileList")),
             Op(id: "putFile", method: "PUT", path: "/_emulator/files/{name}", tag: "files", summary: "Upload a file",

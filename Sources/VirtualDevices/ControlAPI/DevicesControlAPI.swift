@@ -8,7 +8,7 @@ enum DevicesOperation: String, CaseIterable, Sendable {
     case listDevices, createDevice, createDevices, getDevice, deleteDevice, deviceAction
     case listApps, installApp, getApp, uninstallApp
     case callPlugin, listCalls, appAction, listEvents, listForwards, getNotificationCentre
-    case listDeliveries, settle
+    case listDeliveries, settle, deviceWall
     case listFiles, putFile, getFile, deleteFile
 }
 
@@ -41,6 +41,7 @@ public final class DevicesControlAPI: EmulatorExtension {
             ("GET", app + "/notifications", DevicesOperation.getNotificationCentre.rawValue),
             ("GET", "/_emulator/deliveries", DevicesOperation.listDeliveries.rawValue),
             ("POST", "/_emulator/settle", DevicesOperation.settle.rawValue),
+            ("GET", "/_emulator/device-wall", DevicesOperation.deviceWall.rawValue),
             ("GET", "/_emulator/files", DevicesOperation.listFiles.rawValue),
             ("PUT", "/_emulator/files/{name}", DevicesOperation.putFile.rawValue),
             ("GET", "/_emulator/files/{name}", DevicesOperation.getFile.rawValue),
@@ -51,7 +52,7 @@ public final class DevicesControlAPI: EmulatorExtension {
     package var waitingOperations: Set<String> { [DevicesOperation.settle.rawValue] }
 
     package var operationsWithQuery: Set<String> {
-        [DevicesOperation.listEvents.rawValue, DevicesOperation.listDeliveries.rawValue]
+        [DevicesOperation.listEvents.rawValue, DevicesOperation.listDeliveries.rawValue, DevicesOperation.deviceWall.rawValue]
     }
 
     package func pushAccepted(_ push: AcceptedPush, now: Millis, readAt: UInt64) {
@@ -176,6 +177,12 @@ public final class DevicesControlAPI: EmulatorExtension {
                 throw ControlAPIError.notFound("no file '\(name)'")
             }
             return ControlAPIResponse.noContent()
+        case .deviceWall:
+            var query = request.query
+            let limit = try query.integer("limit", in: 1...1000) ?? 50
+            let recent = try query.integer("recent", in: 0...200) ?? 16
+            try query.finish()
+            return try ControlAPIResponse.json(DeviceWallView(farm: farm, limit: Int(limit), recent: Int(recent)))
         case .listDeliveries:
             var query = request.query
             let apnsId = query.string("apnsId")
