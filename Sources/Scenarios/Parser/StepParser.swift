@@ -33,7 +33,7 @@ struct StepParser {
     static let actionFields: [String: (required: [String], optional: [String])] = [
         "launch": ([], []), "foreground": ([], []), "background": ([], []), "forceQuit": ([], []), "terminate": ([], []),
         "tap": (["notification"], []), "action": (["notification", "actionId"], ["text"]),
-        "dismiss": (["notification"], []), "setNotificationsEnabled": (["enabled"], []), "answerPrompt": (["allow"], []),
+        "dismiss": (["notification"], []), "setNotificationsEnabled": (["enabled"], []), "setCollectionEnabled": (["enabled"], []), "answerPrompt": (["allow"], []),
         "reattachDelegate": ([], []), "postLocalNotification": (["title"], ["body", "category", "threadId"]),
         "setNotificationCategories": (["categories"], []), "expand": (["notification"], []), "collapse": ([], []),
     ]

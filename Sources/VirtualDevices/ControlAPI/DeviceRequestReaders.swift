@@ -166,6 +166,15 @@ package enum DeviceRequestReaders {
         var presentationRules: [(path: String?, equals: String?, presentation: [Int64]?)]?
         var firebase: (present: Bool, projectNumber: Int64?) = (false, nil)
         var oneSignal: (present: Bool, appId: String?, externalId: String?) = (false, nil, nil)
+        var kits: KitsFields?
+    }
+
+    /// `kits`: the managed push SDK's options and wiring.
+    package struct KitsFields {
+        var collectionEnabled, notificationEventsEnabled, persistNotificationEvents: Bool?
+        var apnsEnvironment: String?
+        var appDelegateBridge, sceneClickForwarding, shouldDisplay: Bool?
+        var categories: [CategoryFields]?
     }
 
     /// One entry of `delegate.callbacks`: `"forward"`, `"drop"` or `{"drop"?, "delayMs"?, "with"?}`.
@@ -458,6 +467,13 @@ package enum DeviceRequestReaders {
             })
         if let firebase { fields.firebase = (true, firebase.int64("projectNumber")) }
         if let oneSignal { fields.oneSignal = (true, oneSignal.string("appId"), oneSignal.string("externalId")) }
+        if let kits = r.object("kits") {
+            fields.kits = KitsFields(
+                collectionEnabled: kits.bool("collectionEnabled"), notificationEventsEnabled: kits.bool("notificationEventsEnabled"),
+                persistNotificationEvents: kits.bool("persistNotificationEvents"), apnsEnvironment: kits.string("apnsEnvironment"),
+                appDelegateBridge: kits.bool("appDelegateBridge"), sceneClickForwarding: kits.bool("sceneClickForwarding"),
+                shouldDisplay: kits.bool("shouldDisplay"), categories: kits.objectArray("categories")?.map(readCategory))
+        }
         return fields
     }
 
@@ -479,7 +495,17 @@ package enum DeviceRequestReaders {
             }
             unknownOutcomeCalls.append(call)
         }
-        let categories = try self.categories(f.categories, field: prefix + "categories")
+        var categories = try self.categories(f.categories, field: prefix + "categories")
+        let sdks = try pushSDKs(f, prefix: prefix)
+        // The managed SDK registers its categories together with the host's, keeping them (iOS replaces the whole
+        // set on each registration).
+        if let kits = sdks.kits {
+            for (i, c) in kits.categories.enumerated() where categories.contains(where: { $0.identifier == c.identifier }) {
+                throw ControlAPIError.invalidField("\(prefix)kits.categories[\(i)].identifier",
+                                                   message: "category '\(c.identifier)' is also one of the app's own categories")
+            }
+            categories += kits.categories
+        }
         return AppConfiguration(
             bundleId: bundleId, build: build,
             entitlements: Entitlements(push: f.push ?? true, timeSensitive: f.timeSensitive ?? false,
@@ -493,7 +519,33 @@ package enum DeviceRequestReaders {
             serviceExtension: try f.serviceExtension.map { (e) throws(ControlAPIError) in try serviceExtension(e, prefix: prefix) },
             contentExtensionCategories: f.contentExtensionCategories ?? [],
             contentExtension: try contentExtension(f, prefix: prefix),
-            pushSDKs: try pushSDKs(f, prefix: prefix))
+            pushSDKs: sdks)
+    }
+
+    /// The managed SDK's configuration; its categories within the SDK's own limits.
+    static func kits(_ f: KitsFields, prefix: String) throws(ControlAPIError) -> KitsConfiguration {
+        let p = prefix + "kits."
+        let environment = try enumValue(KitsConfiguration.APNsEnvironment.self, f.apnsEnvironment, field: p + "apnsEnvironment")
+        if let all = f.categories, all.count > KitsConfiguration.maxCategories {
+            throw ControlAPIError.invalid(p + "categories", mustBe: "at most \(KitsConfiguration.maxCategories) categories"
+                                          + " (the SDK's limit)", got: "\(all.count)")
+        }
+        let categories = try self.categories(f.categories, field: p + "categories")
+        for (i, c) in categories.enumerated() {
+            guard KitsConfiguration.actionsPerCategory.contains(c.actions.count) else {
+                throw ControlAPIError.invalid("\(p)categories[\(i)].actions", mustBe: "1 to 3 actions (the SDK's limit)",
+                                              got: "\(c.actions.count)")
+            }
+            if let j = c.actions.firstIndex(where: \.textInput) {
+                throw ControlAPIError.invalidField("\(p)categories[\(i)].actions[\(j)].textInput",
+                                                   message: "the SDK's actions are plain buttons: no text input")
+            }
+        }
+        return KitsConfiguration(
+            collectionEnabled: f.collectionEnabled ?? true, notificationEventsEnabled: f.notificationEventsEnabled,
+            persistNotificationEvents: f.persistNotificationEvents ?? true, apnsEnvironment: environment ?? .production,
+            appDelegateBridge: f.appDelegateBridge ?? true, sceneClickForwarding: f.sceneClickForwarding ?? true,
+            shouldDisplay: f.shouldDisplay ?? true, categories: categories)
     }
 
     static func pushSDKs(_ f: AppFields, prefix: String) throws(ControlAPIError) -> HostedPushSDKs {
@@ -508,6 +560,7 @@ package enum DeviceRequestReaders {
         if f.oneSignal.present {
             sdks.oneSignal = .init(appId: f.oneSignal.appId ?? HostedPushSDKs.sampleOneSignalAppId, externalId: f.oneSignal.externalId)
         }
+        if let kits = f.kits { sdks.kits = try self.kits(kits, prefix: prefix) }
         return sdks
     }
 }

@@ -260,3 +260,20 @@ struct BatchDeviceView: Encodable {
     /// Bundle id → token, when the call registered the apps.
     let tokens: [String: String]?
 }
+
+/// `GET …/sdk`: the managed push SDK in the app: its configuration, whether it collects now, what it sent the
+/// ingest and why it sent or did not send each record.
+struct KitsView: Encodable {
+    var configuration: KitsConfiguration
+    var collectionEnabled: Bool
+    var records: [KitsRecord]
+    var decisions: [KitsDecision]
+
+    init?(_ a: VirtualApp) {
+        guard let sdk = a.kits else { return nil }
+        configuration = sdk.configuration
+        collectionEnabled = sdk.collectionEnabled
+        records = a.kitsRecords
+        decisions = a.kitsDecisions
+    }
+}

@@ -91,6 +91,22 @@ extension DevicesControlAPI {
                 + " devices as they are accepted and this returns at once.",
                body: ("SettleRequest", false), success: (200, "`{\"settled\": true}`.", "Settled"),
                errors: [503: "The timeout passed first (nothing is lost: call again to keep waiting)."]),
+            Op(id: "getAppSDK", method: "GET", path: app + "/sdk", tag: "devices",
+               summary: "The managed push SDK in the app",
+               description: "Its configuration, whether it collects now, the records it sent its ingest and, for each"
+                + " callback the host handed it, why it did or did not send one (`decisions`: recorded, notOurs,"
+                + " notTracked, collectionDisabled, eventsDisabled, dismissal, notWired).",
+               success: (200, "`{configuration, collectionEnabled, records, decisions}`.", nil),
+               errors: [404: "No such device or app, or the app does not host the SDK."]),
+            Op(id: "listSDKRecords", method: "GET", path: "/_emulator/sdk/records", tag: "devices",
+               summary: "What the managed push SDKs sent their ingest",
+               description: "The emulator stands in for the SDK's backend: TOKEN (registerAPNsToken: the launch's token and"
+                + " the environment registered), RECEIVED (willPresent) and CLICKED (a response other than a dismissal),"
+                + " oldest first.",
+               query: [Doc.queryParameter("deviceId", Doc.string("Device id.")),
+                       Doc.queryParameter("bundleId", Doc.string("App bundle id.")),
+                       Doc.queryParameter("type", Doc.string("Record type.", choices: KitsRecord.Kind.allCases.map(\.rawValue)))],
+               success: (200, "`{\"records\": [{seq, at, type, source, deviceId, bundleId, deliveryId?, token?, environment?, actionIdentifier?}]}`.", nil)),
             Op(id: "deviceWall", method: "GET", path: "/_emulator/device-wall", tag: "devices",
                summary: "Devices, their notification centres and recent timelines in one answer",
                description: "What the dashboard's device wall draws: the first `limit` devices (creation order) as"
@@ -241,6 +257,20 @@ extension DevicesControlAPI {
                                      + " (`{}` for the sample app, not logged in).", [
                 ("appId", Doc.string("The OneSignal app (default the sample app).")),
                 ("externalId", Doc.string("The user the app logged in as (include_external_user_ids, include_aliases).")),
+            ])),
+            ("kits", Doc.object("The app hosts the managed push SDK: it registers on every launch and reports received and"
+                                + " clicked notifications to its ingest (`GET /_emulator/sdk/records`). `{}` for the defaults.", [
+                ("collectionEnabled", Doc.boolean("Collection at initialization (default true); false holds it until"
+                                                  + " the `setCollectionEnabled` action.")),
+                ("notificationEventsEnabled", Doc.boolean("Received/clicked records (default on); an explicit false stays off.")),
+                ("persistNotificationEvents", Doc.boolean("Records kept and retried (default true).")),
+                ("apnsEnvironment", Doc.string("Where the SDK registers the token (default production).",
+                                               choices: KitsConfiguration.APNsEnvironment.allCases.map(\.rawValue))),
+                ("appDelegateBridge", Doc.boolean("The AppDelegate bridge is wired (default true): without it the SDK never gets the token.")),
+                ("sceneClickForwarding", Doc.boolean("A Scene app forwards clicks to the SDK (default true).")),
+                ("shouldDisplay", Doc.boolean("The SDK's notifications show in the foreground (default true).")),
+                ("categories", Doc.array(Doc.ref("NotificationCategory"), "The SDK's own categories, registered with the"
+                                         + " app's: at most 32, each with 1 to 3 plain actions, no id shared with the app's.")),
             ])),
         ]
         return [
@@ -427,7 +457,7 @@ extension DevicesControlAPI {
                 ("action", Doc.string("What the user does.", choices: DevicesControlAPI.appActionNames)),
                 ("actionId", Doc.string("action: the category action.")),
                 ("text", Doc.string("action: typed text (text-input actions).")),
-                ("enabled", Doc.boolean("setNotificationsEnabled.")), ("allow", Doc.boolean("answerPrompt.")),
+                ("enabled", Doc.boolean("setNotificationsEnabled, setCollectionEnabled (the managed SDK's consent).")), ("allow", Doc.boolean("answerPrompt.")),
                 ("title", Doc.string("postLocalNotification.")), ("body", Doc.string("postLocalNotification.")),
                 ("category", Doc.string("postLocalNotification.")), ("threadId", Doc.string("postLocalNotification.")),
                 ("categories", Doc.array(Doc.ref("NotificationCategory"),

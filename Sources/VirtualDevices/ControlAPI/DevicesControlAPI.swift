@@ -9,6 +9,7 @@ enum DevicesOperation: String, CaseIterable, Sendable {
     case listApps, installApp, getApp, uninstallApp
     case callPlugin, listCalls, appAction, listEvents, listForwards, getNotificationCentre
     case listDeliveries, settle, deviceWall
+    case getAppSDK, listSDKRecords
     case listFiles, putFile, getFile, deleteFile
 }
 
@@ -39,6 +40,8 @@ public final class DevicesControlAPI: EmulatorExtension {
             ("GET", app + "/events", DevicesOperation.listEvents.rawValue),
             ("GET", app + "/forwards", DevicesOperation.listForwards.rawValue),
             ("GET", app + "/notifications", DevicesOperation.getNotificationCentre.rawValue),
+            ("GET", app + "/sdk", DevicesOperation.getAppSDK.rawValue),
+            ("GET", "/_emulator/sdk/records", DevicesOperation.listSDKRecords.rawValue),
             ("GET", "/_emulator/deliveries", DevicesOperation.listDeliveries.rawValue),
             ("POST", "/_emulator/settle", DevicesOperation.settle.rawValue),
             ("GET", "/_emulator/device-wall", DevicesOperation.deviceWall.rawValue),
@@ -52,7 +55,8 @@ public final class DevicesControlAPI: EmulatorExtension {
     package var waitingOperations: Set<String> { [DevicesOperation.settle.rawValue] }
 
     package var operationsWithQuery: Set<String> {
-        [DevicesOperation.listEvents.rawValue, DevicesOperation.listDeliveries.rawValue, DevicesOperation.deviceWall.rawValue]
+        [DevicesOperation.listEvents.rawValue, DevicesOperation.listDeliveries.rawValue, DevicesOperation.deviceWall.rawValue,
+         DevicesOperation.listSDKRecords.rawValue]
     }
 
     package func pushAccepted(_ push: AcceptedPush, now: Millis, readAt: UInt64) {
@@ -177,6 +181,26 @@ public final class DevicesControlAPI: EmulatorExtension {
                 throw ControlAPIError.notFound("no file '\(name)'")
             }
             return ControlAPIResponse.noContent()
+        case .getAppSDK:
+            let app = try farm.app(bundleId, on: deviceId)
+            guard let view = KitsView(app) else { throw ControlAPIError.notFound(DeviceError.noManagedSDK(bundleId).description) }
+            return try ControlAPIResponse.json(view)
+        case .listSDKRecords:
+            var query = request.query
+            let device = query.string("deviceId")
+            let bundle = query.string("bundleId")
+            let type = query.string("type")
+            try query.finish()
+            if let type, KitsRecord.Kind(rawValue: type) == nil {
+                throw ControlAPIError.invalidQuery("type", mustBe: KitsRecord.Kind.allCases.map(\.rawValue).joined(separator: ", "),
+                                                   got: type)
+            }
+            let records = farm.devices().filter { device == nil || $0.id == device }.flatMap { d in
+                d.installedApps.filter { bundle == nil || $0.bundleId == bundle }.flatMap { app in
+                    app.kitsRecords.filter { type == nil || $0.type.rawValue == type }
+                }
+            }.sorted { ($0.at, $0.deviceId, $0.seq) < ($1.at, $1.deviceId, $1.seq) }
+            return try ControlAPIResponse.json("records", records)
         case .deviceWall:
             var query = request.query
             let limit = try query.integer("limit", in: 1...1000) ?? 50
@@ -415,6 +439,7 @@ public final class DevicesControlAPI: EmulatorExtension {
                              text: present.contains("text") ? string("text") : nil)
         case "dismiss": try only(["notificationId"]); action = .dismiss(notificationId: string("notificationId"))
         case "setNotificationsEnabled": try only(["enabled"]); action = .setNotificationsEnabled(bool("enabled"))
+        case "setCollectionEnabled": try only(["enabled"]); action = .setCollectionEnabled(bool("enabled"))
         case "answerPrompt": try only(["allow"]); action = .answerPrompt(allow: bool("allow"))
         case "reattachDelegate": try only([]); action = .reattachDelegate
         case "expand": try only(["notificationId"]); action = .expand(notificationId: string("notificationId"))
@@ -436,5 +461,6 @@ public final class DevicesControlAPI: EmulatorExtension {
 
     public static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",
                                  "dismiss", "setNotificationsEnabled", "answerPrompt", "reattachDelegate",
-                                 "postLocalNotification", "setNotificationCategories", "expand", "collapse"]
+                                 "postLocalNotification", "setNotificationCategories", "expand", "collapse",
+                                 "setCollectionEnabled"]
 }

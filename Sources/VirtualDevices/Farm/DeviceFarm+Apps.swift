@@ -28,6 +28,7 @@ extension DeviceFarm {
                 case .action(let id, let actionId, let text): try app.performAction(id, action: actionId, text: text, ctx)
                 case .dismiss(let id): try app.dismiss(id, ctx)
                 case .setNotificationsEnabled(let on): app.setNotificationsEnabled(on)
+                case .setCollectionEnabled(let on): try app.setKitsCollectionEnabled(on, ctx)
                 case .answerPrompt(let allow): try app.answerPrompt(allow: allow, ctx)
                 case .reattachDelegate: app.reattachDelegate()
                 case .expand(let id): try app.expand(id, ctx)
@@ -63,6 +64,8 @@ public enum UserAction: Sendable, Equatable {
     case dismiss(notificationId: String)
     /// Settings → Notifications → Allow Notifications.
     case setNotificationsEnabled(Bool)
+    /// The app's code calls the managed SDK's `setCollectionEnabled` (consent given or withdrawn).
+    case setCollectionEnabled(Bool)
     /// Answer a permission prompt left up (`promptAnswer: wait`).
     case answerPrompt(allow: Bool)
     /// The app's code calls `setNotificationCategories`: the set it passes replaces the registered one (as iOS

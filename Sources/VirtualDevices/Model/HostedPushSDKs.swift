@@ -2,7 +2,7 @@ import APNsEmulator
 import Foundation
 
 /// The push SDKs an app links besides the OS's own API: Firebase Messaging (its FCM registration token stands for
-/// the APNs token) and OneSignal (a push subscription for it). Each comes into play once the app has a token.
+/// the APNs token), OneSignal (a push subscription for it) and the managed push SDK. Each comes into play once the app has a token.
 public struct HostedPushSDKs: Sendable, Encodable, Equatable {
     /// Firebase Messaging, registered with this project (by its number, the sender id).
     public struct Firebase: Sendable, Encodable, Equatable {
@@ -28,10 +28,13 @@ public struct HostedPushSDKs: Sendable, Encodable, Equatable {
 
     public var firebase: Firebase?
     public var oneSignal: OneSignal?
+    /// The managed push SDK ("Kits").
+    public var kits: KitsConfiguration?
 
-    public init(firebase: Firebase? = nil, oneSignal: OneSignal? = nil) {
+    public init(firebase: Firebase? = nil, oneSignal: OneSignal? = nil, kits: KitsConfiguration? = nil) {
         self.firebase = firebase
         self.oneSignal = oneSignal
+        self.kits = kits
     }
 
     /// The sample Firebase project's number and the sample OneSignal app (the front doors' defaults).

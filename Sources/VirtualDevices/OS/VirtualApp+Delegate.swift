@@ -12,6 +12,7 @@ extension VirtualApp {
 
     /// Passes an OS callback through the app's delegates; the plugin acts only on what reaches it.
     mutating func deliverCallback(_ callback: OSCallback, _ ctx: OSContext) {
+        if kits != nil, case .didRegister(let token) = callback { _ = kitsHandle(.didRegister(token: token), ctx) }
         let name = DelegateCallback(callback)
         if let why = DelegateForwarding.whyNot(callback, configuration: configuration.delegate,
                                                attachment: attachment.state) {

@@ -83,11 +83,17 @@ extension VirtualApp {
         }
         var options: PresentationSet
         if lifecycle == .foreground {
-            deliverCallback(.willPresent(n), ctx)
-            // A third-party delegate answers willPresent itself, with everything on.
-            options = attachment.state == .attached
-                ? PresentationSet(configuration.delegate.presentationOptions(for: content))
-                : .all
+            // The host asks the managed SDK first (handleWillPresent); only what it does not claim reaches its own
+            // handler.
+            if kits != nil, let display = kitsHandle(.willPresent(userInfoJson: n.userInfoJson), ctx) {
+                options = display ? .all : PresentationSet(bits: 0)
+            } else {
+                deliverCallback(.willPresent(n), ctx)
+                // A third-party delegate answers willPresent itself, with everything on.
+                options = attachment.state == .attached
+                    ? PresentationSet(configuration.delegate.presentationOptions(for: content))
+                    : .all
+            }
         } else {
             options = provisional ? PresentationSet([.list, .badge]) : .all
         }

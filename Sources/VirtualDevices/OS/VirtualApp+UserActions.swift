@@ -109,8 +109,12 @@ extension VirtualApp {
             deliverCallback(.launchedWithRemoteNotification(
                 identifier: item.identifier, userInfoJson: item.notification.userInfoJson), ctx)
         }
-        deliverCallback(.didReceive(item.notification, actionIdentifier: action, userText: text,
-                                    launchedApp: !wasRunning && foreground), ctx)
+        // handleNotificationResponse first: a response the managed SDK claims does not reach the host's handler.
+        if kits == nil || kitsHandle(.response(userInfoJson: item.notification.userInfoJson, actionIdentifier: action),
+                                     ctx) == nil {
+            deliverCallback(.didReceive(item.notification, actionIdentifier: action, userText: text,
+                                        launchedApp: !wasRunning && foreground), ctx)
+        }
         if foreground { releaseHeldBackgroundPush(ctx) }
     }
 

@@ -29,6 +29,10 @@ public struct VirtualApp: Sendable {
     public internal(set) var previousTokens: [String] = []
     public internal(set) var events: [RecordedEvent] = []
     public internal(set) var calls: [CallRecord] = []
+    /// The managed push SDK, when the app hosts it (`+Kits`); what it sent its ingest and why, in order.
+    var kits: KitsSDK?
+    public internal(set) var kitsRecords: [KitsRecord] = []
+    public internal(set) var kitsDecisions: [KitsDecision] = []
     /// What the delegate did with each OS callback (`+Delegate`).
     public internal(set) var forwards: [ForwardRecord] = []
     /// Callbacks the delegate's script forwards later, in due order.
@@ -77,6 +81,7 @@ public struct VirtualApp: Sendable {
         self.configuration = configuration
         self.plugin = PushPlugin(platform: platform)
         self.authorization = AuthorizationMachine(ephemeral: configuration.build == .appClip)
+        self.kits = configuration.pushSDKs.kits.map(KitsSDK.init)
     }
 
     /// Most events and calls kept per app; older ones are dropped first (a long soak must not grow the
@@ -234,6 +239,8 @@ public struct VirtualApp: Sendable {
             case .started:
                 plugin.relaunched()
                 attachment.processStarted()
+                // The managed SDK registers on every launch, and hands over that launch's token.
+                if kits != nil { register(ctx) }
             case .ended:
                 abandonDelayedForwards(ctx)
                 for i in calls.indices where calls[i].state == .pending {
