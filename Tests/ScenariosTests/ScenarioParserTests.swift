@@ -74,7 +74,7 @@ struct ScenarioParserTests {
          "s.yaml:7:14: 'options' must be a list of numbers from 0 (Unspecified) to 7 (Provisional)"),
         ("  - call: GetToken\n    count: 3\n", "s.yaml:7:12: 'count' does not apply to GetToken"),
         ("  - action: shake\n",
-         "s.yaml:6:13: unknown user action 'shake'; expected one of: launch, foreground, background, forceQuit, terminate, tap, action, dismiss, setNotificationsEnabled, answerPrompt, reattachDelegate, postLocalNotification, setNotificationCategories, expand, collapse, setCollectionEnabled"),
+         "s.yaml:6:13: unknown user action 'shake'; expected one of: launch, foreground, background, forceQuit, terminate, tap, action, dismiss, setNotificationsEnabled, answerPrompt, reattachDelegate, postLocalNotification, setNotificationCategories, expand, collapse, setCollectionEnabled, recordBannerClick"),
         ("  - action: tap\n", "s.yaml:6:5: action 'tap' needs 'notification' (an apns-id, ${saved}, or last)"),
         ("  - action: launch\n    text: hi\n", "s.yaml:7:11: 'text' does not apply to action 'launch'"),
         ("  - call: GetToken\n    device: tablet\n", "s.yaml:7:13: no device 'tablet' in this scenario (devices: phone)"),

@@ -45,7 +45,7 @@ struct ManagedSDKTests {
     @Test func withoutTheAppDelegateBridgeTheSDKNeverGetsTheToken() async throws {
         try await DeviceHarness.run(configure: { $0.manualClock = true }) { h in
             let (app, _) = try foregroundApp(h, kits: #"{"appDelegateBridge":false,"apnsEnvironment":"sandbox"}"#)
-            #expect(records(h).isEmpty)
+            #expect(records(h, "TOKEN").isEmpty)
             #expect(decisions(h, app).contains("notWired"))
         }
     }

@@ -33,9 +33,9 @@ struct StepParser {
     static let actionFields: [String: (required: [String], optional: [String])] = [
         "launch": ([], []), "foreground": ([], []), "background": ([], []), "forceQuit": ([], []), "terminate": ([], []),
         "tap": (["notification"], []), "action": (["notification", "actionId"], ["text"]),
-        "dismiss": (["notification"], []), "setNotificationsEnabled": (["enabled"], []), "setCollectionEnabled": (["enabled"], []), "answerPrompt": (["allow"], []),
+        "dismiss": (["notification"], []), "setNotificationsEnabled": (["enabled"], []), "setCollectionEnabled": (["enabled"], []), "recordBannerClick": ([], ["deliveryId"]), "answerPrompt": (["allow"], []),
         "reattachDelegate": ([], []), "postLocalNotification": (["title"], ["body", "category", "threadId"]),
-        "setNotificationCategories": (["categories"], []), "expand": (["notification"], []), "collapse": ([], []),
+        "setNotificationCategories": (["categories"], ["preservingSDK"]), "expand": (["notification"], []), "collapse": ([], []),
     ]
 
     func error(_ node: YAMLNode, _ message: String) -> ScenarioParseError {
@@ -241,7 +241,7 @@ struct StepParser {
         var pairs: [(key: YAMLNode, value: YAMLNode)] = []
         var notification: String?
         for key in ["notification", "actionId", "text", "enabled", "allow", "title", "body", "category", "threadId",
-                    "categories"] {
+                    "categories", "deliveryId", "preservingSDK"] {
             guard let value = r.value(key) else { continue }
             guard fields.required.contains(key) || fields.optional.contains(key) else {
                 throw error(node[key]!, "'\(key)' does not apply to action '\(name)'")

@@ -175,6 +175,10 @@ package enum DeviceRequestReaders {
         var apnsEnvironment: String?
         var appDelegateBridge, sceneClickForwarding, shouldDisplay: Bool?
         var categories: [CategoryFields]?
+        var completionHandler: String?
+        var preventDefault: Bool?
+        var receipts: String?
+        var appVersion, language: String?
     }
 
     /// One entry of `delegate.callbacks`: `"forward"`, `"drop"` or `{"drop"?, "delayMs"?, "with"?}`.
@@ -472,7 +476,9 @@ package enum DeviceRequestReaders {
                 collectionEnabled: kits.bool("collectionEnabled"), notificationEventsEnabled: kits.bool("notificationEventsEnabled"),
                 persistNotificationEvents: kits.bool("persistNotificationEvents"), apnsEnvironment: kits.string("apnsEnvironment"),
                 appDelegateBridge: kits.bool("appDelegateBridge"), sceneClickForwarding: kits.bool("sceneClickForwarding"),
-                shouldDisplay: kits.bool("shouldDisplay"), categories: kits.objectArray("categories")?.map(readCategory))
+                shouldDisplay: kits.bool("shouldDisplay"), categories: kits.objectArray("categories")?.map(readCategory),
+                completionHandler: kits.string("completionHandler"), preventDefault: kits.bool("preventDefault"),
+                receipts: kits.string("receipts"), appVersion: kits.string("appVersion"), language: kits.string("language"))
         }
         return fields
     }
@@ -516,7 +522,9 @@ package enum DeviceRequestReaders {
                                             callbacks: try callbacks(f.callbacks, prefix: prefix)),
             promptAnswer: answer, categories: categories, registrationError: f.registrationError,
             unknownOutcomeCalls: unknownOutcomeCalls,
-            serviceExtension: try f.serviceExtension.map { (e) throws(ControlAPIError) in try serviceExtension(e, prefix: prefix) },
+            // Receipt reporting lives in a service extension: the SDK's, which changes nothing, unless the app has one.
+            serviceExtension: try f.serviceExtension.map { (e) throws(ControlAPIError) in try serviceExtension(e, prefix: prefix) }
+                ?? (sdks.kits?.receipts != nil ? ServiceExtensionScript() : nil),
             contentExtensionCategories: f.contentExtensionCategories ?? [],
             contentExtension: try contentExtension(f, prefix: prefix),
             pushSDKs: sdks)
@@ -545,7 +553,12 @@ package enum DeviceRequestReaders {
             collectionEnabled: f.collectionEnabled ?? true, notificationEventsEnabled: f.notificationEventsEnabled,
             persistNotificationEvents: f.persistNotificationEvents ?? true, apnsEnvironment: environment ?? .production,
             appDelegateBridge: f.appDelegateBridge ?? true, sceneClickForwarding: f.sceneClickForwarding ?? true,
-            shouldDisplay: f.shouldDisplay ?? true, categories: categories)
+            shouldDisplay: f.shouldDisplay ?? true, categories: categories,
+            completionHandler: try enumValue(KitsConfiguration.CompletionHandler.self, f.completionHandler,
+                                             field: p + "completionHandler") ?? .once,
+            preventDefault: f.preventDefault ?? false,
+            receipts: try enumValue(KitsConfiguration.ExtensionConsent.self, f.receipts, field: p + "receipts"),
+            appVersion: f.appVersion ?? "1.0", language: f.language ?? "en-US")
     }
 
     static func pushSDKs(_ f: AppFields, prefix: String) throws(ControlAPIError) -> HostedPushSDKs {

@@ -266,14 +266,27 @@ struct BatchDeviceView: Encodable {
 struct KitsView: Encodable {
     var configuration: KitsConfiguration
     var collectionEnabled: Bool
+    /// `syncStates()`: none, queued (the token waits for the ingest) or synced.
+    var syncState: String
     var records: [KitsRecord]
+    /// Records kept for the ingest while it is down.
+    var outbox: [KitsRecord]
     var decisions: [KitsDecision]
+    /// Deliveries the foreground listener handed to the app's own banner.
+    var banners: [String]
+    var sessionCount: Int
+    var foregroundMillis: Millis
 
     init?(_ a: VirtualApp) {
         guard let sdk = a.kits else { return nil }
         configuration = sdk.configuration
         collectionEnabled = sdk.collectionEnabled
+        syncState = a.kitsSyncState
         records = a.kitsRecords
+        outbox = a.kitsOutbox
         decisions = a.kitsDecisions
+        banners = a.kitsBanners
+        sessionCount = sdk.sessionCount
+        foregroundMillis = sdk.foregroundMillis
     }
 }

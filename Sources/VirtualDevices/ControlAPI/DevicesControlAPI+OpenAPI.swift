@@ -107,6 +107,13 @@ extension DevicesControlAPI {
                        Doc.queryParameter("bundleId", Doc.string("App bundle id.")),
                        Doc.queryParameter("type", Doc.string("Record type.", choices: KitsRecord.Kind.allCases.map(\.rawValue)))],
                success: (200, "`{\"records\": [{seq, at, type, source, deviceId, bundleId, deliveryId?, token?, environment?, actionIdentifier?}]}`.", nil)),
+            Op(id: "getSDKIngest", method: "GET", path: "/_emulator/sdk/ingest", tag: "devices",
+               summary: "What the managed SDK's ingest answers", success: (200, "`{\"status\": 200}`.", nil)),
+            Op(id: "putSDKIngest", method: "PUT", path: "/_emulator/sdk/ingest", tag: "devices",
+               summary: "Make the managed SDK's ingest fail (or work again)",
+               description: "`{\"status\": 503}` (any 5xx): records are kept and retried each second (tokens always,"
+                + " events with persistNotificationEvents); 401 or 403: dropped, not retried; 200: taken. Reset restores 200.",
+               body: ("SDKIngest", true), success: (200, "`{\"status\"}`.", nil)),
             Op(id: "deviceWall", method: "GET", path: "/_emulator/device-wall", tag: "devices",
                summary: "Devices, their notification centres and recent timelines in one answer",
                description: "What the dashboard's device wall draws: the first `limit` devices (creation order) as"
@@ -271,6 +278,15 @@ extension DevicesControlAPI {
                 ("shouldDisplay", Doc.boolean("The SDK's notifications show in the foreground (default true).")),
                 ("categories", Doc.array(Doc.ref("NotificationCategory"), "The SDK's own categories, registered with the"
                                          + " app's: at most 32, each with 1 to 3 plain actions, no id shared with the app's.")),
+                ("completionHandler", Doc.string("How the host's delegate calls the OS completion handler around the SDK's"
+                                                 + " handlers (default once).",
+                                                 choices: KitsConfiguration.CompletionHandler.allCases.map(\.rawValue))),
+                ("preventDefault", Doc.boolean("A foreground listener prevents the OS presentation: the app draws its own"
+                                               + " banner (`recordBannerClick`).")),
+                ("receipts", Doc.string("The service extension reports background receipts; what consent it can read.",
+                                        choices: KitsConfiguration.ExtensionConsent.allCases.map(\.rawValue))),
+                ("appVersion", Doc.string("Reported with sessions (default 1.0).")),
+                ("language", Doc.string("The device language reported with sessions (default en-US).")),
             ])),
         ]
         return [
@@ -463,6 +479,9 @@ extension DevicesControlAPI {
                 ("categories", Doc.array(Doc.ref("NotificationCategory"),
                                          "setNotificationCategories: the set that replaces the registered one.")),
                 ("notificationId", Doc.string("tap, action, dismiss, expand: the notification.")),
+                ("deliveryId", Doc.string("recordBannerClick: the delivery whose in-app banner was clicked (default the newest).")),
+                ("preservingSDK", Doc.boolean("setNotificationCategories: keep the managed SDK's categories"
+                                              + " (categoriesForRegistration(preserving:)).")),
             ], required: ["action"], closed: true),
             "DeliveredNotification": Doc.object("A notification on display.", [
                 ("identifier", Doc.string("Request identifier.")), ("apnsId", Doc.string("The push's apns-id.")),
@@ -520,6 +539,9 @@ extension DevicesControlAPI {
                                 "description": "Bundle id → token (with `register`)."] as JSON),
                 ], required: ["id"]), "In order.")),
             ], required: ["devices"]),
+            "SDKIngest": Doc.object("What the ingest answers the managed SDK.", [
+                ("status", Doc.integer("200, 401, 403 or a 5xx status.", minimum: 200, maximum: 599)),
+            ], required: ["status"], closed: true),
             "SettleRequest": Doc.object("How long to wait.", [
                 ("timeoutSeconds", ["type": "number", "maximum": 300,
                                     "description": "Seconds to wait at most, above 0 (default 30)."] as JSON),

@@ -9,7 +9,7 @@ enum DevicesOperation: String, CaseIterable, Sendable {
     case listApps, installApp, getApp, uninstallApp
     case callPlugin, listCalls, appAction, listEvents, listForwards, getNotificationCentre
     case listDeliveries, settle, deviceWall
-    case getAppSDK, listSDKRecords
+    case getAppSDK, listSDKRecords, getSDKIngest, putSDKIngest
     case listFiles, putFile, getFile, deleteFile
 }
 
@@ -42,6 +42,8 @@ public final class DevicesControlAPI: EmulatorExtension {
             ("GET", app + "/notifications", DevicesOperation.getNotificationCentre.rawValue),
             ("GET", app + "/sdk", DevicesOperation.getAppSDK.rawValue),
             ("GET", "/_emulator/sdk/records", DevicesOperation.listSDKRecords.rawValue),
+            ("GET", "/_emulator/sdk/ingest", DevicesOperation.getSDKIngest.rawValue),
+            ("PUT", "/_emulator/sdk/ingest", DevicesOperation.putSDKIngest.rawValue),
             ("GET", "/_emulator/deliveries", DevicesOperation.listDeliveries.rawValue),
             ("POST", "/_emulator/settle", DevicesOperation.settle.rawValue),
             ("GET", "/_emulator/device-wall", DevicesOperation.deviceWall.rawValue),
@@ -69,6 +71,7 @@ public final class DevicesControlAPI: EmulatorExtension {
 
     package func reset() {
         farm.removeAll()
+        farm.kitsIngestStatus.store(200, ordering: .relaxed)
     }
 
     package func shutdown() {
@@ -185,6 +188,18 @@ public final class DevicesControlAPI: EmulatorExtension {
             let app = try farm.app(bundleId, on: deviceId)
             guard let view = KitsView(app) else { throw ControlAPIError.notFound(DeviceError.noManagedSDK(bundleId).description) }
             return try ControlAPIResponse.json(view)
+        case .getSDKIngest:
+            try request.expectEmptyBody()
+            return try ControlAPIResponse.json(["status": farm.kitsIngestStatus.load(ordering: .relaxed)])
+        case .putSDKIngest:
+            let body = try request.body()
+            let status = body.int64("status", required: true)
+            try body.finish()
+            guard let status, status == 200 || status == 401 || status == 403 || (500...599).contains(status) else {
+                throw ControlAPIError.invalid("status", mustBe: "200, 401, 403 or a 5xx status", got: "\(status ?? 0)")
+            }
+            farm.kitsIngestStatus.store(Int(status), ordering: .relaxed)
+            return try ControlAPIResponse.json(["status": Int(status)])
         case .listSDKRecords:
             var query = request.query
             let device = query.string("deviceId")
@@ -410,7 +425,8 @@ public final class DevicesControlAPI: EmulatorExtension {
             "notificationId": body.string("notificationId"), "actionId": body.string("actionId"),
             "text": body.string("text"), "enabled": body.bool("enabled"), "allow": body.bool("allow"),
             "title": body.string("title"), "body": body.string("body"), "category": body.string("category"),
-            "threadId": body.string("threadId"),
+            "threadId": body.string("threadId"), "deliveryId": body.string("deliveryId"),
+            "preservingSDK": body.bool("preservingSDK"),
         ]
         let categoryFields = body.objectArray("categories")?.map(DeviceRequestReaders.readCategory)
         try body.finish()
@@ -440,13 +456,24 @@ public final class DevicesControlAPI: EmulatorExtension {
         case "dismiss": try only(["notificationId"]); action = .dismiss(notificationId: string("notificationId"))
         case "setNotificationsEnabled": try only(["enabled"]); action = .setNotificationsEnabled(bool("enabled"))
         case "setCollectionEnabled": try only(["enabled"]); action = .setCollectionEnabled(bool("enabled"))
+        case "recordBannerClick":
+            try only([], optional: ["deliveryId"])
+            action = .recordBannerClick(deliveryId: present.contains("deliveryId") ? string("deliveryId") : nil)
         case "answerPrompt": try only(["allow"]); action = .answerPrompt(allow: bool("allow"))
         case "reattachDelegate": try only([]); action = .reattachDelegate
         case "expand": try only(["notificationId"]); action = .expand(notificationId: string("notificationId"))
         case "collapse": try only([]); action = .collapse
         case "setNotificationCategories":
-            try only(["categories"])
-            action = .setNotificationCategories(try DeviceRequestReaders.categories(categoryFields, field: "categories"))
+            // `preservingSDK`: the set the managed SDK's categoriesForRegistration(preserving:) returns, the host's
+            // with the SDK's own added; without it the host's set replaces the SDK's too, as on iOS.
+            try only(["categories"], optional: ["preservingSDK"])
+            var categories = try DeviceRequestReaders.categories(categoryFields, field: "categories")
+            if bool("preservingSDK") {
+                let sdk = try farm.app(bundleId, on: deviceId).configuration.pushSDKs.kits?.categories ?? []
+                categories.removeAll { c in sdk.contains { $0.identifier == c.identifier } }
+                categories += sdk
+            }
+            action = .setNotificationCategories(categories)
         case "postLocalNotification":
             try only(["title"], optional: ["body", "category", "threadId"])
             action = .postLocalNotification(title: string("title"), body: string("body"), category: string("category"),
@@ -462,5 +489,5 @@ public final class DevicesControlAPI: EmulatorExtension {
     public static let appActionNames = ["launch", "foreground", "background", "forceQuit", "terminate", "tap", "action",
                                  "dismiss", "setNotificationsEnabled", "answerPrompt", "reattachDelegate",
                                  "postLocalNotification", "setNotificationCategories", "expand", "collapse",
-                                 "setCollectionEnabled"]
+                                 "setCollectionEnabled", "recordBannerClick"]
 }

@@ -21,7 +21,7 @@ extension DeviceFarm {
             try withApp(&s, deviceId, bundleId, now: now) { app, ctx throws(DeviceError) in
                 switch action {
                 case .launch, .foreground: app.bringToForeground(ctx)
-                case .background: app.moveToBackground()
+                case .background: app.moveToBackground(ctx)
                 case .forceQuit: app.forceQuitApp(ctx)
                 case .terminate: app.terminate(ctx)
                 case .tap(let id): try app.tap(id, ctx)
@@ -29,6 +29,7 @@ extension DeviceFarm {
                 case .dismiss(let id): try app.dismiss(id, ctx)
                 case .setNotificationsEnabled(let on): app.setNotificationsEnabled(on)
                 case .setCollectionEnabled(let on): try app.setKitsCollectionEnabled(on, ctx)
+                case .recordBannerClick(let id): try app.kitsBannerClicked(id, ctx)
                 case .answerPrompt(let allow): try app.answerPrompt(allow: allow, ctx)
                 case .reattachDelegate: app.reattachDelegate()
                 case .expand(let id): try app.expand(id, ctx)
@@ -66,6 +67,8 @@ public enum UserAction: Sendable, Equatable {
     case setNotificationsEnabled(Bool)
     /// The app's code calls the managed SDK's `setCollectionEnabled` (consent given or withdrawn).
     case setCollectionEnabled(Bool)
+    /// The user really clicks the app's own banner for a delivery of the managed SDK (`event.recordClick()`).
+    case recordBannerClick(deliveryId: String?)
     /// Answer a permission prompt left up (`promptAnswer: wait`).
     case answerPrompt(allow: Bool)
     /// The app's code calls `setNotificationCategories`: the set it passes replaces the registered one (as iOS

@@ -38,6 +38,8 @@ public final class DeviceFarm: DeliverySink {
     private let ownedTokenCount = Atomic<Int>(0)
     /// The next `device-N` id.
     let deviceNumbers = Atomic<Int>(1)
+    /// What the managed push SDK's ingest answers (`PUT /_emulator/sdk/ingest`): 200, or a failure to simulate.
+    public let kitsIngestStatus = Atomic<Int>(200)
     /// Orders devices by creation across shards.
     let creationNumbers = Atomic<Int>(0)
     private let timer: Mutex<DispatchSourceTimer?> = Mutex(nil)
@@ -162,6 +164,7 @@ public final class DeviceFarm: DeliverySink {
                 app.releaseHeldBackgroundPush(ctx)
                 app.releaseDueForwards(ctx)
                 app.advanceExtensions(ctx)
+                app.retryKitsOutbox(ctx)
                 return app.hasTimedWork
             }) ?? false
             // Gone, or an install made since with the same ids and nothing due.
@@ -246,6 +249,7 @@ public final class DeviceFarm: DeliverySink {
                                 online: device.configuration.online, now: now,
                                 backgroundBudgetPerHour: device.configuration.backgroundBudgetPerHour,
                                 registrar: registrar, files: files, fates: fates)
+            ctx.kitsIngestStatus = kitsIngestStatus.load(ordering: .relaxed)
             ctx.focus = device.configuration.focus
             ctx.muted = device.configuration.muted
             deviceOnline = device.configuration.online

@@ -22,11 +22,49 @@ public struct KitsConfiguration: Sendable, Encodable, Equatable {
     public var shouldDisplay: Bool
     /// The SDK's own button categories (`KitsNotificationActions(categories:)`), registered beside the host's.
     public var categories: [NotificationCategory]
+    /// How the host's delegate calls the OS completion handler around the SDK's handlers.
+    public enum CompletionHandler: String, Sendable, Codable, CaseIterable {
+        /// Exactly once on every path (correct).
+        case once
+        /// Never: willPresent shows nothing; a response held that way ends a background-launched app at the
+        /// system's limit.
+        case never
+        /// Twice: UserNotifications raises an exception and the app crashes.
+        case twice
+        /// Held while the app waits for navigation: past the system's limit, as `never`.
+        case late
+    }
+    public var completionHandler: CompletionHandler
+    /// A foreground listener that calls `event.preventDefault()`: the OS presentation is suppressed and the app
+    /// draws its own banner (whose real clicks it records with `recordClick`).
+    public var preventDefault: Bool
+    /// The service extension is set up for receipt reporting; what its `receiptConfiguration` can read of
+    /// consent (nil: no receipt reporting).
+    public enum ExtensionConsent: String, Sendable, Codable, CaseIterable {
+        /// Read from a setting shared through an App Group: the app's own choice.
+        case appGroup
+        /// The extension's own stored setting, allowed (the app's later refusal does not reach it).
+        case granted
+        case refused
+        /// Nothing the extension can read: it reports nothing.
+        case unknown
+    }
+    public var receipts: ExtensionConsent?
+    /// What the SDK reports with a session (`CFBundleShortVersionString`, the device language).
+    public var appVersion: String
+    public var language: String
 
     public init(collectionEnabled: Bool = true, notificationEventsEnabled: Bool? = nil,
                 persistNotificationEvents: Bool = true, apnsEnvironment: APNsEnvironment = .production,
                 appDelegateBridge: Bool = true, sceneClickForwarding: Bool = true, shouldDisplay: Bool = true,
-                categories: [NotificationCategory] = []) {
+                categories: [NotificationCategory] = [], completionHandler: CompletionHandler = .once,
+                preventDefault: Bool = false, receipts: ExtensionConsent? = nil, appVersion: String = "1.0",
+                language: String = "en-US") {
+        self.completionHandler = completionHandler
+        self.preventDefault = preventDefault
+        self.receipts = receipts
+        self.appVersion = appVersion
+        self.language = language
         self.collectionEnabled = collectionEnabled
         self.notificationEventsEnabled = notificationEventsEnabled
         self.persistNotificationEvents = persistNotificationEvents

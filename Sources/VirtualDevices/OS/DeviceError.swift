@@ -10,6 +10,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case noPromptShowing
     /// An SDK call to an app that does not host the managed push SDK.
     case noManagedSDK(String)
+    /// No in-app banner of the managed SDK for this delivery.
+    case noBanner(String)
     case tokenIssueFailed(String)
     /// The state store refused a change (disk full, read-only); nothing was changed.
     case storeFailed(String)
@@ -35,6 +37,9 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
             return a.isEmpty ? "the notification's category '\(c)' is not registered by the app"
                 : "category '\(c)' has no action '\(a)' (register it with the app's categories)"
         case .textInputNotAllowed(let a): return "action '\(a)' is not a text-input action: it takes no text"
+        case .noBanner(let d):
+            return d.isEmpty ? "the managed SDK's foreground listener has handed the app no banner (preventDefault is off, or"
+                + " no notification of its came in the foreground)" : "no in-app banner for delivery '\(d)'"
         case .noManagedSDK(let b): return "'\(b)' does not host the managed push SDK (install it with `kits`)"
         case .noPromptShowing: return "no permission prompt is showing (promptAnswer is not 'wait', or it was answered)"
         case .tokenIssueFailed(let why): return "could not issue a device token: \(why)"

@@ -8,13 +8,15 @@ public struct KitsRecord: Sendable, Encodable, Equatable {
         case token = "TOKEN"
         /// The notification was received: willPresent in the foreground, or the service extension's receipt.
         case received = "RECEIVED"
-        /// The user acted on it (a real response other than a dismissal).
+        /// The user acted on it (a real response other than a dismissal, or the in-app banner's recordClick).
         case clicked = "CLICKED"
+        /// A session began: the app came to the foreground (what segments are built from).
+        case session = "SESSION"
     }
 
     /// What reported it.
     public enum Source: String, Sendable, Codable {
-        case registerAPNsToken, willPresent, response, serviceExtension
+        case registerAPNsToken, willPresent, response, serviceExtension, inAppBanner, foreground
     }
 
     public var seq: Int
@@ -28,12 +30,35 @@ public struct KitsRecord: Sendable, Encodable, Equatable {
     public var token: String?
     public var environment: KitsConfiguration.APNsEnvironment?
     public var actionIdentifier: String?
+    /// What `KitsNotificationActions.action(for:)` returned for the response: the SDK's own button, else absent.
+    public var sdkAction: String?
+    /// Session records: the count including this one, the first and the previous session's start, and the
+    /// foreground time before this session.
+    public var sessionCount: Int?
+    public var firstSessionAt: Millis?
+    public var previousSessionAt: Millis?
+    public var foregroundMillis: Millis?
+    public var appVersion: String?
+    public var language: String?
+    /// Tries it took to reach the ingest (more than 1 when it was kept and retried), and when it arrived there.
+    public var attempts: Int
+    public var ingestedAt: Millis?
+
+    init(kind: Kind, source: Source, deviceId: String, bundleId: String) {
+        seq = 0
+        at = 0
+        type = kind
+        self.source = source
+        self.deviceId = deviceId
+        self.bundleId = bundleId
+        attempts = 0
+    }
 }
 
 /// Why the SDK did or did not send a record for an OS callback: each decision, in order (the app's `sdk` view).
 public struct KitsDecision: Sendable, Encodable, Equatable {
     public enum Outcome: String, Sendable, Codable {
-        /// A record was sent.
+        /// A record was sent (or queued for the ingest).
         case recorded
         /// The notification is not the SDK's (no `kits_delivery_id` with the version marker): the host's own
         /// handler got it.
@@ -48,6 +73,17 @@ public struct KitsDecision: Sendable, Encodable, Equatable {
         case dismissal
         /// The host did not wire the callback to the SDK (the AppDelegate bridge, or Scene click forwarding).
         case notWired
+        /// The foreground listener called preventDefault: the OS shows nothing, the app draws its own banner.
+        case preventedDefault
+        /// The ingest was unavailable: the record is kept and retried (`persistNotificationEvents`), or lost.
+        case queued
+        case lost
+        /// The ingest refused the SDK for good (401): the record is dropped, not retried.
+        case permanentFailure
+        /// The service extension reports no receipt: its consent reads refused or unknown.
+        case noReceiptConsent
+        /// The host's delegate did not call the OS completion handler exactly once.
+        case completionHandlerMisused
     }
 
     public var seq: Int

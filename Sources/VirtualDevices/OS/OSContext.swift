@@ -30,6 +30,8 @@ struct OSContext {
     let files: SharedFiles
     /// Where what happens to pushes is recorded, as it happens (the farm's).
     let fates: FateRecorder
+    /// The status the managed push SDK's ingest answers now (`PUT /_emulator/sdk/ingest`).
+    var kitsIngestStatus = 200
 
     /// Loads an attachment URL for a service extension: a file the emulator serves, or a `file://` path.
     func fetchAttachment(_ url: String) -> Result<[UInt8], AttachmentValidator.Refused> {

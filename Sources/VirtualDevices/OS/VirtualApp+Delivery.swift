@@ -76,6 +76,8 @@ extension VirtualApp {
         // Cheap tests first: binding `configuration.serviceExtension` copies the script out.
         if content.mutableContent, extensionResult == nil, alertAllowed, n.isRemote,
            let script = configuration.serviceExtension, let apnsId {
+            // The SDK's receipt reporting runs in the extension, within its own bounded time.
+            if kits?.configuration.receipts != nil { kitsHandle(.extensionReceived(userInfoJson: content.userInfoJson), ctx) }
             startExtension(script, n: n, content: content, apnsId: apnsId, token: token, ctx)
             fate(.deferred, .extensionRunning, "the service extension is running (30 s budget)")
             advanceExtensions(ctx)

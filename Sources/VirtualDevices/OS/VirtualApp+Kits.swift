@@ -1,10 +1,17 @@
 import APNsEmulator
 import APNsProtocol
 
-/// The managed push SDK's side of the app: what it is handed, and the records and decisions it leaves.
+/// The managed push SDK's side of the app: what it is handed, the records it sends its ingest (kept and retried
+/// while the ingest is down), and how the host's delegate treats the OS completion handler around it.
 extension VirtualApp {
+    /// Most records kept for the ingest while it is down (the SDK's store is bounded; the oldest go first).
+    static let kitsOutboxCapacity = 1_000
+    /// How often kept records are retried.
+    static let kitsRetryMillis: Millis = 1_000
+
     /// Hands `input` to the SDK and carries out its actions; returns whether it claimed the notification (and,
-    /// for willPresent, whether to show it), nil when it did not.
+    /// for willPresent, whether the OS shows it), nil when it did not.
+    @discardableResult
     mutating func kitsHandle(_ input: KitsSDK.Input, _ ctx: OSContext) -> Bool? {
         guard var sdk = kits else { return nil }
         let actions = sdk.handle(input)
@@ -12,27 +19,135 @@ extension VirtualApp {
         var claimed: Bool?
         for action in actions {
             switch action {
-            case .record(let kind, let source, let deliveryId, let token, let actionIdentifier):
-                kitsRecords.append(KitsRecord(
-                    seq: takeSeq(), at: ctx.now, type: kind, source: source, deviceId: ctx.deviceId, bundleId: bundleId,
-                    deliveryId: deliveryId, token: token,
-                    environment: kind == .token ? sdk.configuration.apnsEnvironment : nil, actionIdentifier: actionIdentifier))
-                Self.trim(&kitsRecords)
+            case .record(var record):
+                record.seq = takeSeq()
+                record.at = ctx.now
+                record.deviceId = ctx.deviceId
+                record.bundleId = bundleId
+                kitsSend(record, ctx)
             case .decide(let callback, let outcome, let reason):
-                kitsDecisions.append(KitsDecision(seq: takeSeq(), at: ctx.now, callback: callback, outcome: outcome,
-                                                  reason: reason))
-                Self.trim(&kitsDecisions)
+                kitsDecide(callback, outcome, reason, ctx)
             case .claim(let display):
                 claimed = display
+            case .banner(let deliveryId, let tracked):
+                kitsBanners.append(deliveryId)
+                kitsBannerTracked[deliveryId] = tracked
+                if kitsBanners.count > 100 { kitsBannerTracked[kitsBanners.removeFirst()] = nil }
             }
         }
-        return claimed
+        guard let display = claimed else { return nil }
+        return kitsCompletion(input, display: display, ctx)
+    }
+
+    /// The host's delegate calls the OS completion handler after the SDK's handler: exactly once, or not.
+    private mutating func kitsCompletion(_ input: KitsSDK.Input, display: Bool, _ ctx: OSContext) -> Bool {
+        guard let mode = kits?.configuration.completionHandler, mode != .once else { return display }
+        let callback: String
+        switch input {
+        case .willPresent: callback = "willPresent"
+        default: callback = "didReceiveResponse"
+        }
+        switch mode {
+        case .once:
+            return display
+        case .twice:
+            kitsDecide(callback, .completionHandlerMisused,
+                       "the completion handler was called twice: UserNotifications raised an exception and the app crashed", ctx)
+            apply(process.terminate(), ctx)
+            return display
+        case .never, .late:
+            let how = mode == .never ? "never called" : "held while the app waited for navigation"
+            if callback == "willPresent" {
+                kitsDecide(callback, .completionHandlerMisused, "the completion handler was \(how): the OS showed nothing", ctx)
+                return false
+            }
+            kitsDecide(callback, .completionHandlerMisused,
+                       "the completion handler was \(how): the system ends an app in the background at its limit", ctx)
+            if lifecycle == .background { apply(process.terminate(), ctx) }
+            return display
+        }
+    }
+
+    private mutating func kitsDecide(_ callback: String, _ outcome: KitsDecision.Outcome, _ reason: String, _ ctx: OSContext) {
+        kitsDecisions.append(KitsDecision(seq: takeSeq(), at: ctx.now, callback: callback, outcome: outcome, reason: reason))
+        Self.trim(&kitsDecisions)
+    }
+
+    /// Sends a record to the ingest: taken, refused for good (401/403: dropped, not retried), or kept for a retry
+    /// while it is down (tokens always; events when `persistNotificationEvents`).
+    private mutating func kitsSend(_ record: KitsRecord, _ ctx: OSContext) {
+        var record = record
+        record.attempts += 1
+        switch ctx.kitsIngestStatus {
+        case 200..<300:
+            record.ingestedAt = ctx.now
+            kitsRecords.append(record)
+            Self.trim(&kitsRecords)
+        case 401, 403:
+            kitsDecide("ingest", .permanentFailure,
+                       "the ingest answered \(ctx.kitsIngestStatus): the \(record.type.rawValue) record is dropped, not retried", ctx)
+        default:
+            guard record.type == .token || kits?.configuration.persistNotificationEvents == true else {
+                kitsDecide("ingest", .lost, "the ingest answered \(ctx.kitsIngestStatus) and persistNotificationEvents is"
+                           + " false: the \(record.type.rawValue) record is lost", ctx)
+                return
+            }
+            kitsOutbox.append(record)
+            if kitsOutbox.count > Self.kitsOutboxCapacity { kitsOutbox.removeFirst() }
+            kitsNextRetryAt = ctx.now + Self.kitsRetryMillis
+            kitsDecide("ingest", .queued, "the ingest answered \(ctx.kitsIngestStatus): the \(record.type.rawValue) record is"
+                       + " kept and retried", ctx)
+        }
+    }
+
+    /// Time passed: kept records are tried again (at most once a second).
+    mutating func retryKitsOutbox(_ ctx: OSContext) {
+        guard !kitsOutbox.isEmpty, ctx.now >= kitsNextRetryAt else { return }
+        let pending = kitsOutbox
+        kitsOutbox.removeAll()
+        for record in pending {
+            switch ctx.kitsIngestStatus {
+            case 200..<300, 401, 403:
+                kitsSend(record, ctx)
+            default:
+                var kept = record
+                kept.attempts += 1
+                kitsOutbox.append(kept)
+            }
+        }
+        kitsNextRetryAt = ctx.now + Self.kitsRetryMillis
+    }
+
+    /// `syncStates()`: `queued` while the latest token waits for the ingest, `synced` once it took it.
+    var kitsSyncState: String {
+        if kitsOutbox.contains(where: { $0.type == .token }) { return "queued" }
+        return kitsRecords.contains(where: { $0.type == .token }) ? "synced" : "none"
+    }
+
+    /// The user opened the app (not a launch in the background, not a plugin call): the SDK's session starts.
+    mutating func kitsForegroundEntered(wasForeground: Bool, _ ctx: OSContext) {
+        guard kits != nil, !wasForeground, lifecycle == .foreground else { return }
+        kitsHandle(.foregroundEntered(at: ctx.now), ctx)
+    }
+
+    mutating func kitsForegroundLeft(wasForeground: Bool, _ ctx: OSContext) {
+        guard kits != nil, wasForeground, lifecycle != .foreground else { return }
+        kitsHandle(.foregroundLeft(at: ctx.now), ctx)
     }
 
     /// `Kits.setCollectionEnabled`: the app's code, so the app runs.
     mutating func setKitsCollectionEnabled(_ enabled: Bool, _ ctx: OSContext) throws(DeviceError) {
         guard kits != nil else { throw .noManagedSDK(bundleId) }
         ensureRunning(ctx)
-        _ = kitsHandle(.setCollectionEnabled(enabled), ctx)
+        kitsHandle(.setCollectionEnabled(enabled), ctx)
+    }
+
+    /// The user really clicks the app's own banner for a delivery (`event.recordClick()`; the newest by default).
+    mutating func kitsBannerClicked(_ deliveryId: String?, _ ctx: OSContext) throws(DeviceError) {
+        guard kits != nil else { throw .noManagedSDK(bundleId) }
+        guard let id = deliveryId ?? kitsBanners.last, let tracked = kitsBannerTracked[id] else {
+            throw .noBanner(deliveryId ?? "")
+        }
+        kitsHandle(.bannerClicked(deliveryId: id, tracked: tracked), ctx)
     }
 }

@@ -4,18 +4,24 @@ import APNsEmulator
 extension VirtualApp {
     /// Opens the app (home screen, app switcher): a new process if it was not running.
     mutating func bringToForeground(_ ctx: OSContext) {
+        let wasForeground = lifecycle == .foreground
         apply(process.bringToForeground(), ctx)
+        kitsForegroundEntered(wasForeground: wasForeground, ctx)
         releaseHeldBackgroundPush(ctx)
     }
 
-    mutating func moveToBackground() {
+    mutating func moveToBackground(_ ctx: OSContext) {
+        let wasForeground = lifecycle == .foreground
         process.moveToBackground()
+        kitsForegroundLeft(wasForeground: wasForeground, ctx)
     }
 
     /// Swiped away in the app switcher: background pushes are dropped until the next launch, and so is a
     /// background push the device was holding for it.
     mutating func forceQuitApp(_ ctx: OSContext) {
+        let wasForeground = lifecycle == .foreground
         apply(process.forceQuitApp(), ctx)
+        kitsForegroundLeft(wasForeground: wasForeground, ctx)
         guard let held = heldBackgroundPush else { return }
         heldBackgroundPush = nil
         recordFate(.dropped, .forceQuitWhileHeld, "the user force-quit the app while the push was held", of: held, ctx)
@@ -23,7 +29,9 @@ extension VirtualApp {
 
     /// The system ended the process (memory pressure): unlike a force-quit, background pushes relaunch it.
     mutating func terminate(_ ctx: OSContext) {
+        let wasForeground = lifecycle == .foreground
         apply(process.terminate(), ctx)
+        kitsForegroundLeft(wasForeground: wasForeground, ctx)
     }
 
     /// Tap on the notification: the default action, opening the app (a cold start if it was not running).
@@ -101,7 +109,9 @@ extension VirtualApp {
                                   _ ctx: OSContext) {
         let wasRunning = process.isRunning
         if foreground {
+            let wasForeground = lifecycle == .foreground
             apply(process.bringToForeground(), ctx)
+            kitsForegroundEntered(wasForeground: wasForeground, ctx)
         } else if let actions = process.launchInBackground() {
             apply(actions, ctx)
         }
@@ -110,7 +120,8 @@ extension VirtualApp {
                 identifier: item.identifier, userInfoJson: item.notification.userInfoJson), ctx)
         }
         // handleNotificationResponse first: a response the managed SDK claims does not reach the host's handler.
-        if kits == nil || kitsHandle(.response(userInfoJson: item.notification.userInfoJson, actionIdentifier: action),
+        if kits == nil || kitsHandle(.response(userInfoJson: item.notification.userInfoJson,
+                                               category: item.notification.categoryIdentifier, actionIdentifier: action),
                                      ctx) == nil {
             deliverCallback(.didReceive(item.notification, actionIdentifier: action, userText: text,
                                         launchedApp: !wasRunning && foreground), ctx)

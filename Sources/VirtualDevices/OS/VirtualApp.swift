@@ -33,6 +33,12 @@ public struct VirtualApp: Sendable {
     var kits: KitsSDK?
     public internal(set) var kitsRecords: [KitsRecord] = []
     public internal(set) var kitsDecisions: [KitsDecision] = []
+    /// Records the ingest has not taken yet (kept and retried), and the next retry.
+    public internal(set) var kitsOutbox: [KitsRecord] = []
+    var kitsNextRetryAt: Millis = 0
+    /// Deliveries the SDK's foreground listener handed to the app's own banner, newest last.
+    public internal(set) var kitsBanners: [String] = []
+    var kitsBannerTracked: [String: Bool] = [:]
     /// What the delegate did with each OS callback (`+Delegate`).
     public internal(set) var forwards: [ForwardRecord] = []
     /// Callbacks the delegate's script forwards later, in due order.
@@ -60,7 +66,9 @@ public struct VirtualApp: Sendable {
     var ticking = false
     /// Something only time moves on: a background push held by the budget, a service extension still running, a
     /// delayed callback.
-    var hasTimedWork: Bool { heldBackgroundPush != nil || !extensionRuns.isEmpty || !delayedForwards.isEmpty }
+    var hasTimedWork: Bool {
+        heldBackgroundPush != nil || !extensionRuns.isEmpty || !delayedForwards.isEmpty || !kitsOutbox.isEmpty
+    }
     /// URLs in the extension's container cache, and how often it helped.
     var attachmentCache: Set<String> = []
     public internal(set) var attachmentCacheHits = 0
