@@ -20,11 +20,30 @@ public struct Expectation: Sendable {
         case fate(push: String)
         /// The app's token: registered in the emulator, its environment, its length.
         case token(AppRef)
+        /// The managed push SDK in the app (`GET …/sdk`: collection, syncState, sessionCount…): a subset match.
+        case sdk(AppRef)
     }
 
-    /// An app's ordered log, read with `GET …/<rawValue>`.
+    /// An app's ordered log, read with `GET …/<path>` under `key`.
     public enum AppLogKind: String, Sendable, CaseIterable {
         case events, calls, forwards
+        /// What the managed SDK sent its ingest, and why it did or did not for each callback.
+        case sdkRecords, sdkDecisions
+
+        var path: String {
+            switch self {
+            case .sdkRecords, .sdkDecisions: return "sdk"
+            default: return rawValue
+            }
+        }
+
+        var key: String {
+            switch self {
+            case .sdkRecords: return "records"
+            case .sdkDecisions: return "decisions"
+            default: return rawValue
+            }
+        }
 
         /// The field a bare string in the expected list names (`- TokenRefreshed`, `- GetToken`).
         var nameField: String {
@@ -32,6 +51,8 @@ public struct Expectation: Sendable {
             case .events: return "type"
             case .calls: return "call"
             case .forwards: return "callback"
+            case .sdkRecords: return "type"
+            case .sdkDecisions: return "outcome"
             }
         }
 
@@ -41,6 +62,8 @@ public struct Expectation: Sendable {
             case .events: return "event"
             case .calls: return "call"
             case .forwards: return "forward"
+            case .sdkRecords: return "record"
+            case .sdkDecisions: return "decision"
             }
         }
     }

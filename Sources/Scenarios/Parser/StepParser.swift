@@ -17,7 +17,7 @@ struct StepParser {
     static let sampleFCMProject = "apns-emulator-demo"
     /// Keys of `expect` that read the emulator's state rather than the step's own result.
     static let stateKeys = ["app", "events", "calls", "forwards", "coldStart", "coldStartPeek", "badge", "notifications",
-                            "fate", "fates", "deviceToken"]
+                            "fate", "fates", "deviceToken", "sdk", "sdkRecords", "sdkDecisions"]
     static let callNames = DevicesControlAPI.calls.map(\.name)
     /// What each call argument must be, for the parse error.
     static let argumentKinds: [String: String] = [
@@ -436,7 +436,8 @@ struct StepParser {
             let kind: Expectation.Kind
             switch name {
             case "app": kind = .app(try targets.app())
-            case "events", "calls", "forwards":
+            case "sdk": kind = .sdk(try targets.app())
+            case "events", "calls", "forwards", "sdkRecords", "sdkDecisions":
                 kind = .events(try targets.app(), mode: try eventsMode(value, name), log: Expectation.AppLogKind(rawValue: name)!)
             case "coldStart": kind = .coldStart(try targets.app())
             case "coldStartPeek": kind = .coldStartPeek(try targets.app())

@@ -9,6 +9,8 @@ extension ScenarioRun {
             compare(e.expected, result[e.label], label: label)
         case .app(let app):
             compare(e.expected, try await control.object("GET", app.path), label: label)
+        case .sdk(let app):
+            compare(e.expected, try await control.object("GET", app.path + "/sdk"), label: label)
         case .badge(let app):
             compare(e.expected, try await control.object("GET", app.path + "/notifications")["badge"], label: label)
         case .notifications(let app):
@@ -23,7 +25,7 @@ extension ScenarioRun {
             }
             if !pairs.isEmpty { compare(.mapping(pairs, mark), centre, label: label) }
         case .events(let app, let mode, let log):
-            let entries = try await control.object("GET", app.path + "/" + log.rawValue)[log.rawValue] as? [[String: Any]] ?? []
+            let entries = try await control.object("GET", app.path + "/" + log.path)[log.key] as? [[String: Any]] ?? []
             checkEvents(e, mode: mode, log: log, entries, label: label)
         case .coldStart, .coldStartPeek:
             let n: Any?

@@ -136,8 +136,13 @@ final class ScenarioRun {
     /// The value at a dotted path (`headers.apns-channel-id`, `body.id`) in a step's result.
     static func value(at path: String, in object: [String: Any]) -> Any? {
         var current: Any? = object
+        // A number indexes a list (`body.notifications.0.identifier`).
         for part in path.split(separator: ".") {
-            current = (current as? [String: Any])?[String(part)]
+            if let list = current as? [Any], let i = Int(part) {
+                current = list.indices.contains(i) ? list[i] : nil
+            } else {
+                current = (current as? [String: Any])?[String(part)]
+            }
         }
         return current
     }

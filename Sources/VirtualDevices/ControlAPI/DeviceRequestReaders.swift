@@ -179,6 +179,7 @@ package enum DeviceRequestReaders {
         var preventDefault: Bool?
         var receipts: String?
         var appVersion, language: String?
+        var handsOverCachedToken: Bool?
     }
 
     /// One entry of `delegate.callbacks`: `"forward"`, `"drop"` or `{"drop"?, "delayMs"?, "with"?}`.
@@ -478,7 +479,8 @@ package enum DeviceRequestReaders {
                 appDelegateBridge: kits.bool("appDelegateBridge"), sceneClickForwarding: kits.bool("sceneClickForwarding"),
                 shouldDisplay: kits.bool("shouldDisplay"), categories: kits.objectArray("categories")?.map(readCategory),
                 completionHandler: kits.string("completionHandler"), preventDefault: kits.bool("preventDefault"),
-                receipts: kits.string("receipts"), appVersion: kits.string("appVersion"), language: kits.string("language"))
+                receipts: kits.string("receipts"), appVersion: kits.string("appVersion"), language: kits.string("language"),
+                handsOverCachedToken: kits.bool("handsOverCachedToken"))
         }
         return fields
     }
@@ -549,7 +551,7 @@ package enum DeviceRequestReaders {
                                                    message: "the SDK's actions are plain buttons: no text input")
             }
         }
-        return KitsConfiguration(
+        var configuration = KitsConfiguration(
             collectionEnabled: f.collectionEnabled ?? true, notificationEventsEnabled: f.notificationEventsEnabled,
             persistNotificationEvents: f.persistNotificationEvents ?? true, apnsEnvironment: environment ?? .production,
             appDelegateBridge: f.appDelegateBridge ?? true, sceneClickForwarding: f.sceneClickForwarding ?? true,
@@ -559,6 +561,8 @@ package enum DeviceRequestReaders {
             preventDefault: f.preventDefault ?? false,
             receipts: try enumValue(KitsConfiguration.ExtensionConsent.self, f.receipts, field: p + "receipts"),
             appVersion: f.appVersion ?? "1.0", language: f.language ?? "en-US")
+        configuration.handsOverCachedToken = f.handsOverCachedToken ?? false
+        return configuration
     }
 
     static func pushSDKs(_ f: AppFields, prefix: String) throws(ControlAPIError) -> HostedPushSDKs {

@@ -287,6 +287,8 @@ extension DevicesControlAPI {
                                         choices: KitsConfiguration.ExtensionConsent.allCases.map(\.rawValue))),
                 ("appVersion", Doc.string("Reported with sessions (default 1.0).")),
                 ("language", Doc.string("The device language reported with sessions (default en-US).")),
+                ("handsOverCachedToken", Doc.boolean("The host hands the SDK the token it saved at the first registration,"
+                                                     + " not this launch's (after a restore, a token APNs answers 410).")),
             ])),
         ]
         return [

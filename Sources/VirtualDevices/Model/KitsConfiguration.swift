@@ -53,6 +53,9 @@ public struct KitsConfiguration: Sendable, Encodable, Equatable {
     /// What the SDK reports with a session (`CFBundleShortVersionString`, the device language).
     public var appVersion: String
     public var language: String
+    /// The host hands the SDK the token it saved at its first registration instead of this launch's (a
+    /// misconfiguration: after a restore the saved token is no longer valid).
+    public var handsOverCachedToken: Bool = false
 
     public init(collectionEnabled: Bool = true, notificationEventsEnabled: Bool? = nil,
                 persistNotificationEvents: Bool = true, apnsEnvironment: APNsEnvironment = .production,

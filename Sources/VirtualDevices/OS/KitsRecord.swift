@@ -84,6 +84,8 @@ public struct KitsDecision: Sendable, Encodable, Equatable {
         case noReceiptConsent
         /// The host's delegate did not call the OS completion handler exactly once.
         case completionHandlerMisused
+        /// The host handed the SDK a saved token instead of this launch's.
+        case staleToken
     }
 
     public var seq: Int

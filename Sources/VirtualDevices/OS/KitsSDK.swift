@@ -20,6 +20,8 @@ struct KitsSDK: Sendable, Equatable {
     /// Foreground time of the sessions that ended, and when the current one began.
     private(set) var foregroundMillis: Millis = 0
     private var foregroundSince: Millis?
+    /// The first token the host saved (what a host that caches tokens keeps handing over).
+    private(set) var cachedToken: String?
 
     init(_ configuration: KitsConfiguration) {
         self.configuration = configuration
@@ -85,9 +87,14 @@ struct KitsSDK: Sendable, Equatable {
                 return [.decide(callback: "didRegisterForRemoteNotifications", .notWired,
                                 reason: "the AppDelegate bridge is not wired: the SDK never gets the token")]
             }
+            if cachedToken == nil { cachedToken = token }
             var record = draft(.token, .registerAPNsToken)
-            record.token = token
+            record.token = configuration.handsOverCachedToken ? cachedToken : token
             record.environment = configuration.apnsEnvironment
+            if record.token != token {
+                return [.record(record), .decide(callback: "didRegisterForRemoteNotifications", .staleToken,
+                                                 reason: "the host handed over the token it saved, not this launch's")]
+            }
             return [.record(record), .decide(callback: "didRegisterForRemoteNotifications", .recorded,
                                              reason: "this launch's token, registered for \(configuration.apnsEnvironment.rawValue)")]
         case .willPresent(let json):
