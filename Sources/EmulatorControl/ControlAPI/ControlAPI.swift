@@ -77,6 +77,20 @@ public struct ControlAPI: HTTP1Handler {
         return serial.lock.withLock { _ in unserialisedHandle(request) }
     }
 
+    /// Calls that may wait (a journal long-poll, an extension's waiting operations such as settle): answered off
+    /// the control port's polling threads, so they hold up no other connection.
+    public func waits(_ request: HTTP1Request) -> Bool {
+        switch Self.router.match(method: request.method, path: request.path) {
+        case .found(let operation, _): return operation == .listJournal && request.queryValue("waitSeconds") != nil
+        case .methodNotAllowed: return false
+        case .notFound:
+            guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else {
+                return false
+            }
+            return extensions[found.index].waitingOperations.contains(found.operation)
+        }
+    }
+
     /// The health check, and an extension's waiting operations.
     private func takesNoTurn(_ request: HTTP1Request) -> Bool {
         switch Self.router.match(method: request.method, path: request.path) {

@@ -49,4 +49,11 @@ public struct HTTP1Response: Sendable {
 /// Answers control requests; runs on libmicrohttpd's threads, so it must be thread-safe.
 public protocol HTTP1Handler: Sendable {
     func handle(_ request: HTTP1Request) -> HTTP1Response
+    /// Whether answering `request` may wait (a long-poll, a barrier): such a request is answered off the server's
+    /// polling threads, its connection suspended meanwhile, so the other connections of that thread go on.
+    func waits(_ request: HTTP1Request) -> Bool
+}
+
+extension HTTP1Handler {
+    public func waits(_ request: HTTP1Request) -> Bool { false }
 }

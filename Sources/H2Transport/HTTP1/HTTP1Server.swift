@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CShims
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -9,9 +10,10 @@ import Glibc
 /// flags; a hand-written HTTP/1.1 parser is out of the question), over TLS for the providers' front doors.
 ///
 /// We bind the socket ourselves (port 0 support, one address type for all listeners) and hand it to
-/// libmicrohttpd, which runs a small pool of polling threads and calls the handler on them: a handler that
-/// waits (the settle barrier) holds up only the connections of its thread, and concurrent callers (test workers,
-/// a dashboard) are served in parallel. The handler must therefore be safe to call concurrently (`Sendable`).
+/// libmicrohttpd, which runs a small pool of polling threads and calls the handler on them, so concurrent callers
+/// (test workers, a dashboard) are served in parallel. A request the handler says `waits` (a long-poll, the settle
+/// barrier) is answered on a thread of its own with its connection suspended, so it holds up no other
+/// connection. The handler must therefore be safe to call concurrently (`Sendable`).
 public final class HTTP1Server: Sendable {
     private let handler: any HTTP1Handler
     private let maxBodyBytes: Int
@@ -51,7 +53,7 @@ public final class HTTP1Server: Sendable {
         let address = try SocketAddress(host: host, port: port)
         let fd = try Socket.listen(on: address, backlog: 256)
         let bound = Socket.localAddress(of: fd) ?? address
-        let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue)
+        let flags = UInt32(MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         let started: OpaquePointer?
         if let tls {
             started = CShims_MHD_start_tls_daemon(
@@ -79,7 +81,11 @@ public final class HTTP1Server: Sendable {
             d = nil
             return old
         }
-        if let d { MHD_stop_daemon(d.pointer) }
+        guard let d else { return }
+        // libmicrohttpd refuses to stop with connections suspended: waiting answers end now, with a 503.
+        context.takeUnretainedValue().waiting.answerAll(HTTP1Response(status: 503, headers: [H2Header("content-type", "application/json")],
+                                                body: Array(#"{"error":"the emulator is stopping"}"#.utf8)))
+        MHD_stop_daemon(d.pointer)
     }
 }
 
@@ -111,6 +117,7 @@ struct DaemonHandle: @unchecked Sendable {
 final class HTTP1ServerContext: Sendable {
     let handler: any HTTP1Handler
     let maxBodyBytes: Int
+    let waiting = SuspendedRequests()
 
     init(handler: any HTTP1Handler, maxBodyBytes: Int) {
         self.handler = handler
@@ -121,6 +128,8 @@ final class HTTP1ServerContext: Sendable {
     final class Pending {
         var body: [UInt8] = []
         var exceeded = false
+        /// A waiting request's answer, once its own thread has it (read on the polling thread after the resume).
+        var answer: SuspendedRequests.Entry?
     }
 
     static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
@@ -132,6 +141,12 @@ final class HTTP1ServerContext: Sendable {
             return MHD_Result(rawValue: 1)!
         }
         let pending = Unmanaged<Pending>.fromOpaque(existing).takeUnretainedValue()
+        // Called again after a resume: the waiting request's answer is ready.
+        if let entry = pending.answer {
+            guard let response = entry.takeAnswer() else { return MHD_Result(rawValue: 0)! }
+            pending.answer = nil
+            return queue(response, on: connection)
+        }
         if uploadSize.pointee > 0 {
             if let uploadData, !pending.exceeded {
                 if pending.body.count + uploadSize.pointee > context.maxBodyBytes {
@@ -167,7 +182,24 @@ final class HTTP1ServerContext: Sendable {
         }
         request.query = collector.query
         request.headers = collector.headers
-        let response = context.handler.handle(request)
+        if context.handler.waits(request) {
+            // Off this polling thread: the connection is parked until the answer is ready, then resumed.
+            guard let entry = context.waiting.suspend(connection) else {
+                return queue(HTTP1Response(status: 503, headers: [H2Header("content-type", "application/json")], body: Array(
+                    #"{"error":"\#(SuspendedRequests.capacity) requests are waiting already: try again"}"#.utf8)), on: connection)
+            }
+            pending.answer = entry
+            let handler = context.handler, waiting = context.waiting
+            let job = request
+            Thread.detachNewThread {
+                waiting.answer(entry, with: handler.handle(job))
+            }
+            return MHD_Result(rawValue: 1)!
+        }
+        return queue(context.handler.handle(request), on: connection)
+    }
+
+    static func queue(_ response: HTTP1Response, on connection: OpaquePointer) -> MHD_Result {
         let mhdResponse = response.body.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode(rawValue: 2)!)
         }
