@@ -38,6 +38,7 @@ enum DashboardPage {
           <input id="filter-status" placeholder="status" size="5">
           <input id="filter-reason" placeholder="reason">
           <input id="filter-apns-id" placeholder="apns-id">
+          <select id="filter-environment"><option value="">any environment</option><option>production</option><option>sandbox</option></select>
         </form>
         <table>
           <thead><tr><th>time</th><th>env</th><th>status</th><th>reason</th><th>push type</th><th>topic</th><th>token</th><th>apns-id</th></tr></thead>

@@ -48,7 +48,7 @@ enum DashboardScript {
     // Devices
     const levels = { 1: "passive", 3: "time-sensitive", 4: "critical" };
     const authorization = { 1: "not determined", 2: "denied", 3: "authorized", 4: "provisional", 5: "ephemeral" };
-    function notificationHTML(n, device, app) {
+    function notificationHTML(n, device, app, categories) {
       const c = n.notification;
       const mark = levels[c.interruptionLevel] ? `<span class="mark">${levels[c.interruptionLevel]}</span>` : "";
       const attachments = (n.attachments || []).map(attachmentHTML).join("");
@@ -58,16 +58,18 @@ enum DashboardScript {
         <div class="facts">${esc((n.presentation || []).join(", "))}${n.soundPlayed ? " · sound " + esc(n.soundPlayed) : ""}</div>
         <div class="actions">
           <button class="tap" data-device="${esc(device)}" data-app="${esc(app)}" data-id="${esc(n.identifier)}">Tap</button>
+          ${((categories.find((c) => c.identifier === c0(n)) || {}).actions || []).map((a) => `<button class="notification-action" data-device="${esc(device)}" data-app="${esc(app)}" data-id="${esc(n.identifier)}" data-action="${esc(a.identifier)}" data-text="${a.textInput ? "1" : ""}">${esc(a.title || a.identifier)}</button>`).join("")}
           <button class="dismiss" data-device="${esc(device)}" data-app="${esc(app)}" data-id="${esc(n.identifier)}">Dismiss</button>
         </div></div>`;
     }
 
-    function centreHTML(centre, device, app) {
+    const c0 = (n) => n.notification.categoryIdentifier;
+    function centreHTML(centre, device, app, categories) {
       const byId = new Map(centre.notifications.map((n) => [n.identifier, n]));
       return centre.groups.map((g) => `<div class="group" data-thread="${esc(g.threadIdentifier)}">
-        <div class="summary">${g.threadIdentifier ? "thread " + esc(g.threadIdentifier) : "no thread"} · ${g.notificationIds.length}
+        <div class="summary">${g.threadIdentifier ? "thread " + esc(g.threadIdentifier) : "no thread"} · ${esc(g.summaryCount ?? g.notificationIds.length)} ${Number(g.summaryCount ?? g.notificationIds.length) === 1 ? "notification" : "notifications"}
           ${g.summaryArguments && g.summaryArguments.length ? " · from " + esc(g.summaryArguments.join(", ")) : ""}</div>
-        ${g.notificationIds.map((id) => byId.get(id)).filter(Boolean).map((n) => notificationHTML(n, device, app)).join("")}
+        ${g.notificationIds.map((id) => byId.get(id)).filter(Boolean).map((n) => notificationHTML(n, device, app, categories)).join("")}
       </div>`).join("");
     }
 
@@ -94,7 +96,8 @@ enum DashboardScript {
       const headers = tokenField.value ? { Authorization: "Bearer " + tokenField.value } : {};
       try {
         const r = await fetch("/_emulator/files/" + encodeURIComponent(name), { headers });
-        if (!r.ok) return;
+        // Without the token yet (401): tried again on a later redraw; other failures keep the label.
+        if (!r.ok) { if (r.status === 401) thumbnails.delete(key); return; }
         thumbnails.set(key, URL.createObjectURL(await r.blob()));
         drawn.devices = null;
       } catch (e) { /* the label stays */ }
@@ -126,7 +129,7 @@ enum DashboardScript {
               ${["foreground", "background", "forceQuit"].map((x) => `<button class="app-action" data-device="${esc(d.id)}" data-app="${esc(a.bundleId)}" data-action="${x}">${x}</button>`).join("")}
               <button class="app-action" data-device="${esc(d.id)}" data-app="${esc(a.bundleId)}" data-action="setNotificationsEnabled" data-enabled="${a.authorizationStatus === 2}">notifications ${a.authorizationStatus === 2 ? "on" : "off"}</button>
             </div>
-            <div class="centre">${detail.centre ? centreHTML(detail.centre, d.id, a.bundleId) : ""}</div>
+            <div class="centre">${detail.centre ? centreHTML(detail.centre, d.id, a.bundleId, a.categories || []) : ""}</div>
             <ol class="timeline">${timeline}</ol>
           </div>`);
         }
@@ -154,6 +157,14 @@ enum DashboardScript {
         if (b.classList.contains("tap") || b.classList.contains("dismiss")) {
           const path = `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/apps/${encodeURIComponent(b.dataset.app)}/actions`;
           check(await api("POST", path, { action: b.classList.contains("tap") ? "tap" : "dismiss", notificationId: b.dataset.id }));
+        } else if (b.classList.contains("notification-action")) {
+          const body = { action: "action", notificationId: b.dataset.id, actionId: b.dataset.action };
+          if (b.dataset.text) {
+            const text = prompt("Text for " + b.dataset.action);
+            if (text === null) return;
+            body.text = text;
+          }
+          check(await api("POST", `/_emulator/devices/${encodeURIComponent(b.dataset.device)}/apps/${encodeURIComponent(b.dataset.app)}/actions`, body));
         } else if (b.classList.contains("app-action")) {
           const body = { action: b.dataset.action };
           if (b.dataset.action === "setNotificationsEnabled") body.enabled = b.dataset.enabled === "true";
@@ -163,6 +174,8 @@ enum DashboardScript {
         } else if (b.id === "reset") {
           if (!confirm("Forget every key, token, device and journal entry?")) return;
           check(await api("POST", "/_emulator/reset"));
+          journalAll = [];
+          journalReseed = true;
         } else if (b.id === "advance") {
           check(await api("POST", "/_emulator/clock/advance", { seconds: 60 }));
         } else {
@@ -174,14 +187,19 @@ enum DashboardScript {
 
     // Journal
     // Filters match as you type (part of the value, any case) over the newest 500 entries seen.
-    const filters = { topic: "#filter-topic", token: "#filter-token", status: "#filter-status", reason: "#filter-reason", apnsId: "#filter-apns-id" };
-    for (const sel of Object.values(filters)) $(sel).addEventListener("input", () => drawJournal());
+    const filters = { topic: "#filter-topic", token: "#filter-token", status: "#filter-status", reason: "#filter-reason", apnsId: "#filter-apns-id", environment: "#filter-environment" };
+    for (const sel of Object.values(filters)) {
+      $(sel).addEventListener("input", () => drawJournal());
+      $(sel).addEventListener("change", () => drawJournal());
+    }
     $("#journal-filters").addEventListener("submit", (e) => e.preventDefault());
-    // The journal arrives by long-poll: the newest 200 first, then whatever comes after the last id seen, as it comes.
+    // The journal arrives by long-poll: the newest 200 first, then whatever comes after the last id seen, as it comes
+    // (the newest 500 of it: the table keeps no more). A reset, here or by a test, starts it over.
     let journal = [];
     let journalAll = [];
     let journalLast = 0;
     let journalPolling = false;
+    let journalReseed = false;
     function drawJournal() {
       const wanted = Object.entries(filters).map(([k, sel]) => [k, $(sel).value.trim().toLowerCase()]).filter(([, v]) => v);
       journal = journalAll.slice().reverse()
@@ -199,30 +217,46 @@ enum DashboardScript {
       try {
         let first = true;
         while (tab === "journal") {
-          const query = first ? "limit=200" : `after=${journalLast}&waitSeconds=20&limit=200`;
+          if (journalReseed) { first = true; journalReseed = false; journalLast = 0; }
+          const query = first ? "limit=200" : `after=${journalLast}&waitSeconds=20&limit=500`;
           const { status, json } = await api("GET", "/_emulator/journal?" + query);
-          if (status !== 200) { say(json && json.error); await new Promise((r) => setTimeout(r, 1000)); continue; }
+          if (status !== 200) { say((json && json.error) || "HTTP " + status, true); await new Promise((r) => setTimeout(r, 1000)); continue; }
           const entries = (json && json.entries) || [];
           journalAll = first ? entries : journalAll.concat(entries).slice(-500);
           if (entries.length) journalLast = entries[entries.length - 1].id;
+          if (!first && !entries.length) {
+            // Nothing new for a whole wait: if the journal now ends before the last id seen, it was cleared.
+            const newest = await api("GET", "/_emulator/journal?limit=1");
+            const last = newest.json && newest.json.entries && newest.json.entries[0];
+            if (!last || last.id < journalLast) journalReseed = true;
+          }
           first = false;
           drawJournal();
         }
-      } catch (e) { say(e.message); } finally { journalPolling = false; }
+      } catch (e) { say(e.message, true); } finally { journalPolling = false; }
     }
+    let detailShown = 0;
     $("#journal-rows").addEventListener("click", async (event) => {
       const row = event.target.closest("tr");
       if (!row) return;
       const entry = journal.find((e) => String(e.id) === row.dataset.id);
       if (!entry) return;
-      const fates = await api("GET", "/_emulator/deliveries?apnsId=" + encodeURIComponent(entry.apnsId));
+      const mine = ++detailShown;
+      let fates;
+      try { fates = check(await api("GET", "/_emulator/deliveries?apnsId=" + encodeURIComponent(entry.apnsId))); }
+      catch (e) { say(e.message, true); return; }
+      if (mine !== detailShown) return;  // another row was clicked meanwhile
       const detail = $("#journal-detail");
       detail.hidden = false;
+      const answer = [["status", entry.status], ["reason", entry.reason], ["apns-id", entry.apnsId],
+        ["apns-unique-id", entry.apnsUniqueId], ["timestamp", entry.timestamp], ["answered in", entry.durationMicros + " µs"],
+        ["auth", entry.authMode + " " + entry.authOutcome], ["fault", entry.faultId]].filter(([, v]) => v !== undefined && v !== null && v !== "");
       detail.innerHTML = `<h3>${esc(entry.method)} ${esc(entry.path)} → ${esc(entry.status)} ${esc(entry.reason)}</h3>
+        <h4>Answer</h4><pre class="answer">${esc(answer.map(([k, v]) => k + ": " + v).join("\n"))}</pre>
         <h4>Headers</h4><pre>${esc(entry.headers.map((h) => h.join(": ")).join("\n"))}</pre>
         <h4>Payload</h4><pre>${esc(entry.payload)}</pre>
         ${entry.warnings && entry.warnings.length ? `<h4>Warnings</h4><ul class="warnings">${entry.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : ""}
-        <h4>Fates</h4><ul class="fates">${((fates.json && fates.json.deliveries) || []).map((f) => `<li>${esc(f.deviceId)} ${esc(f.bundleId)}: ${esc(f.fate)} (${esc(f.code)}) ${esc(f.reason)}</li>`).join("") || "<li>none</li>"}</ul>`;
+        <h4>Fates</h4><ul class="fates">${((fates && fates.deliveries) || []).map((f) => `<li>${esc(f.deviceId)} ${esc(f.bundleId)}: ${esc(f.fate)} (${esc(f.code)}) ${esc(f.reason)}</li>`).join("") || "<li>none</li>"}</ul>`;
     });
 
     // Compose
@@ -405,7 +439,7 @@ enum DashboardScript {
         await drawClock();
         if (tab === "devices") await drawDevices();
         if (tab === "journal") pollJournal();
-        if (tab === "compose") await fillTargets(check(await api("GET", "/_emulator/devices")).devices);
+        if (tab === "compose") await fillTargets(check(await api("GET", "/_emulator/device-wall?recent=0")).devices);
         if (tab === "front-doors") await drawFrontDoors();
         if (tab === "runs") await drawRuns();
         await drawControls();

@@ -32,7 +32,7 @@ struct DashboardBrowserTests {
         let line = run.stdout.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? ""
         let result = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         #expect(result?["ok"] as? Bool == true, "\(run.transcript)")
-        #expect((result?["steps"] as? [String])?.count == 14, "\(line)")
+        #expect((result?["steps"] as? [String])?.count == 15, "\(line)")
     }
 
     @Test func thePageAndItsAssetsNeedNoTokenButItsDataDoes() async throws {

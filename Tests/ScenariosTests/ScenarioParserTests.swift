@@ -87,7 +87,7 @@ struct ScenarioParserTests {
         ("  - device-action: explode\n", "s.yaml:6:20: 'device-action' must be one of online, offline, restore, focusOn, focusOff, mute, unmute, got 'explode'"),
         ("  - control: {path: /health}\n", "s.yaml:6:21: 'path' must be a control path under /_emulator/"),
         ("  - expect: {badges: 2}\n",
-         "s.yaml:6:14: unknown expectation 'badges' for this expect step; expected one of: app, events, calls, forwards, coldStart, coldStartPeek, badge, notifications, fate, fates, deviceToken"),
+         "s.yaml:6:14: unknown expectation 'badges' for this expect step; expected one of: app, events, calls, forwards, coldStart, coldStartPeek, badge, notifications, fate, fates, deviceToken, sdk, sdkRecords, sdkDecisions"),
         ("  - expect: {badge: two}\n", "s.yaml:6:21: 'badge' must be an integer"),
         ("  - expect: {events: {sometimes: []}}\n",
          "s.yaml:6:22: 'events' must be a list (exactly these, in order) or one of exactly: [...], ordered: [...], unordered: [...], contains: [...], none: [...]"),

@@ -134,7 +134,22 @@ def main() -> int:
         steps.append("filtered by reason, only the refused push is left")
         driver.find_element(By.CSS_SELECTOR, "#journal-rows tr").click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "journal-detail"), "apns-collapse-id"))
-        steps.append("its row opens the request's headers")
+        detail = driver.find_element(By.ID, "journal-detail").text
+        assert "status: 400" in detail and "reason: BadCollapseId" in detail, detail
+        assert "authorization: bearer" in detail.lower() and "redacted" in detail.lower(), "the authorization is shown redacted: " + detail
+        steps.append("its row opens the answer and the request's headers, the authorization redacted")
+        driver.find_element(By.ID, "filter-reason").clear()
+        driver.find_element(By.ID, "filter-reason").send_keys(" ")
+        def environments(d):
+            return [r.find_elements(By.CSS_SELECTOR, "td")[1].text for r in d.find_elements(By.CSS_SELECTOR, "#journal-rows tr")]
+        # The development build's token is a sandbox one: its pushes are all sandbox requests.
+        Select(driver.find_element(By.ID, "filter-environment")).select_by_visible_text("sandbox")
+        wait.until(lambda d: len(environments(d)) >= 2 and set(environments(d)) == {"sandbox"})
+        Select(driver.find_element(By.ID, "filter-environment")).select_by_visible_text("production")
+        wait.until(lambda d: environments(d) == [])
+        Select(driver.find_element(By.ID, "filter-environment")).select_by_value("")
+        wait.until(lambda d: len(environments(d)) >= 2)
+        steps.append("filtered by environment: the sandbox requests only, then none in production")
         # Controls: a fault from the form refuses the next push; the charts draw from /metrics.
         driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="controls"]').click()
         driver.find_element(By.ID, "fault-reason").send_keys("ServiceUnavailable")

@@ -10,7 +10,11 @@ enum BrowserRequestGuard {
         if request.header("sec-fetch-site")?.lowercased() == "cross-site" {
             throw .forbidden("a cross-site request from a web page: the control API answers its own dashboard and clients")
         }
-        if let origin = request.header("origin"), origin != "null" {
+        // `Origin: null` is a sandboxed frame's or a local file's request: never the dashboard's own page.
+        if request.header("origin") == "null" {
+            throw .forbidden("a request from an opaque origin (a sandboxed frame or a file): only the dashboard's own page may call")
+        }
+        if let origin = request.header("origin") {
             let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
             guard originHost.lowercased() == host.lowercased() else {
                 throw .forbidden("a request from the page at \(origin) to \(host): only the dashboard's own page may call")
@@ -21,7 +25,8 @@ enum BrowserRequestGuard {
         }
     }
 
-    /// `localhost`, `127.x.x.x` or `[::1]`, with any port.
+    /// `localhost`, an IPv4 literal in 127.0.0.0/8 or `[::1]`, with any port (`127.evil.example` is a name, not
+    /// loopback).
     static func isLoopback(_ hostHeader: String) -> Bool {
         var name = hostHeader.lowercased()
         if name.hasPrefix("[") {
@@ -29,6 +34,10 @@ enum BrowserRequestGuard {
         } else if let colon = name.lastIndex(of: ":") {
             name = String(name[..<colon])
         }
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+        if name == "localhost" || name == "::1" { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII)
+                                                      && UInt8($0) != nil }) else { return false }
+        return octets[0] == "127"
     }
 }
