@@ -199,11 +199,16 @@ struct TestCommandTests {
         // The token is read in-process (polling with a process per attempt would spawn dozens of curls while
         // other tests spawn theirs); the push itself is curl's, as a user's backend would send it.
         var token: String?
-        for _ in 0..<400 where token == nil {
+        // Up to a minute: a loaded 2-core run has held the runner's first steps up for over 20 s.
+        for _ in 0..<1200 where token == nil {
             token = try? emu.devices.app("com.example.app", on: "ci-phone").token
             if token == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let deviceToken = try #require(token, "the scenario never registered its device")
+        if token == nil {
+            let r = await result
+            Issue.record("the scenario never registered its device; the runner said: \(r.output) \(r.errorOutput)")
+        }
+        let deviceToken = try #require(token)
         let answered: String = await withCheckedContinuation { cont in
             Thread.detachNewThread {
                 let code = Self.curl([
