@@ -38,6 +38,14 @@ struct ManagedSDKLifecycleTests {
             #expect(sessions.last?["firstSessionAt"] as? Int64 == sessions.first?["at"] as? Int64)
             #expect(sessions.last?["appVersion"] as? String == "2.3")
             #expect(sessions.last?["language"] as? String == "ko-KR")
+
+            // A plugin call launches the app into the foreground without a session; the user's next entry starts one.
+            let other = try h.device(id: "tablet", app: #"{"bundleId":"com.example.app","kits":{}}"#)
+            h.pluginCall(other, #"{"call":"GetNotificationSettings"}"#)
+            #expect(h.appState(other)["lifecycle"] as? String == "foreground")
+            #expect(h.call("GET", other + "/sdk").json["sessionCount"] as? Int == 0)
+            h.action(other, #"{"action":"foreground"}"#)
+            #expect(h.call("GET", other + "/sdk").json["sessionCount"] as? Int == 1)
         }
     }
 
@@ -64,6 +72,17 @@ struct ManagedSDKLifecycleTests {
             #expect(records(h, "RECEIVED").count == 1)
             #expect((sdk(h, app)["outbox"] as? [Any])?.isEmpty == true, "a 401 is not retried")
             #expect(decisions(h, app).contains("permanentFailure"))
+
+            // A record kept while the ingest was down, which then answers 401, is dropped at its retry.
+            h.call("PUT", "/_emulator/sdk/ingest", #"{"status":503}"#)
+            _ = try await h.accepted(token, payload: Self.tracked)
+            #expect((sdk(h, app)["outbox"] as? [Any])?.count == 1)
+            h.call("PUT", "/_emulator/sdk/ingest", #"{"status":401}"#)
+            h.advance(seconds: 2)
+            #expect((sdk(h, app)["outbox"] as? [Any])?.isEmpty == true)
+            h.call("PUT", "/_emulator/sdk/ingest", #"{"status":200}"#)
+            h.advance(seconds: 2)
+            #expect(records(h, "RECEIVED").count == 1, "dropped, not delivered later")
             #expect(h.call("PUT", "/_emulator/sdk/ingest", #"{"status":302}"#).status == 400)
         }
     }
@@ -139,6 +158,7 @@ struct ManagedSDKLifecycleTests {
             #expect(records(h, "CLICKED").isEmpty, "showing the banner records nothing")
             #expect(records(h, "RECEIVED").count == 1)
             #expect(h.action(app, #"{"action":"recordBannerClick"}"#).status == 200)
+            #expect(h.action(app, #"{"action":"recordBannerClick","deliveryId":"d-1"}"#).status == 404, "one click per banner")
             let clicked = records(h, "CLICKED")
             #expect(clicked.count == 1)
             #expect(clicked.first?["source"] as? String == "inAppBanner")

@@ -32,7 +32,9 @@ struct ManagedSDKTests {
             h.action(app, #"{"action":"forceQuit"}"#)
             h.action(app, #"{"action":"launch"}"#)
             let tokens = records(h, "TOKEN")
-            #expect(tokens.count >= 2, "a token record per launch: \(tokens)")
+            #expect(tokens.count == 3, "the launch, GetToken, the relaunch: \(tokens)")
+            #expect(h.eventTypes(app).filter { $0 == "TokenRefreshed" }.count == 1,
+                    "the SDK's own launch registrations do not reach the APNs add-on: \(h.eventTypes(app))")
             #expect(tokens.allSatisfy { $0["token"] as? String == token && $0["environment"] as? String == "production" })
             // A development-signed app that did not pass .sandbox: its token is a sandbox one, so the production
             // push the backend would send is refused.

@@ -93,16 +93,19 @@ extension DevicesControlAPI {
                errors: [503: "The timeout passed first (nothing is lost: call again to keep waiting)."]),
             Op(id: "getAppSDK", method: "GET", path: app + "/sdk", tag: "devices",
                summary: "The managed push SDK in the app",
-               description: "Its configuration, whether it collects now, the records it sent its ingest and, for each"
-                + " callback the host handed it, why it did or did not send one (`decisions`: recorded, notOurs,"
-                + " notTracked, collectionDisabled, eventsDisabled, dismissal, notWired).",
-               success: (200, "`{configuration, collectionEnabled, records, decisions}`.", nil),
+               description: "Its configuration, whether it collects now, `syncState` (none, queued, synced, refused), the"
+                + " records it sent its ingest and those kept for it (`outbox`), the deliveries handed to the app's own"
+                + " banner, its session count and foreground time and, for each callback the host handed it, why it did"
+                + " or did not send a record (`decisions`: " + KitsDecision.Outcome.allNames + ").",
+               success: (200, "`{configuration, collectionEnabled, syncState, records, outbox, decisions, banners, sessionCount,"
+                         + " foregroundMillis}`.", nil),
                errors: [404: "No such device or app, or the app does not host the SDK."]),
             Op(id: "listSDKRecords", method: "GET", path: "/_emulator/sdk/records", tag: "devices",
                summary: "What the managed push SDKs sent their ingest",
                description: "The emulator stands in for the SDK's backend: TOKEN (registerAPNsToken: the launch's token and"
-                + " the environment registered), RECEIVED (willPresent) and CLICKED (a response other than a dismissal),"
-                + " oldest first.",
+                + " the environment registered), RECEIVED (willPresent, or the service extension's receipt), CLICKED (a"
+                + " response other than a dismissal, or the in-app banner's recordClick) and SESSION (a real foreground"
+                + " entry), oldest first; `source` says which.",
                query: [Doc.queryParameter("deviceId", Doc.string("Device id.")),
                        Doc.queryParameter("bundleId", Doc.string("App bundle id.")),
                        Doc.queryParameter("type", Doc.string("Record type.", choices: KitsRecord.Kind.allCases.map(\.rawValue)))],

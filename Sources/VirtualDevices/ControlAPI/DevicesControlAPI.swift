@@ -195,8 +195,9 @@ public final class DevicesControlAPI: EmulatorExtension {
             let body = try request.body()
             let status = body.int64("status", required: true)
             try body.finish()
-            guard let status, status == 200 || status == 401 || status == 403 || (500...599).contains(status) else {
-                throw ControlAPIError.invalid("status", mustBe: "200, 401, 403 or a 5xx status", got: "\(status ?? 0)")
+            guard let status else { throw ControlAPIError.missing("status", "the status the ingest answers") }
+            guard status == 200 || status == 401 || status == 403 || (500...599).contains(status) else {
+                throw ControlAPIError.invalid("status", mustBe: "200, 401, 403 or a 5xx status", got: "\(status)")
             }
             farm.kitsIngestStatus.store(Int(status), ordering: .relaxed)
             return try ControlAPIResponse.json(["status": Int(status)])
@@ -469,8 +470,13 @@ public final class DevicesControlAPI: EmulatorExtension {
             try only(["categories"], optional: ["preservingSDK"])
             var categories = try DeviceRequestReaders.categories(categoryFields, field: "categories")
             if bool("preservingSDK") {
-                let sdk = try farm.app(bundleId, on: deviceId).configuration.pushSDKs.kits?.categories ?? []
-                categories.removeAll { c in sdk.contains { $0.identifier == c.identifier } }
+                guard let sdk = try farm.app(bundleId, on: deviceId).configuration.pushSDKs.kits?.categories else {
+                    throw DeviceError.noManagedSDK(bundleId)
+                }
+                if let i = categories.firstIndex(where: { c in sdk.contains { $0.identifier == c.identifier } }) {
+                    throw ControlAPIError.invalidField("categories[\(i)].identifier", message: "category '\(categories[i].identifier)'"
+                                                       + " is one of the managed SDK's: ids may not collide")
+                }
                 categories += sdk
             }
             action = .setNotificationCategories(categories)

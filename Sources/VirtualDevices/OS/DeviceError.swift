@@ -20,6 +20,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     public var isNotFound: Bool {
         switch self {
         case .deviceNotFound, .appNotInstalled, .notificationNotFound: return true
+        case .noBanner(let id): return !id.isEmpty
         default: return false
         }
     }

@@ -57,7 +57,7 @@ public struct KitsRecord: Sendable, Encodable, Equatable {
 
 /// Why the SDK did or did not send a record for an OS callback: each decision, in order (the app's `sdk` view).
 public struct KitsDecision: Sendable, Encodable, Equatable {
-    public enum Outcome: String, Sendable, Codable {
+    public enum Outcome: String, Sendable, Codable, CaseIterable {
         /// A record was sent (or queued for the ingest).
         case recorded
         /// The notification is not the SDK's (no `kits_delivery_id` with the version marker): the host's own
@@ -93,4 +93,9 @@ public struct KitsDecision: Sendable, Encodable, Equatable {
     public var callback: String
     public var outcome: Outcome
     public var reason: String
+}
+
+extension KitsDecision.Outcome {
+    /// Every outcome's name, for the document.
+    static var allNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

@@ -20,6 +20,7 @@ struct KitsSDK: Sendable, Equatable {
     /// Foreground time of the sessions that ended, and when the current one began.
     private(set) var foregroundMillis: Millis = 0
     private var foregroundSince: Millis?
+    var inSession: Bool { foregroundSince != nil }
     /// The first token the host saved (what a host that caches tokens keeps handing over).
     private(set) var cachedToken: String?
 

@@ -20,6 +20,15 @@ extension VirtualApp {
         for action in actions {
             switch action {
             case .record(var record):
+                // The extension already reported this delivery received: willPresent does not again.
+                if record.type == .received, let id = record.deliveryId {
+                    if record.source == .serviceExtension {
+                        kitsExtensionReceipts.append(id)
+                        if kitsExtensionReceipts.count > 100 { kitsExtensionReceipts.removeFirst() }
+                    } else if kitsExtensionReceipts.contains(id) {
+                        continue
+                    }
+                }
                 record.seq = takeSeq()
                 record.at = ctx.now
                 record.deviceId = ctx.deviceId
@@ -30,6 +39,7 @@ extension VirtualApp {
             case .claim(let display):
                 claimed = display
             case .banner(let deliveryId, let tracked):
+                kitsBanners.removeAll { $0 == deliveryId }
                 kitsBanners.append(deliveryId)
                 kitsBannerTracked[deliveryId] = tracked
                 if kitsBanners.count > 100 { kitsBannerTracked[kitsBanners.removeFirst()] = nil }
@@ -53,17 +63,28 @@ extension VirtualApp {
         case .twice:
             kitsDecide(callback, .completionHandlerMisused,
                        "the completion handler was called twice: UserNotifications raised an exception and the app crashed", ctx)
-            apply(process.terminate(), ctx)
+            terminate(ctx)
             return display
-        case .never, .late:
-            let how = mode == .never ? "never called" : "held while the app waited for navigation"
+        case .never:
             if callback == "willPresent" {
-                kitsDecide(callback, .completionHandlerMisused, "the completion handler was \(how): the OS showed nothing", ctx)
+                kitsDecide(callback, .completionHandlerMisused, "the completion handler was never called: the OS showed nothing", ctx)
                 return false
             }
-            kitsDecide(callback, .completionHandlerMisused,
-                       "the completion handler was \(how): the system ends an app in the background at its limit", ctx)
-            if lifecycle == .background { apply(process.terminate(), ctx) }
+            kitsDecide(callback, .completionHandlerMisused, "the completion handler was never called: a background app is"
+                       + " ended when its background time runs out", ctx)
+            if lifecycle == .background { terminate(ctx) }
+            return display
+        case .late:
+            // Held while the app waits for navigation, then called: a foreground presentation comes late but comes;
+            // a response held past the background time ends a background app before the call.
+            if callback == "willPresent" {
+                kitsDecide(callback, .completionHandlerMisused, "the completion handler was held while the app navigated:"
+                           + " the notification showed late", ctx)
+                return display
+            }
+            kitsDecide(callback, .completionHandlerMisused, "the completion handler was held while the app navigated: a"
+                       + " background app's time ran out first and it was ended", ctx)
+            if lifecycle == .background { terminate(ctx) }
             return display
         }
     }
@@ -81,9 +102,11 @@ extension VirtualApp {
         switch ctx.kitsIngestStatus {
         case 200..<300:
             record.ingestedAt = ctx.now
+            if record.type == .token { kitsTokenState = "synced" }
             kitsRecords.append(record)
             Self.trim(&kitsRecords)
         case 401, 403:
+            if record.type == .token { kitsTokenState = "refused" }
             kitsDecide("ingest", .permanentFailure,
                        "the ingest answered \(ctx.kitsIngestStatus): the \(record.type.rawValue) record is dropped, not retried", ctx)
         default:
@@ -92,17 +115,22 @@ extension VirtualApp {
                            + " false: the \(record.type.rawValue) record is lost", ctx)
                 return
             }
+            if record.type == .token { kitsTokenState = "queued" }
             kitsOutbox.append(record)
-            if kitsOutbox.count > Self.kitsOutboxCapacity { kitsOutbox.removeFirst() }
+            if kitsOutbox.count > Self.kitsOutboxCapacity {
+                let dropped = kitsOutbox.removeFirst()
+                kitsDecide("ingest", .lost, "the SDK's store is full (\(Self.kitsOutboxCapacity) records): the oldest,"
+                           + " a \(dropped.type.rawValue), is dropped", ctx)
+            }
             kitsNextRetryAt = ctx.now + Self.kitsRetryMillis
             kitsDecide("ingest", .queued, "the ingest answered \(ctx.kitsIngestStatus): the \(record.type.rawValue) record is"
                        + " kept and retried", ctx)
         }
     }
 
-    /// Time passed: kept records are tried again (at most once a second).
-    mutating func retryKitsOutbox(_ ctx: OSContext) {
-        guard !kitsOutbox.isEmpty, ctx.now >= kitsNextRetryAt else { return }
+    /// Time passed: kept records are tried again, at most once a second, while the app runs (and at each launch).
+    mutating func retryKitsOutbox(_ ctx: OSContext, now: Bool = false) {
+        guard !kitsOutbox.isEmpty, process.isRunning, now || ctx.now >= kitsNextRetryAt else { return }
         let pending = kitsOutbox
         kitsOutbox.removeAll()
         for record in pending {
@@ -118,20 +146,19 @@ extension VirtualApp {
         kitsNextRetryAt = ctx.now + Self.kitsRetryMillis
     }
 
-    /// `syncStates()`: `queued` while the latest token waits for the ingest, `synced` once it took it.
-    var kitsSyncState: String {
-        if kitsOutbox.contains(where: { $0.type == .token }) { return "queued" }
-        return kitsRecords.contains(where: { $0.type == .token }) ? "synced" : "none"
-    }
+    /// `syncStates()`: `queued` while the latest token waits for the ingest, `synced` once it took it, `refused`
+    /// when it answered 401/403.
+    var kitsSyncState: String { kitsTokenState }
 
     /// The user opened the app (not a launch in the background, not a plugin call): the SDK's session starts.
     mutating func kitsForegroundEntered(wasForeground: Bool, _ ctx: OSContext) {
-        guard kits != nil, !wasForeground, lifecycle == .foreground else { return }
+        // A plugin call's launch put the app in the foreground without a session: the user's next entry starts one.
+        guard let sdk = kits, !sdk.inSession, lifecycle == .foreground else { return }
         kitsHandle(.foregroundEntered(at: ctx.now), ctx)
     }
 
     mutating func kitsForegroundLeft(wasForeground: Bool, _ ctx: OSContext) {
-        guard kits != nil, wasForeground, lifecycle != .foreground else { return }
+        guard let sdk = kits, sdk.inSession, lifecycle != .foreground else { return }
         kitsHandle(.foregroundLeft(at: ctx.now), ctx)
     }
 
@@ -148,6 +175,9 @@ extension VirtualApp {
         guard let id = deliveryId ?? kitsBanners.last, let tracked = kitsBannerTracked[id] else {
             throw .noBanner(deliveryId ?? "")
         }
+        // One banner, one click: it goes once clicked.
+        kitsBanners.removeAll { $0 == id }
+        kitsBannerTracked[id] = nil
         kitsHandle(.bannerClicked(deliveryId: id, tracked: tracked), ctx)
     }
 }

@@ -36,6 +36,10 @@ public struct VirtualApp: Sendable {
     /// Records the ingest has not taken yet (kept and retried), and the next retry.
     public internal(set) var kitsOutbox: [KitsRecord] = []
     var kitsNextRetryAt: Millis = 0
+    /// What became of the latest token the SDK registered: queued, synced or refused.
+    var kitsTokenState = "none"
+    /// Deliveries the service extension already reported received (willPresent does not report them again).
+    var kitsExtensionReceipts: [String] = []
     /// Deliveries the SDK's foreground listener handed to the app's own banner, newest last.
     public internal(set) var kitsBanners: [String] = []
     var kitsBannerTracked: [String: Bool] = [:]
@@ -172,14 +176,16 @@ public struct VirtualApp: Sendable {
 
     /// `registerForRemoteNotifications`: the token of this install (issued on first use), or the
     /// configured failure. Offline devices register once they are back online.
-    mutating func register(_ ctx: OSContext) {
+    /// - Parameter bySDK: the managed SDK's own registration at launch: its answer reaches the SDK only (the APNs
+    ///   add-on hears of tokens through its own GetToken).
+    mutating func register(_ ctx: OSContext, bySDK: Bool = false) {
         guard ctx.online else {
             registrationPending = true
             return
         }
         registrationPending = false
         if let error = configuration.registrationError {
-            deliverCallback(.didFailToRegister(description: error), ctx)
+            if !bySDK { deliverCallback(.didFailToRegister(description: error), ctx) }
             return
         }
         // A token the registry no longer knows (deleted through the control API, replaced by a state import)
@@ -197,7 +203,11 @@ public struct VirtualApp: Sendable {
                 return
             }
         }
-        deliverCallback(.didRegister(token: token!), ctx)
+        if bySDK {
+            kitsHandle(.didRegister(token: token!), ctx)
+        } else {
+            deliverCallback(.didRegister(token: token!), ctx)
+        }
     }
 
     /// The OS side of RequestAuthorization: answer at once, or show the prompt once.
@@ -248,9 +258,15 @@ public struct VirtualApp: Sendable {
                 plugin.relaunched()
                 attachment.processStarted()
                 // The managed SDK registers on every launch, and hands over that launch's token.
-                if kits != nil { register(ctx) }
+                if kits != nil {
+                    register(ctx, bySDK: true)
+                    retryKitsOutbox(ctx, now: true)
+                }
             case .ended:
                 abandonDelayedForwards(ctx)
+                // The app's own banners die with its process.
+                kitsBanners.removeAll()
+                kitsBannerTracked.removeAll()
                 for i in calls.indices where calls[i].state == .pending {
                     calls[i].state = .abandoned
                     calls[i].completedAt = ctx.now
