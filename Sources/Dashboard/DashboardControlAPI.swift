@@ -123,7 +123,8 @@ package final class DashboardControlAPI: EmulatorExtension {
             guard let seconds = node.integer, (0...(10 * 366 * 86_400)).contains(seconds) else {
                 throw ControlAPIError.invalidField("expiresInSeconds", message: "expiresInSeconds must be 0 to ten years in seconds")
             }
-            headers.append(("apns-expiration", String(nowSeconds + seconds)))
+            // 0 is APNs' own "deliver once, now or never", not the time now.
+            headers.append(("apns-expiration", seconds == 0 ? "0" : String(nowSeconds + seconds)))
         }
         let push = RelayedPush(apnsToken: token, sandbox: app.configuration.build.tokenEnvironment == .sandbox, headers: headers,
                                payload: JSONText.bytes(payload.foundation))

@@ -55,7 +55,7 @@ enum DashboardPage {
             <option>pushtotalk</option><option>widgets</option><option>controls</option></select></label>
           <label>Priority <select id="compose-priority"><option>10</option><option>5</option><option>1</option></select></label>
           <label>Collapse id <input id="compose-collapse-id"></label>
-          <label>Expiration (s from now, empty: none) <input id="compose-expiration" size="8"></label>
+          <label>Expiration (s from now; 0: now or never; empty: none) <input id="compose-expiration" size="8"></label>
           <label class="wide">Payload <textarea id="compose-payload" rows="8">{"aps": {"alert": {"title": "Hello", "body": "from the dashboard"}, "sound": "default"}}</textarea></label>
           <button id="compose-send" type="submit">Send through the APNs listener</button>
         </form>

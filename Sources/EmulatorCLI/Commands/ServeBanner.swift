@@ -22,8 +22,9 @@ struct ServeBanner: Sendable {
 
     var text: String {
         var lines = ["apns-emulator \(version)", ""]
-        lines += table([("Endpoint", "URL"), ("production", production), ("sandbox", sandbox), ("control", control),
-                        ("dashboard", control + "/")]
+        // With --transport-only the control port serves no dashboard.
+        lines += table([("Endpoint", "URL"), ("production", production), ("sandbox", sandbox), ("control", control)]
+                       + (configuration.transportOnly ? [] : [("dashboard", control + "/")])
                        + (frontDoors.map { [("front doors (FCM, OneSignal)", $0)] } ?? []))
         lines += [
             "",
