@@ -91,20 +91,11 @@ public struct ControlAPI: HTTP1Handler {
         }
     }
 
-    /// The health check, and an extension's waiting operations.
+    /// The health check, the public assets, and the calls that wait (which lock what they read themselves).
     private func takesNoTurn(_ request: HTTP1Request) -> Bool {
-        switch Self.router.match(method: request.method, path: request.path) {
-        case .found(let operation, _):
-            // A journal long-poll waits: other calls go on meanwhile (the journal locks itself).
-            return operation == .health || (operation == .listJournal && request.queryValue("waitSeconds") != nil)
-        case .methodNotAllowed: return false
-        case .notFound:
-            guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else {
-                return false
-            }
-            let ext = extensions[found.index]
-            return ext.waitingOperations.contains(found.operation) || ext.publicOperations.contains(found.operation)
-        }
+        if waits(request) || isPublic(request) { return true }
+        if case .found(.health, _) = Self.router.match(method: request.method, path: request.path) { return true }
+        return false
     }
 
     /// An extension's operation that needs no control token (the dashboard's static assets).

@@ -233,6 +233,12 @@ struct CentreView: Encodable {
     var badge: Int
     var notifications: [DeliveredNotification]
     var groups: [NotificationGroup]
+
+    init(_ a: VirtualApp) {
+        badge = a.badge
+        notifications = a.notifications
+        groups = a.groups
+    }
 }
 
 /// A file served for service extensions to download.

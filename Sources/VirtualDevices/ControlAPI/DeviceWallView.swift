@@ -26,7 +26,7 @@ struct DeviceWallView: Encodable {
         apps = shown.flatMap { device in
             device.installedApps.map { app in
                 WallApp(deviceId: device.id, bundleId: app.bundleId,
-                        centre: CentreView(badge: app.badge, notifications: app.notifications, groups: app.groups),
+                        centre: CentreView(app),
                         events: app.events.suffix(recent).map(EventView.init),
                         calls: app.calls.suffix(recent).map(CallView.init),
                         deliveries: Array(farm.fates(deviceId: device.id, bundleId: app.bundleId).suffix(recent)))

@@ -154,7 +154,7 @@ public final class DevicesControlAPI: EmulatorExtension {
             return try ControlAPIResponse.json("forwards", farm.app(bundleId, on: deviceId).forwards.map(ForwardView.init))
         case .getNotificationCentre:
             let a = try farm.app(bundleId, on: deviceId)
-            return try ControlAPIResponse.json(CentreView(badge: a.badge, notifications: a.notifications, groups: a.groups))
+            return try ControlAPIResponse.json(CentreView(a))
         case .settle:
             return try settle(request)
         case .listFiles:

@@ -32,8 +32,8 @@ public struct KitsRecord: Sendable, Encodable, Equatable {
     public var actionIdentifier: String?
     /// What `KitsNotificationActions.action(for:)` returned for the response: the SDK's own button, else absent.
     public var sdkAction: String?
-    /// Session records: the count including this one, the first and the previous session's start, and the
-    /// foreground time before this session.
+    /// SESSION only: sessions so far (this one included), when the first and the one before began, and the
+    /// foreground time of those before it.
     public var sessionCount: Int?
     public var firstSessionAt: Millis?
     public var previousSessionAt: Millis?

@@ -151,13 +151,13 @@ extension VirtualApp {
     var kitsSyncState: String { kitsTokenState }
 
     /// The user opened the app (not a launch in the background, not a plugin call): the SDK's session starts.
-    mutating func kitsForegroundEntered(wasForeground: Bool, _ ctx: OSContext) {
+    mutating func kitsForegroundEntered(_ ctx: OSContext) {
         // A plugin call's launch put the app in the foreground without a session: the user's next entry starts one.
         guard let sdk = kits, !sdk.inSession, lifecycle == .foreground else { return }
         kitsHandle(.foregroundEntered(at: ctx.now), ctx)
     }
 
-    mutating func kitsForegroundLeft(wasForeground: Bool, _ ctx: OSContext) {
+    mutating func kitsForegroundLeft(_ ctx: OSContext) {
         guard let sdk = kits, sdk.inSession, lifecycle != .foreground else { return }
         kitsHandle(.foregroundLeft(at: ctx.now), ctx)
     }

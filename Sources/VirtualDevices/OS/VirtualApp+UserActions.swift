@@ -4,24 +4,21 @@ import APNsEmulator
 extension VirtualApp {
     /// Opens the app (home screen, app switcher): a new process if it was not running.
     mutating func bringToForeground(_ ctx: OSContext) {
-        let wasForeground = lifecycle == .foreground
         apply(process.bringToForeground(), ctx)
-        kitsForegroundEntered(wasForeground: wasForeground, ctx)
+        kitsForegroundEntered(ctx)
         releaseHeldBackgroundPush(ctx)
     }
 
     mutating func moveToBackground(_ ctx: OSContext) {
-        let wasForeground = lifecycle == .foreground
         process.moveToBackground()
-        kitsForegroundLeft(wasForeground: wasForeground, ctx)
+        kitsForegroundLeft(ctx)
     }
 
     /// Swiped away in the app switcher: background pushes are dropped until the next launch, and so is a
     /// background push the device was holding for it.
     mutating func forceQuitApp(_ ctx: OSContext) {
-        let wasForeground = lifecycle == .foreground
         apply(process.forceQuitApp(), ctx)
-        kitsForegroundLeft(wasForeground: wasForeground, ctx)
+        kitsForegroundLeft(ctx)
         guard let held = heldBackgroundPush else { return }
         heldBackgroundPush = nil
         recordFate(.dropped, .forceQuitWhileHeld, "the user force-quit the app while the push was held", of: held, ctx)
@@ -29,9 +26,8 @@ extension VirtualApp {
 
     /// The system ended the process (memory pressure): unlike a force-quit, background pushes relaunch it.
     mutating func terminate(_ ctx: OSContext) {
-        let wasForeground = lifecycle == .foreground
         apply(process.terminate(), ctx)
-        kitsForegroundLeft(wasForeground: wasForeground, ctx)
+        kitsForegroundLeft(ctx)
     }
 
     /// Tap on the notification: the default action, opening the app (a cold start if it was not running).
@@ -109,9 +105,8 @@ extension VirtualApp {
                                   _ ctx: OSContext) {
         let wasRunning = process.isRunning
         if foreground {
-            let wasForeground = lifecycle == .foreground
             apply(process.bringToForeground(), ctx)
-            kitsForegroundEntered(wasForeground: wasForeground, ctx)
+            kitsForegroundEntered(ctx)
         } else if let actions = process.launchInBackground() {
             apply(actions, ctx)
         }
