@@ -1,13 +1,13 @@
 // swift-tools-version:6.0
 // The layers, lowest first (a module may import only those above it in this list; `make test` builds with
 // SwiftPM's explicit import check, so an undeclared import fails):
-//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CJansson, CYAML, CJemalloc – C libraries and what Swift cannot
+//   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CHiredis, CJansson, CYAML, CJemalloc – C libraries and what Swift cannot
 //                                            import (CShims also holds nghttp2's per-loop allocation cache)
 //   WireBytes                                – byte comparisons, UTF-8 views, the header list
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
 //   APNsProtocol                             – pure: reasons, validation, answers, JWT (no I/O, no transport)
-//   StateStore                               – what persists across restarts, and its SQLite store
+//   StateStore                               – what persists across restarts: its SQLite store, and Redis shared by replicas
 //   APNsEmulator                             – the provider API: services, registries, journal, pipeline, handler
 //   EmulatorControl                          – the control API and the Emulator that starts it with the listeners
 //   VirtualDevices                           – iPhones/Macs: OS notification model, app delegates, push plugin
@@ -66,6 +66,12 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .systemLibrary(
+            // The shared state store of replicas (`serve --state-store redis://…`).
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
+        .systemLibrary(
             // The executable's allocator (see Sources/apns-emulator/main.swift).
             name: "CJemalloc",
             pkgConfig: "jemalloc",
@@ -98,9 +104,9 @@ let package = Package(
             dependencies: ["OpenSSLSupport", "WireBytes"]
         ),
         .target(
-            // What persists across restarts (keys, tokens, faults) and its SQLite store.
+            // What persists across restarts (keys, tokens, faults): SQLite for one instance, Redis shared by replicas.
             name: "StateStore",
-            dependencies: ["APNsProtocol", "CSQLite"]
+            dependencies: ["APNsProtocol", "CSQLite", "CHiredis"]
         ),
         .target(
             name: "APNsEmulator",

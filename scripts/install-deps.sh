@@ -10,7 +10,7 @@
 #   scripts/install-deps.sh --check         list what is missing and exit 1 if anything is; installs nothing
 set -euo pipefail
 
-# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CJansson, CYAML, CJemalloc) and
+# Build: headers for the system-library targets (CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CHiredis, CJansson, CYAML, CJemalloc) and
 # what later layers link (libcurl: Foundation's URLSession, which `apns-emulator test --emulator` and `bench` use,
 # links it).
 build_packages=(
@@ -18,6 +18,7 @@ build_packages=(
     libssl-dev
     libmicrohttpd-dev
     libsqlite3-dev
+    libhiredis-dev
     libyaml-dev
     libjansson-dev
     libjemalloc-dev
@@ -26,7 +27,7 @@ build_packages=(
 )
 # Tests and benchmarks: h2load/nghttp (client), nghttpd (C reference server), curl, Python for helper
 # scripts, docker-compose for `docker-compose config`, openssl for throwaway certificates, HAProxy for the scale
-# profile's test (two replicas behind it on loopback), git for the versioned-dependency test's throwaway
+# profile's test (two replicas behind it on loopback), redis-server for the replicas that share live state through it, git for the versioned-dependency test's throwaway
 # repository, gcc for the allocation counter the allocations test preloads (bench/malloc-count), Go for the Go
 # sender in examples/ (Node's and Java's run when they are on the machine; they are not installed here), Chromium
 # and its driver for the dashboard's browser test (Selenium comes from PyPI in a cached venv).
@@ -34,6 +35,7 @@ test_packages=(
     nghttp2-client
     nghttp2-server
     haproxy
+    redis-server
     curl
     python3
     python3-venv
@@ -53,6 +55,7 @@ runtime_packages=(
     libssl3
     libmicrohttpd12
     libsqlite3-0
+    libhiredis0.14
     libyaml-0-2
     libjansson4
     libjemalloc2

@@ -67,6 +67,8 @@ public final class Emulator: Sendable {
         }
         let extensions = try makeExtensions(services)
         self.extensions = extensions
+        // Another replica's reset reaches the devices and the other layers as this one's would.
+        services.onClusterReset { for ext in extensions { ext.reset() } }
         let server = configuration.transportOnly
             ? try H2Server(configuration: config, handler: StaticResponseHandler())
             : try H2Server(configuration: config, handler: APNsHandler(services: services, observers: extensions.filter(\.observesPushes)))
@@ -117,6 +119,7 @@ public final class Emulator: Sendable {
             throw error
         }
         services.endpoints.withLock { $0 = endpoints }
+        services.startReplication()
         if let readyFile = configuration.readyFile {
             try endpoints.writeReadyFile(to: readyFile)
         }
@@ -135,6 +138,8 @@ public final class Emulator: Sendable {
     public func shutdown() {
         server.shutdown()
         for ext in extensions { ext.shutdown() }
+        // After the listeners: the pushes they finished answering are copied to the cluster journal too.
+        services.stopReplication()
         control.stop()
     }
 

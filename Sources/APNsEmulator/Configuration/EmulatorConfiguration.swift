@@ -55,6 +55,12 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var stateDirectory: String = ".emulator-state"
     /// Keep everything in memory only (`--ephemeral`): nothing is read or written under `stateDirectory`.
     public var ephemeral = false
+    /// A Redis server several emulators share live (`--state-store redis://HOST:PORT[/DB]`): keys, tokens,
+    /// faults and shaping, the cluster journal and the replicas' reports. Replaces `stateDirectory`.
+    public var stateStore: String? = nil
+    /// This emulator's name among the replicas sharing `stateStore` (`--replica-id`; the host name and
+    /// process id unless set).
+    public var replicaId: String = EmulatorConfiguration.defaultReplicaId
     /// Bearer token every control request must carry; required when the control port is not on loopback.
     public var controlToken: String? = nil
     /// Apple-observed connection behaviours (see `ConnectionBehavior`); `--realism strict` turns them on.
@@ -141,5 +147,21 @@ public struct ConnectionBehavior: Sendable, Equatable, Codable {
         case .strict: return "strict"
         default: return "custom"
         }
+    }
+}
+
+extension EmulatorConfiguration {
+    /// `<host name>-<pid>`: unique among processes, and readable in the cluster's listings.
+    public static var defaultReplicaId: String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "replica"
+        return "\(host)-\(getpid())"
+    }
+
+    /// What `--replica-id` may be: it names Redis keys and travels in change notices.
+    public static func isValidReplicaId(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7a) || $0 == 0x2d || $0 == 0x2e || $0 == 0x5f }
     }
 }

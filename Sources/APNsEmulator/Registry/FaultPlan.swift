@@ -29,6 +29,23 @@ public final class FaultPlan: Sendable {
         }
     }
 
+    /// Takes a rule another replica added (already in the shared store): memory only.
+    func adopt(_ rule: FaultRule) {
+        rules.withLock { list in
+            list.removeAll { $0.id == rule.id }
+            list.append(rule)
+            count.store(list.count, ordering: .releasing)
+        }
+    }
+
+    /// Drops a rule another replica removed: memory only.
+    func forget(id: String) {
+        rules.withLock {
+            $0.removeAll { $0.id == id }
+            count.store($0.count, ordering: .releasing)
+        }
+    }
+
     @discardableResult
     public func remove(id: String) throws -> Bool {
         guard rules.withLock({ $0.contains { $0.id == id } }) else { return false }

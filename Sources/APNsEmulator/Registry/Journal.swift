@@ -150,13 +150,20 @@ public final class Journal: Sendable {
     }
 
     /// Entries matching `filter`, oldest first (the newest `limit` when a limit is given).
-    public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
+    public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] { query(filter, earliest: nil) }
+
+    /// The oldest `count` entries with an id above `afterId`: a reader that copies the journal elsewhere in order.
+    public func entries(after afterId: Int64, count: Int) -> [JournalEntry] {
+        query(JournalFilter(afterId: afterId), earliest: max(count, 0))
+    }
+
+    private func query(_ filter: JournalFilter, earliest: Int?) -> [JournalEntry] {
         // Under the lock: find the matches and copy their bytes out; text is built after it is released.
         let (copied, aside) = state.withLock { s -> ([UInt8], [Int64: JournalEntry]) in
             var matching: [UnsafeRawBufferPointer] = []
             s.arena.forEach { e in
                 if JournalStoredEntry(e).matches(filter, aside: s.aside) { matching.append(e) }
-                return true
+                return earliest.map { matching.count < $0 } ?? true
             }
             if let limit = filter.limit, limit >= 0, matching.count > limit {
                 matching.removeFirst(matching.count - limit)

@@ -64,6 +64,25 @@ public final class KeyRegistry: VerificationKeyLookup {
         }
     }
 
+    /// Takes a key another replica registered (already in the shared store): memory only.
+    func adopt(_ record: ProviderKeyRecord) throws {
+        let key = try ProviderKey(record: record)
+        keys.withLock {
+            $0.byId[record.keyId] = key
+            $0.changed()
+            changes.wrappingAdd(1, ordering: .releasing)
+        }
+    }
+
+    /// Drops a key another replica removed: memory only.
+    func forget(keyId: String) {
+        keys.withLock {
+            guard $0.byId.removeValue(forKey: keyId) != nil else { return }
+            $0.changed()
+            changes.wrappingAdd(1, ordering: .releasing)
+        }
+    }
+
     @discardableResult
     public func remove(keyId: String) throws -> Bool {
         guard lookup(keyId) != nil else { return false }

@@ -61,6 +61,20 @@ public final class TokenRegistry: DeviceTokenLookup {
         }
     }
 
+    /// Takes a token another replica registered or changed (already in the shared store): memory only.
+    func adopt(_ record: DeviceTokenRecord) {
+        state.withLock { $0.tokens[TokenKey(record.token)] = record; changed() }
+    }
+
+    /// Drops a token another replica removed: memory only.
+    func forget(_ token: String) {
+        state.withLock { s in
+            s.tokens.removeValue(forKey: TokenKey(token))
+            s.recentPushes.removeValue(forKey: TokenKey(token))
+            changed()
+        }
+    }
+
     /// Marks a token unregistered at `at` (the app was uninstalled); returns the updated record.
     public func unregister(_ token: String, at: Millis) throws -> DeviceTokenRecord? {
         try update(token) { $0.unregisteredAt = at }

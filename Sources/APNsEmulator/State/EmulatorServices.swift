@@ -32,6 +32,12 @@ public final class EmulatorServices: Sendable {
     private let initialShaping: ShapingSettings
     /// Where the listeners ended up, once `Emulator.start` bound them (`GET /_emulator/endpoints`).
     public let endpoints = Mutex<EmulatorEndpoints?>(nil)
+    /// The store shared with other replicas (`--state-store`), when there is one.
+    public let shared: (any SharedStateStore)?
+    /// Copies the journal into the cluster journal and reports this replica, when `shared` is set.
+    let replication: ClusterReplication?
+    /// Run when another replica resets the cluster, for the layers above (devices) to forget theirs.
+    private let clusterResetListeners = Mutex<[@Sendable () -> Void]>([])
 
     /// Builds the registries and loads what the store holds.
     public init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemClock(),
@@ -51,11 +57,80 @@ public final class EmulatorServices: Sendable {
         shaping.tokenRateWindowMs = Int64(configuration.tokenRateWindowSeconds * 1000)
         self.shaping = ShapingStore(shaping)
         self.initialShaping = shaping
+        self.shared = persistence as? any SharedStateStore
+        if let store = persistence as? any SharedStateStore {
+            replication = ClusterReplication(store: store, journal: journal, metrics: metrics, clock: clock,
+                                             capacity: configuration.journalCapacity)
+        } else {
+            replication = nil
+        }
         let stored = try persistence.load()
         try keys.restore(stored.keys)
         tokens.restore(stored.tokens)
         faults.restore(stored.faults)
+        if let shared {
+            if let json = try shared.shaping() { self.shaping.update(try Self.decodeShaping(json)) }
+            // Subscribed before the load above, so a change made meanwhile arrives here too.
+            shared.watch { [weak self] change in self?.applyShared(change) }
+        }
         if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
+    }
+
+    /// Starts copying the journal to the shared store and reporting this replica (no-op without one).
+    public func startReplication() { replication?.start(endpoints: endpoints.withLock { $0 }) }
+
+    /// Copies what is left of the journal, reports this replica stopped and closes the shared store.
+    public func stopReplication() {
+        replication?.stop()
+        shared?.stop()
+    }
+
+    /// The newest local journal id copied into the cluster journal, and why the last copy failed.
+    public var replicationForwardedId: Int64? { replication?.forwardedId }
+    public var replicationError: String? { replication?.lastError }
+
+    /// Runs `body` whenever another replica resets the cluster (after this one's registries forgot theirs).
+    public func onClusterReset(_ body: @escaping @Sendable () -> Void) {
+        clusterResetListeners.withLock { $0.append(body) }
+    }
+
+    /// Changes the shaping; with a shared store every replica applies it.
+    public func updateShaping(_ settings: ShapingSettings) throws {
+        if let shared { try shared.setShaping(Array(try JSONEncoder().encode(settings))) }
+        shaping.update(settings)
+    }
+
+    /// Another replica's change: the value is read back from the store and set in memory, without writing it
+    /// again. A read that fails leaves memory as it was and says so on stderr (the feed goes on).
+    private func applyShared(_ change: SharedStateChange) {
+        guard let shared else { return }
+        do {
+            switch change {
+            case .key(let id):
+                if let record = try shared.key(id) { try keys.adopt(record) } else { keys.forget(keyId: id) }
+            case .token(let token):
+                if let record = try shared.token(token) { tokens.adopt(record) } else { tokens.forget(token) }
+            case .fault(let id):
+                if let rule = try shared.fault(id) { faults.adopt(rule) } else { faults.forget(id: id) }
+            case .shaping:
+                shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
+            case .everything:
+                let stored = try shared.load()
+                try keys.restore(stored.keys)
+                tokens.restore(stored.tokens)
+                faults.restore(stored.faults)
+                shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
+            case .reset:
+                forgetAll()
+                for listener in clusterResetListeners.withLock({ $0 }) { listener() }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("apns-emulator: applying \(change) from the shared store: \(error)\n".utf8))
+        }
+    }
+
+    private static func decodeShaping(_ json: [UInt8]) throws -> ShapingSettings {
+        try JSONDecoder().decode(ShapingSettings.self, from: Data(json))
     }
 
     /// "Now" for a request (every push reads it): `clock.now()`, except that with the real clock it is the
@@ -82,16 +157,21 @@ public final class EmulatorServices: Sendable {
         faults.restore(state.faults)
     }
 
-    /// Forgets keys, tokens, faults and the journal; the sample key comes back if configured.
+    /// Forgets keys, tokens, faults and the journal; the sample key comes back if configured. With a shared
+    /// store the whole cluster forgets them (and the cluster journal).
     public func reset() throws {
-        try persistence.replaceAll(with: EmulatorState())
+        if let shared { try shared.resetCluster() } else { try persistence.replaceAll(with: EmulatorState()) }
+        forgetAll()
+        if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
+    }
+
+    private func forgetAll() {
         keys.removeAll()
         tokens.removeAll()
         faults.removeAll()
         channels.removeAll()
         journal.clear()
         shaping.update(initialShaping)
-        if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
     }
 
     /// Registers `AuthKey_<sampleKeyId>.p8` from the certificates folder as a legacy team key.

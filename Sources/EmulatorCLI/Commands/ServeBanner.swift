@@ -45,7 +45,8 @@ struct ServeBanner: Sendable {
 
     /// Where registered keys and tokens live, so a surprising leftover device is traced to its folder at once.
     private var stateSummary: String {
-        configuration.ephemeral ? "ephemeral (in memory only)" : configuration.stateDirectory
+        if let store = configuration.stateStore { return "shared: \(store) as replica \(configuration.replicaId)" }
+        return configuration.ephemeral ? "ephemeral (in memory only)" : configuration.stateDirectory
     }
 
     private var settingsSummary: String {

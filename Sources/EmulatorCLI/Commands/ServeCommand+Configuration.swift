@@ -1,5 +1,6 @@
 import APNsEmulator
 import APNsProtocol
+import StateStore
 
 extension ServeCommand {
     /// State, control, realism, journal, rate-limit and sample-key flags onto their configuration fields.
@@ -15,6 +16,14 @@ extension ServeCommand {
     ) throws(UsageError) {
         if let directory = try options.string(Option.stateDirectory) { configuration.stateDirectory = directory }
         if options.flag(Option.ephemeral) { configuration.ephemeral = true }
+        if let url = try options.value(Option.stateStore, expected: "redis://HOST:PORT[/DB] (no password, TLS or options)",
+                                       { (try? RedisAddress(parsing: $0)) != nil ? $0 : nil }) {
+            configuration.stateStore = url
+        }
+        if let id = try options.value(Option.replicaId, expected: "1–64 letters, digits, '.', '_' or '-'",
+                                      { EmulatorConfiguration.isValidReplicaId($0) ? $0 : nil }) {
+            configuration.replicaId = id
+        }
         // An empty variable (compose's `${VAR:-}`) means unset, not "the empty token".
         if let token = try options.string(Option.controlToken) ?? environment[controlTokenVariable], !token.isEmpty {
             configuration.controlToken = token

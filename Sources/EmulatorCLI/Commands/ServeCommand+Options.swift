@@ -123,6 +123,18 @@ extension ServeCommand {
             "ephemeral",
             help: "Keep all state in memory: nothing is read from or written to --state-dir."
         )
+        static let stateStore = OptionDeclaration.value(
+            "state-store",
+            valueName: "url",
+            help: "redis://HOST:PORT[/DB]: share keys, tokens, faults and shaping live with every emulator on the same "
+                + "Redis, with a cluster journal (GET /_emulator/cluster). Replaces --state-dir."
+        )
+        static let replicaId = OptionDeclaration.value(
+            "replica-id",
+            valueName: "name",
+            help: "This emulator's name among the replicas of --state-store (letters, digits, . _ -; up to 64).",
+            default: "<host name>-<pid>"
+        )
         static let controlToken = OptionDeclaration.value(
             "control-token",
             valueName: "token",
@@ -317,7 +329,7 @@ extension ServeCommand {
         static let all = [
             host, productionPort, sandboxPort, controlPort, frontDoorPort, noFrontDoors, fcmLegacyAPI, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, prefaceTimeout, maxConnections, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
-            stateDirectory, ephemeral, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
+            stateDirectory, ephemeral, stateStore, replicaId, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
             lowPriorityDelay, latency, deliveryLatency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,
             tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,

@@ -167,7 +167,7 @@ extension ControlAPI {
         if let goAwaySeconds { s.goAwayAfterSeconds = goAwaySeconds }
         if let share { s.brownoutShare = share }
         if let status { s.brownoutStatus = Int(status) }
-        services.shaping.update(s)
+        try services.updateShaping(s)
         return try ControlAPIResponse.json(s)
     }
 }

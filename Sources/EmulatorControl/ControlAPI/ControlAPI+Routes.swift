@@ -11,6 +11,7 @@ enum ControlOperation: String, CaseIterable, Sendable {
     case reset, exportState, importState
     case getClock, advanceClock, freezeClock, resumeClock
     case metrics, stats, getShaping, updateShaping
+    case getCluster, listClusterJournal, countClusterJournal, clearClusterJournal
 }
 
 extension ControlAPI {
@@ -62,6 +63,11 @@ extension ControlAPI {
         ("GET", "/_emulator/stats", .stats),
         ("GET", "/_emulator/shaping", .getShaping),
         ("PUT", "/_emulator/shaping", .updateShaping),
+
+        ("GET", "/_emulator/cluster", .getCluster),
+        ("GET", "/_emulator/cluster/journal", .listClusterJournal),
+        ("DELETE", "/_emulator/cluster/journal", .clearClusterJournal),
+        ("GET", "/_emulator/cluster/journal/count", .countClusterJournal),
     ])
 
     /// Runs the operation's handler; each lives in the file of its resource group (`ControlAPI+Keys.swift`…).
@@ -102,6 +108,10 @@ extension ControlAPI {
         case .stats: return try stats(request)
         case .getShaping: return try getShaping(request)
         case .updateShaping: return try updateShaping(request)
+        case .getCluster: return try getCluster(request)
+        case .listClusterJournal: return try listClusterJournal(request)
+        case .countClusterJournal: return try countClusterJournal(request)
+        case .clearClusterJournal: return try clearClusterJournal(request)
         }
     }
 }

@@ -254,6 +254,27 @@ extension ControlAPIDocument {
                       description: "Fields given replace the current ones; connections pick them up at their next"
                         + " request (a new stream limit is advertised then, and in new connections' first SETTINGS).",
                       body: ("ShapingUpdate", true), success: (200, "The settings now in force.", "Shaping")),
+            Operation(id: .getCluster, method: "GET", path: prefix + "/cluster", tag: "cluster",
+                      summary: "The replicas sharing this emulator's state",
+                      description: "With `--state-store`, every replica that reported since the last reset: `running`,"
+                        + " `stopped` (it shut down cleanly) or `lost` (its reports stopped). Without one, `shared` is"
+                        + " false and the list is empty.",
+                      success: (200, "The cluster.", "Cluster")),
+            Operation(id: .listClusterJournal, method: "GET", path: prefix + "/cluster/journal", tag: "cluster",
+                      summary: "Every replica's journal entries",
+                      description: "In the order the store received them, oldest first; page with `next` as `after`."
+                        + " Each replica copies its entries within about 50 ms of answering.",
+                      query: [queryParameter("after", string("A position from an earlier page.")),
+                              queryParameter("limit", integer("At most this many (default 1000).", minimum: 1,
+                                                              maximum: ControlAPI.maxClusterJournalLimit))],
+                      success: (200, "A page of entries.", "ClusterJournalPage"),
+                      errors: [409: "This emulator shares no state store."]),
+            Operation(id: .countClusterJournal, method: "GET", path: prefix + "/cluster/journal/count", tag: "cluster",
+                      summary: "Count the cluster journal", success: (200, "The count.", "Count"),
+                      errors: [409: "This emulator shares no state store."]),
+            Operation(id: .clearClusterJournal, method: "DELETE", path: prefix + "/cluster/journal", tag: "cluster",
+                      summary: "Empty the cluster journal", description: "Each replica's own journal stays.",
+                      success: (204, "Emptied.", nil), errors: [409: "This emulator shares no state store."]),
             Operation(id: .freezeClock, method: "POST", path: prefix + "/clock/freeze", tag: "clock",
                       summary: "Stop a manual clock", description: "Time then moves only through `advance`.",
                       success: (200, "The clock.", "Clock"),

@@ -95,6 +95,8 @@ package enum ControlAPIDocument {
         ["name": "state", "description": "Reset, export and import."],
         ["name": "clock", "description": "The emulator's time, movable when it runs on a manual clock."],
         ["name": "metrics", "description": "Live metrics, per-connection statistics and Apple-like load shaping."],
+        ["name": "cluster", "description": "Replicas sharing one state store (`--state-store redis://…`) and the"
+            + " cluster journal."],
     ] }
 }
 

@@ -1,0 +1,142 @@
+import APNsProtocol
+import Foundation
+import StateStore
+import Synchronization
+
+/// What a replica reports about itself in the shared store, once a second (`GET /_emulator/cluster`).
+public struct ReplicaReport: Sendable, Codable, Equatable {
+    public var id: String
+    /// One run of the replica: a restart under the same id is a new incarnation.
+    public var incarnation: String
+    /// `running`, or `stopped` once it shut down cleanly; a replica that stops reporting without saying so
+    /// is listed as `lost`.
+    public var state: String
+    public var startedAt: Millis
+    public var lastSeenAt: Millis
+    public var endpoints: EmulatorEndpoints?
+    /// APNs requests answered, and those answered 200.
+    public var answered: UInt64
+    public var accepted: UInt64
+    /// The newest entry of its own journal, and the newest it has copied into the cluster journal.
+    public var journalNewestId: Int64
+    public var journalForwardedId: Int64
+}
+
+/// The replica's side of the shared store that is not a registry write: it copies the journal into the
+/// cluster journal and reports the replica, on a thread of its own, never on the push path.
+///
+/// The journal is copied in batches of at most 1,000 entries every 50 ms (at once again while a batch
+/// was full). Each batch and the replica's mark go in one transaction, so after a failure it resumes at
+/// the mark and copies nothing twice. A clean stop copies what is left first; a replica killed outright
+/// loses at most what it answered in the last interval.
+final class ClusterReplication: Sendable {
+    static let heartbeatMillis = 1_000
+    static let heartbeatTTLMillis = 3_000
+    static let batchLimit = 1_000
+
+    let store: any SharedStateStore
+    let incarnation = UUID().uuidString.lowercased()
+    private let journal: Journal
+    private let metrics: EmulatorMetrics
+    private let clock: any EmulatorClock
+    private let capacity: Int
+    private let startedAt: Millis
+
+    private struct State {
+        var forwarded: Int64 = 0
+        var stopping = false
+        var endpoints: EmulatorEndpoints?
+        var lastError: String?
+    }
+    private let state = Mutex(State())
+    private let finished = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
+
+    init(store: any SharedStateStore, journal: Journal, metrics: EmulatorMetrics, clock: any EmulatorClock, capacity: Int) {
+        self.store = store
+        self.journal = journal
+        self.metrics = metrics
+        self.clock = clock
+        self.capacity = capacity
+        self.startedAt = clock.now()
+        // Entries already in the journal (none at start) are not this incarnation's to copy.
+        state.withLock { $0.forwarded = journal.newestId }
+    }
+
+    /// Starts the thread (once); `endpoints` go into every report.
+    func start(endpoints: EmulatorEndpoints?) {
+        state.withLock { $0.endpoints = endpoints }
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { [self] in
+            var lastBeat = ContinuousClock.now - .seconds(10)
+            while !state.withLock({ $0.stopping }) {
+                let full = forward()
+                if ContinuousClock.now - lastBeat >= .milliseconds(Self.heartbeatMillis) {
+                    beat("running")
+                    lastBeat = ContinuousClock.now
+                }
+                if !full { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            while forward() {}
+            beat("stopped")
+            finished.signal()
+        }
+        thread.name = "cluster-replication"
+        thread.start()
+    }
+
+    /// Copies what is left of the journal, says it stopped, and returns (the feed is the store's to stop).
+    func stop() {
+        guard started.load(ordering: .acquiring) else { return }
+        let first = state.withLock { s -> Bool in
+            defer { s.stopping = true }
+            return !s.stopping
+        }
+        if first { finished.wait() }
+    }
+
+    /// Copies every entry the journal holds that is newer than this incarnation's mark, now.
+    func flush() { while forward() {} }
+
+    var lastError: String? { state.withLock { $0.lastError } }
+    var forwardedId: Int64 { state.withLock { $0.forwarded } }
+
+    /// One batch; true when it was full (more may be waiting).
+    @discardableResult
+    private func forward() -> Bool {
+        let after = state.withLock { $0.forwarded }
+        let entries = journal.entries(after: after, count: Self.batchLimit)
+        guard let newest = entries.last else { return false }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let shared = entries.compactMap { entry -> SharedJournalEntry? in
+            guard let json = try? encoder.encode(entry) else { return nil }
+            return SharedJournalEntry(replica: store.replicaId, localId: entry.id, json: Array(json))
+        }
+        do {
+            try store.appendJournal(shared, incarnation: incarnation, capacity: capacity)
+            state.withLock { $0.forwarded = newest.id; $0.lastError = nil }
+            return entries.count == Self.batchLimit
+        } catch {
+            // The transaction may have been applied with its reply lost: resume at the mark it wrote.
+            let mark = try? store.journalMark(incarnation)
+            state.withLock {
+                if let mark { $0.forwarded = max($0.forwarded, mark) }
+                $0.lastError = "\(error)"
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+            return false
+        }
+    }
+
+    private func beat(_ status: String) {
+        let snapshot = metrics.snapshot()
+        let report = ReplicaReport(
+            id: store.replicaId, incarnation: incarnation, state: status, startedAt: startedAt, lastSeenAt: clock.now(),
+            endpoints: state.withLock { $0.endpoints }, answered: snapshot.answered, accepted: snapshot.succeeded,
+            journalNewestId: journal.newestId, journalForwardedId: forwardedId)
+        guard let json = try? JSONEncoder().encode(report) else { return }
+        // A stopped replica's liveness lapses at once; a running one's outlives a missed beat or two.
+        try? store.heartbeat(Array(json), ttlMillis: status == "stopped" ? 1 : Self.heartbeatTTLMillis)
+    }
+}

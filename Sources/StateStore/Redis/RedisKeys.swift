@@ -1,0 +1,31 @@
+/// The names the shared store uses in Redis, all under one prefix so a database can be inspected (or
+/// shared with other data) without guessing.
+struct RedisKeys: Sendable {
+    let prefix: String
+
+    var keys: String { prefix + "keys" }
+    var tokens: String { prefix + "tokens" }
+    var faults: String { prefix + "faults" }
+    /// A hash with one field, `settings`: the shaping every replica applies.
+    var shaping: String { prefix + "shaping" }
+    /// The pub/sub channel that carries change notices ("replica\nkind\nid").
+    var changes: String { prefix + "changes" }
+    /// The cluster journal, a capped stream.
+    var journal: String { prefix + "journal" }
+    /// Per replica incarnation, the newest local journal id already in the stream (so a retried append
+    /// after a lost reply adds nothing twice).
+    var journalMarks: String { prefix + "journal-marks" }
+    /// Every replica's last report, by id.
+    var replicas: String { prefix + "replicas" }
+    /// Present while the replica is live (expires when its heartbeats stop).
+    func alive(_ replica: String) -> String { prefix + "alive:" + replica }
+
+    /// The collection a change notice's kind names.
+    enum Kind: String {
+        case key, token, fault, shaping
+        /// Replaced whole (import).
+        case all
+        /// `POST /_emulator/reset` on some replica: everything forgotten cluster-wide.
+        case reset
+    }
+}

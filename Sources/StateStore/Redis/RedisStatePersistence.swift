@@ -1,0 +1,257 @@
+import Foundation
+import Synchronization
+
+/// Keys, tokens, faults and shaping in Redis, shared live by every emulator pointed at the same server
+/// (`serve --state-store redis://HOST:PORT[/DB]`), with the cluster journal and the replicas' reports.
+///
+/// Each write is one `MULTI … EXEC`: the value and a change notice on one pub/sub channel, so a replica that
+/// hears the notice reads the value already there. Registries call this only from control paths; the push
+/// path reads their memory, which `RedisChangeFeed` keeps current.
+public final class RedisStatePersistence: SharedStateStore {
+    public let address: RedisAddress
+    public let replicaId: String
+    public var location: String { address.description }
+
+    private let names: RedisKeys
+    /// Commands from any thread take turns on one connection; a broken one is replaced on the next call.
+    private let connection: Mutex<RedisConnection?>
+    private let feed: RedisChangeFeed
+
+    /// Connects (so an unreachable server is reported at start, naming it) and subscribes to the change feed
+    /// before anything is loaded.
+    public init(address: RedisAddress, replicaId: String, prefix: String = "apns-emulator:") throws {
+        self.address = address
+        self.replicaId = replicaId
+        self.names = RedisKeys(prefix: prefix)
+        self.connection = Mutex(try RedisConnection(address))
+        self.feed = try RedisChangeFeed(address: address, channel: names.changes, replicaId: replicaId)
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        feed.stop()
+        connection.withLock { $0?.close() }
+    }
+
+    public func watch(_ handler: @escaping @Sendable (SharedStateChange) -> Void) { feed.start(handler) }
+
+    // MARK: StatePersistence
+
+    public func load() throws -> EmulatorState {
+        let replies = try transaction("reading the shared state", [
+            ["HGETALL", names.keys], ["HGETALL", names.tokens], ["HGETALL", names.faults],
+        ].map(Self.args))
+        return EmulatorState(keys: try decodeHash(replies[0], ProviderKeyRecord.self, "keys"),
+                             tokens: try decodeHash(replies[1], DeviceTokenRecord.self, "tokens"),
+                             faults: try decodeHash(replies[2], FaultRule.self, "faults"))
+    }
+
+    public func upsertKey(_ key: ProviderKeyRecord) throws { try put(names.keys, .key, key.keyId, key) }
+    public func deleteKey(keyId: String) throws { try delete(names.keys, .key, keyId) }
+    public func upsertToken(_ token: DeviceTokenRecord) throws { try put(names.tokens, .token, token.token, token) }
+    public func deleteToken(_ token: String) throws { try delete(names.tokens, .token, token) }
+    public func upsertFault(_ fault: FaultRule) throws { try put(names.faults, .fault, fault.id, fault) }
+    public func deleteFault(id: String) throws { try delete(names.faults, .fault, id) }
+
+    public func replaceAll(with state: EmulatorState) throws {
+        var commands: [[[UInt8]]] = [Self.args(["DEL", names.keys, names.tokens, names.faults])]
+        commands += try hashSets(names.keys, state.keys.map { ($0.keyId, try Self.json($0)) })
+        commands += try hashSets(names.tokens, state.tokens.map { ($0.token, try Self.json($0)) })
+        commands += try hashSets(names.faults, state.faults.map { ($0.id, try Self.json($0)) })
+        commands.append(notice(.all, ""))
+        _ = try transaction("replacing the shared state", commands)
+    }
+
+    // MARK: SharedStateStore
+
+    public func key(_ keyId: String) throws -> ProviderKeyRecord? { try fetch(names.keys, keyId) }
+    public func token(_ token: String) throws -> DeviceTokenRecord? { try fetch(names.tokens, token) }
+    public func fault(_ id: String) throws -> FaultRule? { try fetch(names.faults, id) }
+
+    public func shaping() throws -> [UInt8]? {
+        try run("reading the shaping") { try $0.command(["HGET", names.shaping, "settings"]) }.bytes
+    }
+
+    public func setShaping(_ json: [UInt8]?) throws {
+        let write = json.map { [Array("HSET".utf8), Array(names.shaping.utf8), Array("settings".utf8), $0] }
+            ?? Self.args(["DEL", names.shaping])
+        _ = try transaction("writing the shaping", [write, notice(.shaping, "")])
+    }
+
+    public func resetCluster() throws {
+        _ = try transaction("resetting the shared state", [
+            Self.args(["DEL", names.keys, names.tokens, names.faults, names.shaping, names.journal, names.journalMarks]),
+            notice(.reset, ""),
+        ])
+    }
+
+    public func appendJournal(_ entries: [SharedJournalEntry], incarnation: String, capacity: Int) throws {
+        guard let newest = entries.last else { return }
+        // The mark and the entries go in one transaction: after a reply lost to a broken connection, the
+        // caller asks `journalMark` where it got to instead of appending twice.
+        var commands: [[[UInt8]]] = entries.map { e in
+            [Array("XADD".utf8), Array(names.journal.utf8), Array("MAXLEN".utf8), Array("~".utf8),
+             Array(String(max(capacity, 1)).utf8), Array("*".utf8),
+             Array("replica".utf8), Array(e.replica.utf8), Array("local".utf8), Array(String(e.localId).utf8),
+             Array("entry".utf8), e.json]
+        }
+        commands.append(Self.args(["HSET", names.journalMarks, incarnation, String(newest.localId)]))
+        _ = try transaction("appending to the cluster journal", commands)
+    }
+
+    public func journalMark(_ incarnation: String) throws -> Int64 {
+        let reply = try run("reading the cluster journal's mark") { try $0.command(["HGET", names.journalMarks, incarnation]) }
+        return reply.text.flatMap { Int64($0) } ?? 0
+    }
+
+    public func journal(after position: String?, limit: Int) throws -> [SharedJournalEntry] {
+        let start = position.map { "(" + $0 } ?? "-"
+        let reply = try run("reading the cluster journal") {
+            try $0.command(["XRANGE", names.journal, start, "+", "COUNT", String(max(limit, 1))])
+        }
+        return reply.items.compactMap { item -> SharedJournalEntry? in
+            let parts = item.items
+            guard parts.count == 2, let id = parts[0].text else { return nil }
+            var fields: [String: [UInt8]] = [:]
+            let flat = parts[1].items
+            var i = 0
+            while i + 1 < flat.count {
+                if let k = flat[i].text, let v = flat[i + 1].bytes { fields[k] = v }
+                i += 2
+            }
+            guard let replica = fields["replica"], let local = fields["local"], let json = fields["entry"] else { return nil }
+            return SharedJournalEntry(position: id, replica: String(decoding: replica, as: UTF8.self),
+                                      localId: Int64(String(decoding: local, as: UTF8.self)) ?? 0, json: json)
+        }
+    }
+
+    public func journalCount() throws -> Int {
+        if case .integer(let n) = try run("counting the cluster journal", { try $0.command(["XLEN", names.journal]) }) {
+            return Int(n)
+        }
+        return 0
+    }
+
+    public func clearJournal() throws {
+        _ = try run("clearing the cluster journal") { try $0.command(["DEL", names.journal, names.journalMarks]) }
+    }
+
+    public func heartbeat(_ json: [UInt8], ttlMillis: Int) throws {
+        _ = try transaction("reporting this replica", [
+            [Array("HSET".utf8), Array(names.replicas.utf8), Array(replicaId.utf8), json],
+            Self.args(["SET", names.alive(replicaId), "1", "PX", String(max(ttlMillis, 1))]),
+        ])
+    }
+
+    public func replicas() throws -> [SharedReplica] {
+        let all = try run("listing replicas") { try $0.command(["HGETALL", names.replicas]) }.items
+        var reports: [(String, [UInt8])] = []
+        var i = 0
+        while i + 1 < all.count {
+            if let id = all[i].text, let json = all[i + 1].bytes { reports.append((id, json)) }
+            i += 2
+        }
+        guard !reports.isEmpty else { return [] }
+        let alive = try run("listing replicas") { c in
+            try c.pipeline(reports.map { Self.args(["EXISTS", names.alive($0.0)]) })
+        }
+        return zip(reports, alive).map { report, exists in
+            SharedReplica(id: report.0, json: report.1, live: exists == .integer(1))
+        }.sorted { $0.id < $1.id }
+    }
+
+    /// Forgets a replica's report (a stopped replica that said goodbye).
+    public func removeReplica(_ id: String) throws {
+        _ = try run("removing a replica") { try $0.command(["HDEL", names.replicas, id]) }
+    }
+
+    // MARK: Plumbing
+
+    private func put<T: Encodable>(_ hash: String, _ kind: RedisKeys.Kind, _ id: String, _ value: T) throws {
+        _ = try transaction("writing \(kind.rawValue) \(id)", [
+            [Array("HSET".utf8), Array(hash.utf8), Array(id.utf8), try Self.json(value)], notice(kind, id),
+        ])
+    }
+
+    private func delete(_ hash: String, _ kind: RedisKeys.Kind, _ id: String) throws {
+        _ = try transaction("removing \(kind.rawValue) \(id)", [Self.args(["HDEL", hash, id]), notice(kind, id)])
+    }
+
+    private func fetch<T: Decodable>(_ hash: String, _ id: String) throws -> T? {
+        guard let bytes = try run("reading \(id)", { try $0.command(["HGET", hash, id]) }).bytes else { return nil }
+        return try decode(bytes, T.self, what: hash)
+    }
+
+    private func notice(_ kind: RedisKeys.Kind, _ id: String) -> [[UInt8]] {
+        Self.args(["PUBLISH", names.changes, "\(replicaId)\n\(kind.rawValue)\n\(id)"])
+    }
+
+    /// HSET in chunks, so an import of a million tokens is not one command of two million arguments.
+    private func hashSets(_ hash: String, _ pairs: [(String, [UInt8])]) -> [[[UInt8]]] {
+        stride(from: 0, to: pairs.count, by: 5_000).map { start in
+            var command = [Array("HSET".utf8), Array(hash.utf8)]
+            for (field, value) in pairs[start..<min(start + 5_000, pairs.count)] {
+                command.append(Array(field.utf8))
+                command.append(value)
+            }
+            return command
+        }
+    }
+
+    /// `MULTI`, the commands, `EXEC`; returns the commands' replies. A Redis error in any of them throws.
+    private func transaction(_ operation: String, _ commands: [[[UInt8]]]) throws -> [RedisReply] {
+        let replies = try run(operation) { c in
+            try c.pipeline([Self.args(["MULTI"])] + commands + [Self.args(["EXEC"])])
+        }
+        for reply in replies { if case .error(let e) = reply { throw RedisError(address, operation, e) } }
+        guard case .array(let results) = replies.last else {
+            throw RedisError(address, operation, "the transaction was not executed")
+        }
+        for result in results { if case .error(let e) = result { throw RedisError(address, operation, e) } }
+        return results
+    }
+
+    /// Runs `body` on the shared connection, reconnecting first if the last call broke it. Not retried:
+    /// a write whose reply was lost may have been applied, and the caller reports the failure.
+    private func run<R>(_ operation: String, _ body: (RedisConnection) throws -> sending R) throws -> sending R {
+        do {
+            return try connection.withLock { (slot: inout RedisConnection?) throws -> sending R in
+                if slot?.isOpen != true { slot = try RedisConnection(address) }
+                guard let open = slot else { throw RedisError(address, operation, "not connected") }
+                return try body(open)
+            }
+        } catch let error as RedisError {
+            throw RedisError(address, operation, error.detail)
+        }
+    }
+
+    private func decodeHash<T: Decodable>(_ reply: RedisReply, _ type: T.Type, _ what: String) throws -> [T] {
+        let flat = reply.items
+        var out: [T] = []
+        out.reserveCapacity(flat.count / 2)
+        var i = 1
+        while i < flat.count {
+            if let bytes = flat[i].bytes { out.append(try decode(bytes, T.self, what: what)) }
+            i += 2
+        }
+        return out
+    }
+
+    private func decode<T: Decodable>(_ bytes: [UInt8], _ type: T.Type, what: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            throw RedisError(address, "reading \(what)", "a value is not what this emulator writes (\(error)); "
+                             + "another program may use these keys — pick another database with /DB")
+        }
+    }
+
+    private static func json<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return Array(try encoder.encode(value))
+    }
+
+    private static func args(_ strings: [String]) -> [[UInt8]] { strings.map { Array($0.utf8) } }
+}

@@ -1,0 +1,89 @@
+/// What another replica changed, as a shared store's feed reports it. Only the name travels: the value is
+/// read back from the store, so a late or repeated message can never roll a newer change back.
+public enum SharedStateChange: Sendable, Equatable {
+    case key(String)
+    case token(String)
+    case fault(String)
+    case shaping
+    /// Anything may have changed: an import, or the feed reconnected and may have missed messages.
+    case everything
+    /// Another replica was reset (`POST /_emulator/reset`): forget what is not in the store too (journal,
+    /// channels, devices).
+    case reset
+}
+
+/// One journal entry in the cluster journal: which replica answered it and its entry there (JSON).
+public struct SharedJournalEntry: Sendable, Equatable {
+    /// The store's position (a Redis stream id), nil before it is appended.
+    public var position: String?
+    public var replica: String
+    /// The entry's id in the replica's own journal.
+    public var localId: Int64
+    public var json: [UInt8]
+
+    public init(position: String? = nil, replica: String, localId: Int64, json: [UInt8]) {
+        self.position = position
+        self.replica = replica
+        self.localId = localId
+        self.json = json
+    }
+}
+
+/// A replica as the store knows it: what it last reported and whether it is still reporting.
+public struct SharedReplica: Sendable, Equatable {
+    public var id: String
+    /// The replica's own report (JSON), as it last wrote it.
+    public var json: [UInt8]
+    /// False once it has missed its heartbeats for longer than their time to live (stopped or dead).
+    public var live: Bool
+
+    public init(id: String, json: [UInt8], live: Bool) {
+        self.id = id
+        self.json = json
+        self.live = live
+    }
+}
+
+/// A store several emulators share live (`--state-store`): writes go through it like any `StatePersistence`,
+/// and each replica hears the others' changes through `watch`. The push path never calls it: registries
+/// answer from memory, kept current by the feed.
+public protocol SharedStateStore: StatePersistence {
+    /// This replica's name in the store (`--replica-id`).
+    var replicaId: String { get }
+    /// The store's address, for logs and the control API.
+    var location: String { get }
+
+    /// Starts reporting other replicas' changes to `handler`, on the store's own thread. Changes made since
+    /// the store was opened are reported too, so nothing between `load()` and this call is missed.
+    func watch(_ handler: @escaping @Sendable (SharedStateChange) -> Void)
+
+    func key(_ keyId: String) throws -> ProviderKeyRecord?
+    func token(_ token: String) throws -> DeviceTokenRecord?
+    func fault(_ id: String) throws -> FaultRule?
+    /// The shaping every replica applies (JSON), nil when none was set since the last reset.
+    func shaping() throws -> [UInt8]?
+    func setShaping(_ json: [UInt8]?) throws
+
+    /// Empties the store (keys, tokens, faults, shaping, the cluster journal) and tells every replica to reset.
+    func resetCluster() throws
+
+    /// Adds entries to the cluster journal, which keeps at most `capacity` (oldest dropped), and records the
+    /// newest one's local id as `incarnation`'s mark in the same transaction.
+    func appendJournal(_ entries: [SharedJournalEntry], incarnation: String, capacity: Int) throws
+    /// The newest local id `incarnation` (one run of one replica) has in the cluster journal, 0 for none:
+    /// after a failed append, where to resume without adding anything twice.
+    func journalMark(_ incarnation: String) throws -> Int64
+    /// Entries after `position` (nil: the oldest kept), oldest first, at most `limit`.
+    func journal(after position: String?, limit: Int) throws -> [SharedJournalEntry]
+    /// How many entries the cluster journal holds.
+    func journalCount() throws -> Int
+    func clearJournal() throws
+
+    /// Records this replica's report; it counts as live for `ttlMillis`.
+    func heartbeat(_ json: [UInt8], ttlMillis: Int) throws
+    /// Every replica that has reported since the last reset, by id.
+    func replicas() throws -> [SharedReplica]
+
+    /// Stops the feed and closes connections.
+    func stop()
+}
