@@ -39,9 +39,13 @@ public final class SpawnedProcess: @unchecked Sendable {
             for p in argv { free(p) }
             for p in env { free(p) }
         }
-        let inFD = Self.descriptor(standardInput, reading: true)
-        let outFD = Self.descriptor(standardOutput, reading: false)
-        let errFD = Self.descriptor(standardError, reading: false)
+        // Foundation's `FileHandle.nullDevice` has no descriptor on Linux; the child gets /dev/null for it instead
+        // of the parent's stream.
+        let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if devNull >= 0 { close(devNull) } }
+        let inFD = Self.descriptor(standardInput, reading: true, devNull: devNull)
+        let outFD = Self.descriptor(standardOutput, reading: false, devNull: devNull)
+        let errFD = Self.descriptor(standardError, reading: false, devNull: devNull)
         var pid: pid_t = 0
         let rc: Int32
         if let cwd = currentDirectoryURL?.path {
@@ -63,10 +67,10 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
     }
 
-    private static func descriptor(_ handle: Any?, reading: Bool) -> Int32 {
+    private static func descriptor(_ handle: Any?, reading: Bool, devNull: Int32) -> Int32 {
         switch handle {
         case let pipe as Pipe: return reading ? pipe.fileHandleForReading.fileDescriptor : pipe.fileHandleForWriting.fileDescriptor
-        case let file as FileHandle: return file.fileDescriptor
+        case let file as FileHandle: return file === FileHandle.nullDevice || file.fileDescriptor < 0 ? devNull : file.fileDescriptor
         default: return -1
         }
     }

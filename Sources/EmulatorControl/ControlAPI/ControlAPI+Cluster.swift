@@ -40,7 +40,6 @@ extension ControlAPI {
 
     /// `GET /cluster` → this replica, the store, and every replica that reported since the last reset.
     func getCluster(_ request: ControlRequest) throws -> HTTP1Response {
-        try request.query.finish()
         guard let shared = services.shared else {
             return try ControlAPIResponse.json(ClusterView(shared: false, store: nil, replicaId: services.configuration.replicaId,
                                                            replicas: []))
@@ -78,7 +77,6 @@ extension ControlAPI {
 
     /// `GET /cluster/journal/count` → `{"count": N}`.
     func countClusterJournal(_ request: ControlRequest) throws -> HTTP1Response {
-        try request.query.finish()
         return try ControlAPIResponse.json("count", try requireShared().journalCount())
     }
 

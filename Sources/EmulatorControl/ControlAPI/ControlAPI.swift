@@ -150,7 +150,8 @@ public struct ControlAPI: HTTP1Handler {
     }
 
     /// Endpoints that read query parameters themselves; every other one refuses any.
-    private static let operationsWithQuery: Set<ControlOperation> = [.listTokens, .listJournal, .countJournal]
+    private static let operationsWithQuery: Set<ControlOperation> = [.listTokens, .listJournal, .countJournal,
+                                                                          .listClusterJournal]
 
     /// Checks `Authorization: Bearer <token>` when a control token is set.
     private func authorize(_ request: HTTP1Request) throws(ControlAPIError) {

@@ -97,7 +97,7 @@ public final class RedisStatePersistence: SharedStateStore {
              Array("entry".utf8), e.json]
         }
         commands.append(Self.args(["HSET", names.journalMarks, incarnation, String(newest.localId)]))
-        _ = try transaction("appending to the cluster journal", commands)
+        _ = try transaction("appending to the cluster journal", retry: false, commands)
     }
 
     public func journalMark(_ incarnation: String) throws -> Int64 {
@@ -200,8 +200,8 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     /// `MULTI`, the commands, `EXEC`; returns the commands' replies. A Redis error in any of them throws.
-    private func transaction(_ operation: String, _ commands: [[[UInt8]]]) throws -> [RedisReply] {
-        let replies = try run(operation) { c in
+    private func transaction(_ operation: String, retry: Bool = true, _ commands: [[[UInt8]]]) throws -> [RedisReply] {
+        let replies = try run(operation, retry: retry) { c in
             try c.pipeline([Self.args(["MULTI"])] + commands + [Self.args(["EXEC"])])
         }
         for reply in replies { if case .error(let e) = reply { throw RedisError(address, operation, e) } }
@@ -212,14 +212,24 @@ public final class RedisStatePersistence: SharedStateStore {
         return results
     }
 
-    /// Runs `body` on the shared connection, reconnecting first if the last call broke it. Not retried:
-    /// a write whose reply was lost may have been applied, and the caller reports the failure.
-    private func run<R>(_ operation: String, _ body: (RedisConnection) throws -> sending R) throws -> sending R {
+    /// Runs `body` on the shared connection, reconnecting first if the last call broke it. A call that finds
+    /// the connection broken (the server restarted, an idle connection was dropped) is run once more on a new
+    /// one: every write here is idempotent (a value set twice, a notice heard twice), except the journal's
+    /// append, which passes `retry: false` and resumes at its mark instead.
+    private func run<R>(_ operation: String, retry: Bool = true,
+                        _ body: (RedisConnection) throws -> sending R) throws -> sending R {
         do {
             return try connection.withLock { (slot: inout RedisConnection?) throws -> sending R in
                 if slot?.isOpen != true { slot = try RedisConnection(address) }
                 guard let open = slot else { throw RedisError(address, operation, "not connected") }
-                return try body(open)
+                do {
+                    return try body(open)
+                } catch let error as RedisError where retry && !open.isOpen {
+                    _ = error
+                    let fresh = try RedisConnection(address)
+                    slot = fresh
+                    return try body(fresh)
+                }
             }
         } catch let error as RedisError {
             throw RedisError(address, operation, error.detail)

@@ -1,0 +1,378 @@
+import APNsEmulator
+import APNsProtocol
+import Foundation
+import H2Transport
+import OpenSSLSupport
+import SpawnedProcess
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replicas sharing live state through a real `redis-server` on loopback (`serve --state-store`): what one
+/// replica is told, every other applies; the cluster journal holds every replica's answers once.
+@Suite("Replicas sharing state through Redis", .serialized, .timeLimit(.minutes(3)))
+struct ReplicaClusterTests {
+    /// How soon a change on one replica must be applied by another (it is a pub/sub notice and one read).
+    static let propagationBound: Duration = .seconds(1)
+
+    /// One `serve` with `--state-store`, and its control API through curl.
+    final class Replica {
+        let served: ServedEmulator
+        let id: String
+
+        init(_ id: String, store: String, extra: [String] = []) async throws {
+            self.id = id
+            served = try await ServedEmulator(["--state-store", store, "--replica-id", id, "--no-sample-key"] + extra)
+        }
+
+        var control: String { served.endpoints["control"] ?? "" }
+
+        /// `(status, JSON object)` of a control call.
+        func call(_ method: String, _ path: String, _ body: String? = nil) -> (status: Int, json: [String: Any]) {
+            var arguments = ["-X", method, "-w", "\n%{http_code}", control + path]
+            if let body { arguments += ["-H", "content-type: application/json", "-d", body] }
+            let out = TestCommandTests.curl(arguments)
+            let status = Int(out.split(separator: "\n").last ?? "") ?? 0
+            let text = out.split(separator: "\n").dropLast().joined(separator: "\n")
+            let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+            return (status, json)
+        }
+
+        /// SIGTERM, and wait for the exit (a clean stop copies the rest of the journal first).
+        func terminate() {
+            served.process.terminate()
+            served.process.waitUntilExit()
+        }
+
+        func kill9() { served.stop() }
+    }
+
+    /// A team key registered through the control API, and tokens signed by it.
+    struct Signer {
+        static let keyId = "CLUSTERK01"
+        static let teamId = "CLUSTERT01"
+        let key: PrivateKey
+
+        init() throws { key = try PrivateKey.generateP256() }
+
+        var registration: String {
+            let pem = key.publicKeyPEM.replacingOccurrences(of: "\n", with: "\\n")
+            return #"{"keyId":"\#(Self.keyId)","teamId":"\#(Self.teamId)","kind":"team","publicKeyPem":"\#(pem)"}"#
+        }
+
+        func jwt() throws -> String {
+            try ProviderTokenSigner.makeToken(privateKey: key, keyId: Self.keyId, teamId: Self.teamId,
+                                              issuedAt: Int64(Date().timeIntervalSince1970))
+        }
+    }
+
+    struct Answer {
+        var status: Int
+        var reason: String?
+        var timestamp: Int64?
+        var apnsId: String?
+    }
+
+    /// One push to a replica's production listener.
+    static func push(_ client: H2Client, to replica: Replica, token: String, jwt: String) async throws -> Answer {
+        let port = try #require(Int(try replica.served.port("production")))
+        let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
+        defer { connection.close() }
+        return try await send(connection, port: port, token: token, jwt: jwt)
+    }
+
+    static func send(_ connection: H2ClientConnection, port: Int, token: String, jwt: String,
+                     alert: String = "clustered") async throws -> Answer {
+        let request = H2Request(method: "POST", authority: "api.push.apple.com:\(port)", path: "/3/device/\(token)",
+                                headers: [H2Header("authorization", "bearer \(jwt)"), H2Header("apns-topic", "com.example.app")],
+                                body: Array(#"{"aps":{"alert":"\#(alert)"}}"#.utf8))
+        let response = try await connection.send(request)
+        var apnsId: String?
+        for i in 0..<response.fields.count where response.fields.name(at: i) == "apns-id" {
+            apnsId = response.fields.value(at: i)
+        }
+        let body = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        return Answer(status: response.status, reason: body["reason"] as? String,
+                      timestamp: (body["timestamp"] as? NSNumber)?.int64Value, apnsId: apnsId)
+    }
+
+    /// Polls `check` until it holds or `bound` passes; returns how long it took (nil: never).
+    static func within(_ bound: Duration, _ check: () async throws -> Bool) async rethrows -> Duration? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < bound {
+            if try await check() { return ContinuousClock.now - start }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return try await check() ? ContinuousClock.now - start : nil
+    }
+
+    static func newToken(on replica: Replica) throws -> String {
+        let created = replica.call("POST", "/_emulator/tokens", #"{"bundleId":"com.example.app","environment":"production"}"#)
+        try #require(created.status == 201, "POST /_emulator/tokens answered \(created.status)")
+        return try #require(created.json["token"] as? String)
+    }
+
+    static func client() throws -> H2Client {
+        try H2Client(tls: TLSClientConfiguration(trustRootsFile: TestCommandTests.certs + "/ca.pem"))
+    }
+
+    @Test func aKeyAndTokenRegisteredOnOneReplicaAreAcceptedByAnotherWithinTheBound() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url)
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url)
+        defer { two.kill9() }
+        let signer = try Signer()
+        #expect(one.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try Self.newToken(on: one)
+
+        let took = await Self.within(Self.propagationBound) { two.call("GET", "/_emulator/tokens/\(token)").status == 200 }
+        #expect(took != nil, "the token registered on one was not known to two within \(Self.propagationBound)")
+        #expect(two.call("GET", "/_emulator/keys/\(Signer.keyId)").status == 200)
+
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let answer = try await Self.push(client, to: two, token: token, jwt: try signer.jwt())
+        #expect(answer.status == 200, "two answered \(answer.status) \(answer.reason ?? "")")
+
+        // Removing the key on two: one answers InvalidProviderToken from then on.
+        #expect(two.call("DELETE", "/_emulator/keys/\(Signer.keyId)").status == 204)
+        let refused = try await Self.within(Self.propagationBound) {
+            try await Self.push(client, to: one, token: token, jwt: try signer.jwt()).reason == "InvalidProviderToken"
+        }
+        #expect(refused != nil, "one still accepted a key two removed")
+    }
+
+    @Test func anUnregistrationReachesEveryReplicaAs410WithItsTimestamp() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        var replicas: [Replica] = []
+        for id in ["a", "b", "c"] { replicas.append(try await Replica(id, store: redis.url)) }
+        defer { for r in replicas { r.kill9() } }
+        let signer = try Signer()
+        #expect(replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try Self.newToken(on: replicas[0])
+        let client = try Self.client()
+        defer { client.shutdown() }
+        for r in replicas {
+            let accepted = try await Self.within(Self.propagationBound) {
+                try await Self.push(client, to: r, token: token, jwt: try signer.jwt()).status == 200
+            }
+            #expect(accepted != nil, "replica \(r.id) did not accept the new token")
+        }
+
+        let unregistered = replicas[1].call("POST", "/_emulator/tokens/\(token)/unregister")
+        let at = try #require((unregistered.json["unregisteredAt"] as? NSNumber)?.int64Value)
+        for r in replicas {
+            var last: Answer?
+            let gone = try await Self.within(Self.propagationBound) {
+                last = try await Self.push(client, to: r, token: token, jwt: try signer.jwt())
+                return last?.status == 410
+            }
+            #expect(gone != nil, "replica \(r.id) answered \(last?.status ?? 0) after the unregistration")
+            #expect(last?.reason == "Unregistered")
+            #expect(last?.timestamp == at, "replica \(r.id) gave another timestamp")
+        }
+    }
+
+    @Test func faultsShapingAndResetApplyToEveryReplica() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url)
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url)
+        defer { two.kill9() }
+        let signer = try Signer()
+        #expect(one.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try Self.newToken(on: one)
+        let client = try Self.client()
+        defer { client.shutdown() }
+
+        let fault = #"{"id":"cluster-fault","token":"\#(token)","action":{"type":"reason","reason":"BadDeviceToken"}}"#
+        #expect(one.call("POST", "/_emulator/faults", fault).status == 201)
+        let faulted = try await Self.within(Self.propagationBound) {
+            try await Self.push(client, to: two, token: token, jwt: try signer.jwt()).reason == "BadDeviceToken"
+        }
+        #expect(faulted != nil, "two did not apply the fault added on one")
+        #expect(two.call("DELETE", "/_emulator/faults/cluster-fault").status == 204)
+        let cleared = await Self.within(Self.propagationBound) {
+            (one.call("GET", "/_emulator/faults").json["faults"] as? [Any])?.isEmpty == true
+        }
+        #expect(cleared != nil, "one kept a fault two removed")
+
+        #expect(two.call("PUT", "/_emulator/shaping", #"{"tokenRateLimit":3,"tokenRateWindowMs":60000}"#).status == 200)
+        let shaped = await Self.within(Self.propagationBound) {
+            (one.call("GET", "/_emulator/shaping").json["tokenRateLimit"] as? Int) == 3
+        }
+        #expect(shaped != nil, "one did not take two's shaping")
+
+        // One push answered by each, so both journals hold something the reset must clear.
+        _ = try await Self.push(client, to: one, token: token, jwt: try signer.jwt())
+        _ = try await Self.push(client, to: two, token: token, jwt: try signer.jwt())
+        #expect(two.call("POST", "/_emulator/reset").status == 204)
+        let forgotten = await Self.within(Self.propagationBound) {
+            (one.call("GET", "/_emulator/tokens").json["tokens"] as? [Any])?.isEmpty == true
+                && (one.call("GET", "/_emulator/keys").json["keys"] as? [Any])?.isEmpty == true
+                && (one.call("GET", "/_emulator/journal/count").json["count"] as? Int) == 0
+                && (one.call("GET", "/_emulator/shaping").json["tokenRateLimit"] as? Int) == 0
+        }
+        #expect(forgotten != nil, "one still held tokens, keys, journal entries or shaping after two's reset")
+        #expect((two.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int) == 0)
+    }
+
+    @Test func everyAcceptedPushIsInTheClusterJournalOnceWhenAReplicaStopsUnderLoad() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        var replicas: [Replica] = []
+        for id in ["a", "b", "c"] { replicas.append(try await Replica(id, store: redis.url)) }
+        defer { for r in replicas { r.kill9() } }
+        let signer = try Signer()
+        #expect(replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try Self.newToken(on: replicas[0])
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let jwt = try signer.jwt()
+        for r in replicas {
+            let ready = try await Self.within(Self.propagationBound) {
+                try await Self.push(client, to: r, token: token, jwt: jwt).status == 200
+            }
+            try #require(ready != nil, "replica \(r.id) never accepted the token")
+        }
+        #expect(replicas[0].call("DELETE", "/_emulator/cluster/journal").status == 204)
+
+        // Each replica gets pushes on one connection for a bounded count; b is stopped (SIGTERM) midway.
+        let perReplica = 300
+        let targets = try replicas.map { (id: $0.id, port: try #require(Int(try $0.served.port("production")))) }
+        let pushes = Task { () throws -> [String: String] in  // apns-id → replica
+            try await withThrowingTaskGroup(of: [(String, String)].self) { group in
+                for target in targets {
+                    group.addTask {
+                        let connection = try await client.connect(host: "127.0.0.1", port: target.port,
+                                                                  serverName: "api.push.apple.com")
+                        defer { connection.close() }
+                        var seen: [(String, String)] = []
+                        for _ in 0..<perReplica {
+                            guard let answer = try? await Self.send(connection, port: target.port, token: token, jwt: jwt,
+                                                                   alert: "load")
+                            else { break }
+                            if answer.status == 200, let id = answer.apnsId { seen.append((id.lowercased(), target.id)) }
+                        }
+                        return seen
+                    }
+                }
+                var accepted: [String: String] = [:]
+                for try await batch in group { for (id, r) in batch { accepted[id] = r } }
+                return accepted
+            }
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        replicas[1].terminate()
+        let accepted = try await pushes.value
+        #expect(accepted.values.contains("b"), "b accepted nothing before it stopped")
+        #expect(accepted.values.filter { $0 == "b" }.count < perReplica, "b finished before it was stopped")
+        #expect(accepted.values.filter { $0 == "a" }.count == perReplica)
+
+        // a and c copy within ~50 ms; b copied what it had when it stopped.
+        var journal: [String: Int] = [:]
+        var extra: [String: String] = [:]  // apns-id → replica, for load entries no client saw accepted
+        var lastPage: (status: Int, json: [String: Any]) = (0, [:])
+        let complete = await Self.within(.seconds(5)) {
+            journal = [:]
+            extra = [:]
+            var after: String?
+            repeat {
+                let page = replicas[0].call("GET", "/_emulator/cluster/journal?limit=10000" + (after.map { "&after=\($0)" } ?? ""))
+                lastPage = page
+                let entries = page.json["entries"] as? [[String: Any]] ?? []
+                for e in entries {
+                    guard let entry = e["entry"] as? [String: Any], let id = (entry["apnsId"] as? String)?.lowercased(),
+                          entry["status"] as? Int == 200, (entry["payload"] as? String)?.contains("load") == true else { continue }
+                    journal[id, default: 0] += 1
+                    if accepted[id] == nil { extra[id] = e["replica"] as? String }
+                }
+                after = entries.isEmpty ? nil : page.json["next"] as? String
+            } while after != nil
+            return accepted.keys.allSatisfy { journal[$0] != nil }
+        }
+        let missing = accepted.keys.filter { journal[$0] == nil }.count
+        let page = String(describing: lastPage.json).prefix(300)
+        #expect(complete != nil, "\(missing) accepted pushes missing from the cluster journal (last page: \(lastPage.status) \(page))")
+        #expect(journal.values.allSatisfy { $0 == 1 }, "an entry appears more than once")
+        // A client whose connection closed under it may miss an answer b sent; a and c ran throughout.
+        #expect(extra.values.allSatisfy { $0 == "b" }, "200s no client saw, from replicas that never stopped: \(extra)")
+
+        let cluster = replicas[0].call("GET", "/_emulator/cluster")
+        let states = Dictionary(uniqueKeysWithValues: (cluster.json["replicas"] as? [[String: Any]] ?? []).compactMap { r in
+            (r["id"] as? String).map { ($0, r["state"] as? String ?? "") }
+        })
+        #expect(states == ["a": "running", "b": "stopped", "c": "running"])
+    }
+
+    @Test func aReplicaKilledOutrightIsReportedLost() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url)
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url)
+        two.kill9()
+        let lost = await Self.within(.seconds(6)) {
+            let replicas = one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
+            return replicas.contains { $0["id"] as? String == "two" && $0["state"] as? String == "lost" }
+        }
+        #expect(lost != nil, "a replica killed with SIGKILL was not reported lost once its heartbeats lapsed")
+    }
+
+    @Test func theFeedRecoversWhenRedisRestarts() async throws {
+        var redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url)
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url)
+        defer { two.kill9() }
+        let port = redis.port
+        redis.stop()
+        redis = try await RedisServerProcess(port: port)
+        // The restarted server is empty; a token registered now must still reach two.
+        var token: String?
+        let registered = await Self.within(.seconds(5)) {
+            token = one.call("POST", "/_emulator/tokens", #"{"bundleId":"com.example.app","environment":"production"}"#)
+                .json["token"] as? String
+            return token != nil
+        }
+        try #require(registered != nil, "one could not write to the restarted Redis")
+        let seen = await Self.within(.seconds(5)) { two.call("GET", "/_emulator/tokens/\(token!)").status == 200 }
+        #expect(seen != nil, "two's feed did not resubscribe after Redis restarted")
+    }
+
+    @Test func anUnreachableStoreIsReportedAtStartNamingIt() async throws {
+        let port = try ScaleProfileTests.freePort()
+        let p = SpawnedProcess()
+        p.executableURL = ExecutableTests.binary
+        p.currentDirectoryURL = ExecutableTests.packageRoot
+        p.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--front-door-port", "0",
+                       "--certs", "certs", "--state-store", "redis://127.0.0.1:\(port)"]
+        let errors = Pipe()
+        p.standardError = errors
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus != 0)
+        #expect(text.contains("redis://127.0.0.1:\(port)/0"), "stderr: \(text)")
+        #expect(text.contains("connecting"), "stderr: \(text)")
+
+        let usage = SpawnedProcess()
+        usage.executableURL = ExecutableTests.binary
+        usage.arguments = ["serve", "--state-store", "http://127.0.0.1:6379"]
+        let usageErrors = Pipe()
+        usage.standardError = usageErrors
+        usage.standardOutput = FileHandle.nullDevice
+        try usage.run()
+        let usageText = String(decoding: usageErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        usage.waitUntilExit()
+        #expect(usage.terminationStatus == 64)
+        #expect(usageText.contains("redis://HOST:PORT[/DB]"), "stderr: \(usageText)")
+    }
+}
