@@ -310,6 +310,38 @@ struct ReplicaClusterTests {
         #expect(states == ["a": "running", "b": "stopped", "c": "running"])
     }
 
+    @Test func afterSyncEveryLiveReplicaHasEveryChangeAndAStalledOneIsNamed() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url)
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url)
+        defer { two.kill9() }
+        // Both report themselves live before the sync counts them.
+        let bothLive = await Self.within(.seconds(5)) {
+            let replicas = one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
+            return replicas.filter { $0["state"] as? String == "running" }.count == 2
+        }
+        try #require(bothLive != nil)
+
+        var tokens: [String] = []
+        for _ in 0..<20 { tokens.append(try Self.newToken(on: one)) }
+        let synced = one.call("POST", "/_emulator/cluster/sync")
+        #expect(synced.status == 200)
+        #expect((synced.json["version"] as? Int ?? 0) >= 20)
+        // No polling: once sync answered, two has every one of them.
+        for token in tokens { #expect(two.call("GET", "/_emulator/tokens/\(token)").status == 200) }
+
+        // A replica that is live (its last report has not lapsed) but applies nothing holds the sync up, named.
+        kill(two.served.process.processIdentifier, SIGSTOP)
+        defer { kill(two.served.process.processIdentifier, SIGCONT) }
+        _ = try Self.newToken(on: one)
+        let stalled = one.call("POST", "/_emulator/cluster/sync?timeoutSeconds=1")
+        kill(two.served.process.processIdentifier, SIGCONT)
+        #expect(stalled.status == 503)
+        #expect((stalled.json["error"] as? String)?.contains("two at") == true, "\(stalled.json)")
+    }
+
     @Test func aReplicaKilledOutrightIsReportedLost() async throws {
         let redis = try await RedisServerProcess()
         defer { redis.stop() }

@@ -64,12 +64,15 @@ public final class EmulatorServices: Sendable {
         } else {
             replication = nil
         }
+        // Numbered before the load, so this replica counts as having every change up to it.
+        let startVersion = try shared?.currentVersion()
         let stored = try persistence.load()
         try keys.restore(stored.keys)
         tokens.restore(stored.tokens)
         faults.restore(stored.faults)
         if let shared {
             if let json = try shared.shaping() { self.shaping.update(try Self.decodeShaping(json)) }
+            if let startVersion { try shared.markApplied(startVersion) }
             // Subscribed before the load above, so a change made meanwhile arrives here too.
             shared.watch { [weak self] change in self?.applyShared(change) }
         }
@@ -101,11 +104,13 @@ public final class EmulatorServices: Sendable {
     }
 
     /// Another replica's change: the value is read back from the store and set in memory, without writing it
-    /// again. A read that fails leaves memory as it was and says so on stderr (the feed goes on).
+    /// again; then the store learns this replica has it (what `syncCluster` waits on). A read that fails leaves
+    /// memory as it was and says so on stderr (the feed goes on).
     private func applyShared(_ change: SharedStateChange) {
         guard let shared else { return }
         do {
-            switch change {
+            var version = change.version
+            switch change.kind {
             case .key(let id):
                 if let record = try shared.key(id) { try keys.adopt(record) } else { keys.forget(keyId: id) }
             case .token(let token):
@@ -115,6 +120,8 @@ public final class EmulatorServices: Sendable {
             case .shaping:
                 shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
             case .everything:
+                // Numbered before the read: whatever the read returns is at least that new.
+                version = try shared.currentVersion()
                 let stored = try shared.load()
                 try keys.restore(stored.keys)
                 tokens.restore(stored.tokens)
@@ -124,8 +131,38 @@ public final class EmulatorServices: Sendable {
                 forgetAll()
                 for listener in clusterResetListeners.withLock({ $0 }) { listener() }
             }
+            if let version { try shared.markApplied(version) }
         } catch {
-            FileHandle.standardError.write(Data("apns-emulator: applying \(change) from the shared store: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("apns-emulator: applying \(change.kind) from the shared store: \(error)\n".utf8))
+        }
+    }
+
+    /// Why `syncCluster` gave up: the replicas still behind, with the change each has.
+    public struct ClusterSyncTimeout: Error, CustomStringConvertible {
+        public let version: Int64
+        public let behind: [String: Int64]
+        public var description: String {
+            "replicas had not applied change \(version) in time: "
+                + behind.sorted { $0.key < $1.key }.map { "\($0.key) at \($0.value)" }.joined(separator: ", ")
+        }
+    }
+
+    /// Returns once every live replica has applied every shared change made before the call (at once without a
+    /// shared store); the change number waited for.
+    public func syncCluster(timeout: Duration) throws -> Int64 {
+        guard let shared else { return 0 }
+        let target = try shared.currentVersion()
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let live = try shared.replicas().filter(\.live).map(\.id)
+            let applied = try shared.appliedVersions()
+            let behind = Dictionary(uniqueKeysWithValues: live.compactMap { id -> (String, Int64)? in
+                let at = applied[id] ?? 0
+                return at >= target ? nil : (id, at)
+            })
+            if behind.isEmpty { return target }
+            guard ContinuousClock.now < deadline else { throw ClusterSyncTimeout(version: target, behind: behind) }
+            Thread.sleep(forTimeInterval: 0.005)
         }
     }
 

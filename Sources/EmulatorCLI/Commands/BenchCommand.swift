@@ -246,6 +246,9 @@ public struct BenchCommand: Command {
                 deviceTokens.append(token)
             }
         }
+        // Replicas sharing a store (the key and tokens were registered through one of them): every replica has
+        // them before the first push. A single emulator answers at once.
+        _ = try await controlJSON("POST", "/_emulator/cluster/sync")
         for token in deviceTokens {
             var headers = [H2Header("apns-topic", topic), H2Header("apns-push-type", "alert")]
             if let authorization { headers.insert(H2Header("authorization", authorization), at: 0) }

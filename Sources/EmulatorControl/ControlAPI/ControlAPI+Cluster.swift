@@ -54,6 +54,24 @@ extension ControlAPI {
             journalForwardedId: services.replicationForwardedId, journalError: services.replicationError))
     }
 
+    /// The longest `POST /cluster/sync` waits.
+    static let maxClusterSyncSeconds: Int64 = 60
+
+    /// `POST /cluster/sync?timeoutSeconds=` → `{"version": N}` once every live replica has applied every shared
+    /// change made before the call (a sender that registered through one replica then pushes through any);
+    /// 503 naming the replicas still behind. Without a shared store it answers at once. It waits off the turn.
+    func syncCluster(_ request: ControlRequest) throws -> HTTP1Response {
+        var query = request.query
+        let timeout = try query.integer("timeoutSeconds", in: 1...Self.maxClusterSyncSeconds) ?? 10
+        try query.finish()
+        try request.expectEmptyBody()
+        do {
+            return try ControlAPIResponse.json("version", try services.syncCluster(timeout: .seconds(timeout)))
+        } catch let error as EmulatorServices.ClusterSyncTimeout {
+            throw ControlAPIError.unavailable(error.description)
+        }
+    }
+
     /// `GET /cluster/journal?after=&limit=` → every replica's entries in the order the store received them.
     func listClusterJournal(_ request: ControlRequest) throws -> HTTP1Response {
         var query = request.query

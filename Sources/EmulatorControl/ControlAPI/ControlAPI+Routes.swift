@@ -11,7 +11,7 @@ enum ControlOperation: String, CaseIterable, Sendable {
     case reset, exportState, importState
     case getClock, advanceClock, freezeClock, resumeClock
     case metrics, stats, getShaping, updateShaping
-    case getCluster, listClusterJournal, countClusterJournal, clearClusterJournal
+    case getCluster, syncCluster, listClusterJournal, countClusterJournal, clearClusterJournal
 }
 
 extension ControlAPI {
@@ -65,6 +65,7 @@ extension ControlAPI {
         ("PUT", "/_emulator/shaping", .updateShaping),
 
         ("GET", "/_emulator/cluster", .getCluster),
+        ("POST", "/_emulator/cluster/sync", .syncCluster),
         ("GET", "/_emulator/cluster/journal", .listClusterJournal),
         ("DELETE", "/_emulator/cluster/journal", .clearClusterJournal),
         ("GET", "/_emulator/cluster/journal/count", .countClusterJournal),
@@ -109,6 +110,7 @@ extension ControlAPI {
         case .getShaping: return try getShaping(request)
         case .updateShaping: return try updateShaping(request)
         case .getCluster: return try getCluster(request)
+        case .syncCluster: return try syncCluster(request)
         case .listClusterJournal: return try listClusterJournal(request)
         case .countClusterJournal: return try countClusterJournal(request)
         case .clearClusterJournal: return try clearClusterJournal(request)

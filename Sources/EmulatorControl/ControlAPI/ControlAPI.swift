@@ -81,7 +81,8 @@ public struct ControlAPI: HTTP1Handler {
     /// the control port's polling threads, so they hold up no other connection.
     public func waits(_ request: HTTP1Request) -> Bool {
         switch Self.router.match(method: request.method, path: request.path) {
-        case .found(let operation, _): return operation == .listJournal && request.queryValue("waitSeconds") != nil
+        case .found(let operation, _):
+            return (operation == .listJournal && request.queryValue("waitSeconds") != nil) || operation == .syncCluster
         case .methodNotAllowed: return false
         case .notFound:
             guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else {
@@ -151,7 +152,7 @@ public struct ControlAPI: HTTP1Handler {
 
     /// Endpoints that read query parameters themselves; every other one refuses any.
     private static let operationsWithQuery: Set<ControlOperation> = [.listTokens, .listJournal, .countJournal,
-                                                                          .listClusterJournal]
+                                                                          .listClusterJournal, .syncCluster]
 
     /// Checks `Authorization: Bearer <token>` when a control token is set.
     private func authorize(_ request: HTTP1Request) throws(ControlAPIError) {

@@ -260,6 +260,15 @@ extension ControlAPIDocument {
                         + " `stopped` (it shut down cleanly) or `lost` (its reports stopped). Without one, `shared` is"
                         + " false and the list is empty.",
                       success: (200, "The cluster.", "Cluster")),
+            Operation(id: .syncCluster, method: "POST", path: prefix + "/cluster/sync", tag: "cluster",
+                      summary: "Wait until every replica has every change",
+                      description: "Returns once every live replica has applied every key, token, fault and shaping"
+                        + " change made before the call, so a sender that registered through one replica may push"
+                        + " through any. Without a shared store it answers at once.",
+                      query: [queryParameter("timeoutSeconds", integer("How long to wait (default 10).", minimum: 1,
+                                                                       maximum: ControlAPI.maxClusterSyncSeconds))],
+                      success: (200, "The change number every live replica has.", "ClusterSync"),
+                      errors: [503: "A replica had not caught up in time (the error names it)."]),
             Operation(id: .listClusterJournal, method: "GET", path: prefix + "/cluster/journal", tag: "cluster",
                       summary: "Every replica's journal entries",
                       description: "In the order the store received them, oldest first; page with `next` as `after`."

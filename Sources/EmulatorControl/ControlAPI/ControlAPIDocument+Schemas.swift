@@ -87,6 +87,9 @@ extension ControlAPIDocument {
                 ("journalForwardedId", integer("This replica: the newest local id in the cluster journal.", minimum: 0)),
                 ("journalError", string("This replica: why its last copy failed (it retries).", nullable: true)),
             ], required: ["shared", "replicaId", "replicas"]),
+            "ClusterSync": object("The change every live replica has applied.",
+                                  [("version", integer("The latest change number when the call was made.", minimum: 0))],
+                                  required: ["version"]),
             "ClusterJournalPage": object("Cluster journal entries, oldest first.", [
                 ("entries", array(object("One entry and where it came from.", [
                     ("position", string("Its place in the cluster journal (pass as after).")),

@@ -87,7 +87,7 @@ final class RedisChangeFeed: Sendable {
                 if let again = try? subscribe() {
                     connection = again
                     backoffMillis = 100
-                    deliver(.everything)
+                    deliver(SharedStateChange(.everything, version: nil))
                 }
                 continue
             }
@@ -107,16 +107,21 @@ final class RedisChangeFeed: Sendable {
     private func parse(_ reply: RedisReply) -> SharedStateChange? {
         let parts = reply.items
         guard parts.count == 3, parts[0].text == "message", let text = parts[2].text else { return nil }
-        let fields = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 3, fields[0] != replicaId, let kind = RedisKeys.Kind(rawValue: fields[1]) else { return nil }
+        // The id may hold anything but a newline; the version is always last.
+        let fields = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4, fields[0] != replicaId, let kind = RedisKeys.Kind(rawValue: fields[1]),
+              let version = Int64(fields[3]) else { return nil }
+        let id = fields[2]
+        let change: SharedStateChange.Kind
         switch kind {
-        case .key: return .key(fields[2])
-        case .token: return .token(fields[2])
-        case .fault: return .fault(fields[2])
-        case .shaping: return .shaping
-        case .all: return .everything
-        case .reset: return .reset
+        case .key: change = .key(id)
+        case .token: change = .token(id)
+        case .fault: change = .fault(id)
+        case .shaping: change = .shaping
+        case .all: change = .everything
+        case .reset: change = .reset
         }
+        return SharedStateChange(change, version: version)
     }
 
     private func deliver(_ change: SharedStateChange) {

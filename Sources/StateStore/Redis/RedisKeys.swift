@@ -8,8 +8,12 @@ struct RedisKeys: Sendable {
     var faults: String { prefix + "faults" }
     /// A hash with one field, `settings`: the shaping every replica applies.
     var shaping: String { prefix + "shaping" }
-    /// The pub/sub channel that carries change notices ("replica\nkind\nid").
+    /// The pub/sub channel that carries change notices ("replica\nkind\nid\nversion").
     var changes: String { prefix + "changes" }
+    /// The number of the latest change (every write increments it).
+    var version: String { prefix + "version" }
+    /// Per replica, the latest change it has applied (what `sync` waits on).
+    var applied: String { prefix + "applied" }
     /// The cluster journal, a capped stream.
     var journal: String { prefix + "journal" }
     /// Per replica incarnation, the newest local journal id already in the stream (so a retried append

@@ -183,8 +183,41 @@ public final class RedisStatePersistence: SharedStateStore {
         return try decode(bytes, T.self, what: hash)
     }
 
+    /// Numbers the change, tells the other replicas, and records that the writer has it: run inside the
+    /// write's transaction, so the number, the notice and the value cannot part.
+    private static let noticeScript = """
+        local v = redis.call('INCR', KEYS[1])
+        redis.call('PUBLISH', KEYS[2], ARGV[1] .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[3] .. '\\n' .. v)
+        redis.call('HSET', KEYS[3], ARGV[1], v)
+        return v
+        """
+
     private func notice(_ kind: RedisKeys.Kind, _ id: String) -> [[UInt8]] {
-        Self.args(["PUBLISH", names.changes, "\(replicaId)\n\(kind.rawValue)\n\(id)"])
+        Self.args(["EVAL", Self.noticeScript, "3", names.version, names.changes, names.applied, replicaId, kind.rawValue, id])
+    }
+
+    // MARK: Sync
+
+    /// The number of the latest change any replica made (0 before the first).
+    public func currentVersion() throws -> Int64 {
+        try run("reading the change number") { try $0.command(["GET", names.version]) }.text.flatMap { Int64($0) } ?? 0
+    }
+
+    /// Records that this replica has applied every change up to `version`.
+    public func markApplied(_ version: Int64) throws {
+        _ = try run("recording the applied change") { try $0.command(["HSET", names.applied, replicaId, String(version)]) }
+    }
+
+    /// Per replica id, the latest change it applied.
+    public func appliedVersions() throws -> [String: Int64] {
+        let flat = try run("reading the applied changes") { try $0.command(["HGETALL", names.applied]) }.items
+        var out: [String: Int64] = [:]
+        var i = 0
+        while i + 1 < flat.count {
+            if let id = flat[i].text, let v = flat[i + 1].text.flatMap({ Int64($0) }) { out[id] = v }
+            i += 2
+        }
+        return out
     }
 
     /// HSET in chunks, so an import of a million tokens is not one command of two million arguments.

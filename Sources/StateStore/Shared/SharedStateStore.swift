@@ -1,15 +1,26 @@
 /// What another replica changed, as a shared store's feed reports it. Only the name travels: the value is
 /// read back from the store, so a late or repeated message can never roll a newer change back.
-public enum SharedStateChange: Sendable, Equatable {
-    case key(String)
-    case token(String)
-    case fault(String)
-    case shaping
-    /// Anything may have changed: an import, or the feed reconnected and may have missed messages.
-    case everything
-    /// Another replica was reset (`POST /_emulator/reset`): forget what is not in the store too (journal,
-    /// channels, devices).
-    case reset
+public struct SharedStateChange: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case key(String)
+        case token(String)
+        case fault(String)
+        case shaping
+        /// Anything may have changed: an import, or the feed reconnected and may have missed messages.
+        case everything
+        /// Another replica was reset (`POST /_emulator/reset`): forget what is not in the store too (journal,
+        /// channels, devices).
+        case reset
+    }
+
+    public var kind: Kind
+    /// The change's number in the store (nil when the feed itself reports `.everything` after reconnecting).
+    public var version: Int64?
+
+    public init(_ kind: Kind, version: Int64?) {
+        self.kind = kind
+        self.version = version
+    }
 }
 
 /// One journal entry in the cluster journal: which replica answered it and its entry there (JSON).
@@ -83,6 +94,13 @@ public protocol SharedStateStore: StatePersistence {
     func heartbeat(_ json: [UInt8], ttlMillis: Int) throws
     /// Every replica that has reported since the last reset, by id.
     func replicas() throws -> [SharedReplica]
+
+    /// The number of the latest change any replica made (0 before the first).
+    func currentVersion() throws -> Int64
+    /// Records that this replica has applied every change up to `version`.
+    func markApplied(_ version: Int64) throws
+    /// Per replica id, the latest change it has applied.
+    func appliedVersions() throws -> [String: Int64]
 
     /// Stops the feed and closes connections.
     func stop()
