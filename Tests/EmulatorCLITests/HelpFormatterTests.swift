@@ -28,6 +28,8 @@ struct HelpFormatterTests {
         ("--transport-only", nil),
         ("--state-dir <dir>", ".emulator-state"),
         ("--ephemeral", nil),
+        ("--state-store <url>", nil),
+        ("--replica-id <name>", "<host name>-<pid>"),
         ("--import <file>", nil),
         ("--control-token <token>", nil),
         ("--realism <profile>", "documented"),
@@ -164,8 +166,16 @@ struct HelpFormatterTests {
                                       (default: .emulator-state)
               --ephemeral             Keep all state in memory: nothing is read from or
                                       written to --state-dir.
+              --state-store <url>     redis://HOST:PORT[/DB]: share keys, tokens, faults and
+                                      shaping live with every emulator on the same Redis,
+                                      with a cluster journal (GET /_emulator/cluster).
+                                      Replaces --state-dir.
+              --replica-id <name>     This emulator's name among the replicas of
+                                      --state-store (letters, digits, . _ -; up to 64).
+                                      (default: <host name>-<pid>)
               --import <file>         Import a state snapshot (GET /_emulator/state) at
-                                      start: replicas share keys and tokens.
+                                      start; with --state-store it replaces the shared
+                                      state.
               --control-token <token>
                                       Bearer token every control API request must carry;
                                       required when --host is not a loopback address. Read

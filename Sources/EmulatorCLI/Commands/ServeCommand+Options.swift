@@ -162,7 +162,7 @@ extension ServeCommand {
         static let importState = OptionDeclaration.value(
             "import",
             valueName: "file",
-            help: "Import a state snapshot (GET /_emulator/state) at start: replicas share keys and tokens."
+            help: "Import a state snapshot (GET /_emulator/state) at start; with --state-store it replaces the shared state."
         )
         static let manualClock = OptionDeclaration.flag(
             "manual-clock",
