@@ -16,6 +16,8 @@ public final class Emulator: Sendable {
     private let caPath: String
     /// Higher layers plugged in (virtual devices): they see accepted pushes and add control endpoints.
     package let extensions: [any EmulatorExtension]
+    /// With a shared store: hands pushes for other replicas' devices to them, and theirs for ours to the devices.
+    private let deliveryRouter: ClusterDeliveryRouter?
 
     /// Loads certificates and stored state and prepares the loops; nothing listens until `start`.
     /// - Parameter clock: the time every APNs rule reads; a `ManualClock` makes time controllable.
@@ -69,13 +71,18 @@ public final class Emulator: Sendable {
         self.extensions = extensions
         // Another replica's reset reaches the devices and the other layers as this one's would.
         services.onClusterReset { for ext in extensions { ext.reset() } }
+        let observers: [any AcceptedPushObserver] = extensions.filter(\.observesPushes)
+        var router: ClusterDeliveryRouter?
+        if let store = services.shared { router = ClusterDeliveryRouter(services: services, store: store, observers: observers) }
+        self.deliveryRouter = router
         let server = configuration.transportOnly
             ? try H2Server(configuration: config, handler: StaticResponseHandler())
-            : try H2Server(configuration: config, handler: APNsHandler(services: services, observers: extensions.filter(\.observesPushes)))
+            : try H2Server(configuration: config, handler: APNsHandler(services: services,
+                                                                        observers: observers + (router.map { [$0] } ?? [])))
         self.server = server
         self.control = HTTP1Server(handler: ControlAPI(
             services: services, controlToken: configuration.controlToken, extensions: extensions,
-            transportCounters: { server.counters }), maxBodyBytes: ControlAPI.maxBodyBytes,
+            transportCounters: { server.counters }, deliveryRouter: router), maxBodyBytes: ControlAPI.maxBodyBytes,
             connectionLimit: configuration.controlConnectionLimit)
     }
 
@@ -119,6 +126,12 @@ public final class Emulator: Sendable {
             throw error
         }
         services.endpoints.withLock { $0 = endpoints }
+        do {
+            try deliveryRouter?.start()
+        } catch {
+            shutdown()
+            throw error
+        }
         services.startReplication()
         if let readyFile = configuration.readyFile {
             try endpoints.writeReadyFile(to: readyFile)
@@ -138,7 +151,8 @@ public final class Emulator: Sendable {
     public func shutdown() {
         server.shutdown()
         for ext in extensions { ext.shutdown() }
-        // After the listeners: the pushes they finished answering are copied to the cluster journal too.
+        // After the listeners: the pushes they finished answering are handed over and copied to the cluster journal too.
+        deliveryRouter?.stop()
         services.stopReplication()
         control.stop()
     }

@@ -310,6 +310,44 @@ struct ReplicaClusterTests {
         #expect(states == ["a": "running", "b": "stopped", "c": "running"])
     }
 
+    @Test func aPushAcceptedByAnyReplicaReachesTheVirtualDeviceOnItsOwner() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let owner = try await Replica("owner", store: redis.url)
+        defer { owner.kill9() }
+        let other = try await Replica("other", store: redis.url)
+        defer { other.kill9() }
+        let signer = try Signer()
+        #expect(owner.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        #expect(owner.call("POST", "/_emulator/devices",
+                           #"{"id":"iphone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}"#).status == 201)
+        let app = "/_emulator/devices/iphone/apps/com.example.app"
+        _ = owner.call("POST", app + "/calls", #"{"call":"RequestAuthorization","options":[1,2,3]}"#)
+        let got = owner.call("POST", app + "/calls", #"{"call":"GetToken"}"#)
+        let token = try #require((got.json["result"] as? [String: Any])?["token"] as? String, "\(got.json)")
+        #expect(owner.call("POST", app + "/actions", #"{"action":"background"}"#).status == 200)
+        #expect(owner.call("POST", "/_emulator/cluster/sync").status == 200)
+        #expect(other.call("GET", "/_emulator/tokens/\(token)").json["replica"] as? String == "owner")
+
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let answer = try await Self.push(client, to: other, token: token, jwt: try signer.jwt())
+        #expect(answer.status == 200, "other answered \(answer.status) \(answer.reason ?? "")")
+        let id = try #require(answer.apnsId?.lowercased())
+
+        // The device on the owner shows it, though the owner never saw the request.
+        let shown = await Self.within(.seconds(5)) {
+            let list = owner.call("GET", app + "/notifications").json["notifications"] as? [[String: Any]] ?? []
+            return list.contains { ($0["apnsId"] as? String)?.lowercased() == id || ($0["identifier"] as? String)?.lowercased() == id }
+        }
+        #expect(shown != nil, "the owner's device never showed the push other accepted: \(owner.call("GET", app + "/notifications").json)")
+        #expect((owner.call("GET", "/_emulator/journal/count").json["count"] as? Int) == 0, "the owner answered no push")
+        let deliveries = other.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
+        #expect(deliveries?["handedOver"] as? Int == 1)
+        let received = owner.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
+        #expect(received?["received"] as? Int == 1)
+    }
+
     @Test func afterSyncEveryLiveReplicaHasEveryChangeAndAStalledOneIsNamed() async throws {
         let redis = try await RedisServerProcess()
         defer { redis.stop() }

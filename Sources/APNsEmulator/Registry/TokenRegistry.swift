@@ -22,15 +22,22 @@ public final class TokenRegistry: DeviceTokenLookup {
     private func changed() { changes.wrappingAdd(1, ordering: .releasing) }
     private let persistence: any StatePersistence
 
-    public init(persistence: any StatePersistence = NoPersistence()) {
+    /// With a shared store, this replica's id: stamped on tokens its virtual devices hold, so the other
+    /// replicas route pushes to them here.
+    let replicaId: String?
+
+    public init(persistence: any StatePersistence = NoPersistence(), replicaId: String? = nil) {
         self.persistence = persistence
+        self.replicaId = replicaId
     }
 
     /// Issues a fresh random token for an app in an environment (what a device's registration returns).
-    /// - Parameter firstByte: a constraint on the token's first byte (the virtual devices keep each of their
-    ///   tokens in the shard that byte names); the token is random otherwise.
+    /// - Parameters:
+    ///   - firstByte: a constraint on the token's first byte (the virtual devices keep each of their tokens in the
+    ///     shard that byte names); the token is random otherwise.
+    ///   - onVirtualDevice: a virtual device of this emulator holds it (recorded as this replica's with a shared store).
     public func issue(bundleId: String, environment: APNsEnvironment, kind: DeviceTokenKind = .app,
-                      deviceId: String? = nil, now: Millis,
+                      deviceId: String? = nil, now: Millis, onVirtualDevice: Bool = false,
                       firstByte accept: (UInt8) -> Bool = { _ in true }) throws -> DeviceTokenRecord {
         var bytes = [UInt8](repeating: 0, count: kind.byteLength)
         var generator = SystemRandomNumberGenerator()
@@ -39,7 +46,7 @@ public final class TokenRegistry: DeviceTokenLookup {
         } while !accept(bytes[0])
         let token = bytes.map { String(format: "%02x", $0) }.joined()
         let record = DeviceTokenRecord(token: token, bundleId: bundleId, environment: environment, kind: kind,
-                                       createdAt: now, deviceId: deviceId)
+                                       createdAt: now, deviceId: deviceId, replica: onVirtualDevice ? replicaId : nil)
         try persistence.upsertToken(record)
         state.withLock { $0.tokens[TokenKey(token)] = record; changed() }
         return record

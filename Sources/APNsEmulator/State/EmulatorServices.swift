@@ -47,7 +47,8 @@ public final class EmulatorServices: Sendable {
         self.clockIsSystem = clock is SystemClock
         self.persistence = persistence
         self.keys = KeyRegistry(persistence: persistence)
-        self.tokens = TokenRegistry(persistence: persistence)
+        self.tokens = TokenRegistry(persistence: persistence,
+                                    replicaId: persistence is any SharedStateStore ? configuration.replicaId : nil)
         self.faults = FaultPlan(persistence: persistence)
         self.channels = ChannelRegistry(maximumChannelsPerApp: configuration.maximumChannelsPerApp)
         self.journal = Journal(capacity: configuration.journalCapacity, enabled: configuration.journalEnabled)

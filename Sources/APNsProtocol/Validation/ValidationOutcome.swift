@@ -44,8 +44,9 @@ public final class AcceptedPush: ValidatedRequest {
     public let payloadSummary: PayloadScanner.Summary
     public let environment: APNsEnvironment
 
-    /// `summary` must carry a token and a topic (the validator sets both before it accepts).
-    init(summary: RequestSummary, bundleId: String, pushType: PushType, priority: Int, apnsId: String,
+    /// `summary` must carry a token and a topic (the validator sets both before it accepts; a replica rebuilding
+    /// a push another accepted has both from it).
+    package init(summary: RequestSummary, bundleId: String, pushType: PushType, priority: Int, apnsId: String,
          payload: [UInt8], payloadSummary: PayloadScanner.Summary, environment: APNsEnvironment) {
         precondition(summary.token != nil && summary.topic != nil, "an accepted push has a token and a topic")
         self.summary = summary

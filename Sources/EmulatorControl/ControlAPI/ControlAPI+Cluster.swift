@@ -23,6 +23,8 @@ extension ControlAPI {
         /// This replica's copy into the cluster journal: the newest local id copied, and the last failure.
         var journalForwardedId: Int64?
         var journalError: String?
+        /// This replica's pushes for other replicas' devices, and theirs for its own.
+        var deliveries: ClusterDeliveryRouter.Counters?
     }
 
     struct ClusterJournalEntry: Encodable {
@@ -51,7 +53,8 @@ extension ControlAPI {
         }
         return try ControlAPIResponse.json(ClusterView(
             shared: true, store: shared.location, replicaId: shared.replicaId, replicas: replicas,
-            journalForwardedId: services.replicationForwardedId, journalError: services.replicationError))
+            journalForwardedId: services.replicationForwardedId, journalError: services.replicationError,
+            deliveries: deliveryRouter?.counters))
     }
 
     /// The longest `POST /cluster/sync` waits.

@@ -27,6 +27,8 @@ public struct ControlAPI: HTTP1Handler {
     public static let maxBodyBytes = 16 * 1024 * 1024
     /// The state the endpoints read and change.
     public let services: EmulatorServices
+    /// With a shared store: the push hand-over between replicas, for `GET /cluster`.
+    let deliveryRouter: ClusterDeliveryRouter?
     /// The bearer token requests must carry (nil: no authentication).
     let controlToken: String?
     /// Endpoints of higher layers (virtual devices), asked for paths the built-in router does not know.
@@ -57,8 +59,10 @@ public struct ControlAPI: HTTP1Handler {
 
     /// Creates the control API with endpoints of higher layers.
     package init(services: EmulatorServices, controlToken: String?, extensions: [any EmulatorExtension],
-                 transportCounters: @escaping @Sendable () -> H2ServerCounters = { H2ServerCounters() }) {
+                 transportCounters: @escaping @Sendable () -> H2ServerCounters = { H2ServerCounters() },
+                 deliveryRouter: ClusterDeliveryRouter? = nil) {
         self.services = services
+        self.deliveryRouter = deliveryRouter
         self.transportCounters = transportCounters
         self.controlToken = controlToken.flatMap { $0.isEmpty ? nil : $0 }
         self.extensions = extensions

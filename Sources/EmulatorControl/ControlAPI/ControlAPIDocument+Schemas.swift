@@ -195,6 +195,8 @@ extension ControlAPIDocument {
                 ("unregisteredAt", millis("Set once unregistered: pushes get 410 Unregistered with this timestamp")),
                 ("expiredAt", millis("Set once expired: pushes get 410 ExpiredToken")),
                 ("deviceId", string("The virtual device owning it, if any.")),
+                ("replica", string("With --state-store: the replica whose virtual device holds it (pushes to it are"
+                                   + " delivered there, whichever replica accepts them).")),
             ], required: ["token", "bundleId", "environment", "kind", "createdAt"]),
             "CreateTokenRequest": object("A token to issue, or (with `token`) to register as given.", [
                 ("bundleId", string("The app.", example: "com.example.app", pattern: bundle)),

@@ -29,9 +29,12 @@ public struct DeviceTokenRecord: Sendable, Codable, Equatable, Hashable {
     public var expiredAt: Millis?
     /// The device that owns the token, once devices exist (issue: virtual devices).
     public var deviceId: String?
+    /// With a shared store: the replica whose virtual device holds the token, where pushes to it are delivered.
+    public var replica: String?
 
     public init(token: String, bundleId: String, environment: APNsEnvironment, kind: DeviceTokenKind = .app,
-                createdAt: Millis, unregisteredAt: Millis? = nil, expiredAt: Millis? = nil, deviceId: String? = nil) {
+                createdAt: Millis, unregisteredAt: Millis? = nil, expiredAt: Millis? = nil, deviceId: String? = nil,
+                replica: String? = nil) {
         self.token = token
         self.bundleId = bundleId
         self.environment = environment
@@ -40,5 +43,6 @@ public struct DeviceTokenRecord: Sendable, Codable, Equatable, Hashable {
         self.unregisteredAt = unregisteredAt
         self.expiredAt = expiredAt
         self.deviceId = deviceId
+        self.replica = replica
     }
 }

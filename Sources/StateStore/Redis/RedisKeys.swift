@@ -21,6 +21,8 @@ struct RedisKeys: Sendable {
     var journalMarks: String { prefix + "journal-marks" }
     /// Every replica's last report, by id.
     var replicas: String { prefix + "replicas" }
+    /// Pushes other replicas accepted for `replica`'s virtual devices, a capped stream.
+    func inbox(_ replica: String) -> String { prefix + "inbox:" + replica }
     /// Present while the replica is live (expires when its heartbeats stop).
     func alive(_ replica: String) -> String { prefix + "alive:" + replica }
 

@@ -196,6 +196,24 @@ public final class RedisStatePersistence: SharedStateStore {
         Self.args(["EVAL", Self.noticeScript, "3", names.version, names.changes, names.applied, replicaId, kind.rawValue, id])
     }
 
+    // MARK: Deliveries
+
+    public func forwardDeliveries(_ batches: [(replica: String, items: [[UInt8]])], capacity: Int) throws {
+        let commands: [[[UInt8]]] = batches.flatMap { batch in
+            batch.items.map { item in
+                [Array("XADD".utf8), Array(names.inbox(batch.replica).utf8), Array("MAXLEN".utf8), Array("~".utf8),
+                 Array(String(max(capacity, 1)).utf8), Array("*".utf8), Array("push".utf8), item]
+            }
+        }
+        guard !commands.isEmpty else { return }
+        let replies = try run("handing pushes to their replicas", retry: false) { try $0.pipeline(commands) }
+        for reply in replies { if case .error(let e) = reply { throw RedisError(address, "handing pushes to their replicas", e) } }
+    }
+
+    public func openDeliveryInbox() throws -> any SharedDeliveryInbox {
+        try RedisDeliveryInbox(address: address, stream: names.inbox(replicaId))
+    }
+
     // MARK: Sync
 
     /// The number of the latest change any replica made (0 before the first).

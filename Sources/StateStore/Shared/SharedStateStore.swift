@@ -102,6 +102,20 @@ public protocol SharedStateStore: StatePersistence {
     /// Per replica id, the latest change it has applied.
     func appliedVersions() throws -> [String: Int64]
 
+    /// Hands pushes to other replicas' inboxes (each a capped stream of at most `capacity`), in one round trip.
+    func forwardDeliveries(_ batches: [(replica: String, items: [[UInt8]])], capacity: Int) throws
+    /// This replica's inbox, from now on; read on one thread.
+    func openDeliveryInbox() throws -> any SharedDeliveryInbox
+
     /// Stops the feed and closes connections.
     func stop()
+}
+
+/// Pushes other replicas accepted for this replica's virtual devices, in the order they were handed over.
+/// Not thread-safe: one reader thread owns it.
+public protocol SharedDeliveryInbox: AnyObject {
+    /// Waits up to `waitMillis` for pushes handed over since the last call (since opening, on the first) and
+    /// returns them; reconnects after a failure without losing its place.
+    func next(waitMillis: Int) throws -> [[UInt8]]
+    func close()
 }

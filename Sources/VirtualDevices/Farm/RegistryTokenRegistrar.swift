@@ -18,7 +18,7 @@ final class RegistryTokenRegistrar: TokenRegistrar {
     }
 
     func issueToken(bundleId: String, environment: APNsEnvironment, now: Millis) throws -> String {
-        try tokens.issue(bundleId: bundleId, environment: environment, kind: .app, now: now,
+        try tokens.issue(bundleId: bundleId, environment: environment, kind: .app, now: now, onVirtualDevice: true,
                          firstByte: { [shards, shard] in shards.shard(ofFirstByte: $0) == shard }).token
     }
 
