@@ -22,6 +22,8 @@ actor PythonVenv {
         imports: "firebase_admin, pyfcm, onesignal, onesignal_sdk")
     /// The schema checker of the CI recipe tests (its GitHub and GitLab schemas are bundled: no download).
     static let checkJsonschema = PythonVenv(requirement: "check-jsonschema==0.29.4", imports: "check_jsonschema")
+    /// The Kubernetes manifest checker (Kubernetes' own JSON schemas are bundled: no cluster, no download).
+    static let kubernetesValidate = PythonVenv(requirement: "kubernetes-validate==1.31.0", imports: "kubernetes_validate")
 
     let requirement: String
     let imports: String
