@@ -308,6 +308,16 @@ struct ReplicaClusterTests {
             (r["id"] as? String).map { ($0, r["state"] as? String ?? "") }
         })
         #expect(states == ["a": "running", "b": "stopped", "c": "running"])
+
+        // Totals add up every replica's last report (a and c report once a second; b's last came as it stopped).
+        let totalled = await Self.within(.seconds(3)) {
+            let totals = replicas[2].call("GET", "/_emulator/cluster").json["totals"] as? [String: Any] ?? [:]
+            return (totals["accepted"] as? Int ?? 0) >= accepted.count + 3 && totals["stopped"] as? Int == 1
+        }
+        #expect(totalled != nil, "\(replicas[2].call("GET", "/_emulator/cluster").json["totals"] ?? "no totals")")
+        let metrics = TestCommandTests.curl([replicas[2].control + "/metrics"])
+        #expect(metrics.contains(#"apns_emulator_cluster_replicas{state="stopped"} 1"#))
+        #expect(metrics.contains(#"apns_emulator_cluster_replicas{state="running"} 2"#))
     }
 
     @Test func aPushAcceptedByAnyReplicaReachesTheVirtualDeviceOnItsOwner() async throws {

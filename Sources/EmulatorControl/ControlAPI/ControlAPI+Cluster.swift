@@ -15,11 +15,21 @@ extension ControlAPI {
         var report: ReplicaReport?
     }
 
+    /// Every replica's counters as it last reported them, added up (stopped and lost replicas' final ones too).
+    struct ClusterTotals: Encodable, Equatable {
+        var answered: UInt64 = 0
+        var accepted: UInt64 = 0
+        var running = 0
+        var stopped = 0
+        var lost = 0
+    }
+
     struct ClusterView: Encodable {
         var shared: Bool
         var store: String?
         var replicaId: String
         var replicas: [ClusterReplicaView]
+        var totals: ClusterTotals?
         /// This replica's copy into the cluster journal: the newest local id copied, and the last failure.
         var journalForwardedId: Int64?
         var journalError: String?
@@ -46,13 +56,10 @@ extension ControlAPI {
             return try ControlAPIResponse.json(ClusterView(shared: false, store: nil, replicaId: services.configuration.replicaId,
                                                            replicas: []))
         }
-        let replicas = try shared.replicas().map { r -> ClusterReplicaView in
-            let report = try? JSONDecoder().decode(ReplicaReport.self, from: Data(r.json))
-            let state = r.live ? (report?.state ?? "running") : (report?.state == "stopped" ? "stopped" : "lost")
-            return ClusterReplicaView(id: r.id, state: state, report: report)
-        }
+        let replicas = try clusterReplicas(shared)
         return try ControlAPIResponse.json(ClusterView(
             shared: true, store: shared.location, replicaId: shared.replicaId, replicas: replicas,
+            totals: Self.totals(replicas),
             journalForwardedId: services.replicationForwardedId, journalError: services.replicationError,
             deliveries: deliveryRouter?.counters))
     }
@@ -105,6 +112,51 @@ extension ControlAPI {
     func clearClusterJournal(_ request: ControlRequest) throws -> HTTP1Response {
         try requireShared().clearJournal()
         return ControlAPIResponse.noContent()
+    }
+
+    private func clusterReplicas(_ shared: any SharedStateStore) throws -> [ClusterReplicaView] {
+        try shared.replicas().map { r -> ClusterReplicaView in
+            let report = try? JSONDecoder().decode(ReplicaReport.self, from: Data(r.json))
+            let state = r.live ? (report?.state ?? "running") : (report?.state == "stopped" ? "stopped" : "lost")
+            return ClusterReplicaView(id: r.id, state: state, report: report)
+        }
+    }
+
+    static func totals(_ replicas: [ClusterReplicaView]) -> ClusterTotals {
+        var t = ClusterTotals()
+        for r in replicas {
+            t.answered += r.report?.answered ?? 0
+            t.accepted += r.report?.accepted ?? 0
+            switch r.state {
+            case "running": t.running += 1
+            case "stopped": t.stopped += 1
+            default: t.lost += 1
+            }
+        }
+        return t
+    }
+
+    /// `/metrics` lines for the cluster, with a shared store (none without): what every replica last reported,
+    /// so one scrape of any replica shows the whole. A store that cannot be read leaves them out.
+    func clusterPrometheusLines() -> [String] {
+        guard let shared = services.shared, let replicas = try? clusterReplicas(shared) else { return [] }
+        let t = Self.totals(replicas)
+        var lines = ["# HELP apns_emulator_cluster_replicas Replicas sharing this emulator's state store, by state.",
+                     "# TYPE apns_emulator_cluster_replicas gauge"]
+        for (state, n) in [("running", t.running), ("stopped", t.stopped), ("lost", t.lost)] {
+            lines.append(#"apns_emulator_cluster_replicas{state="\#(state)"} \#(n)"#)
+        }
+        lines += ["# HELP apns_emulator_cluster_requests_total APNs requests answered by every replica, as each last reported.",
+                  "# TYPE apns_emulator_cluster_requests_total counter",
+                  "apns_emulator_cluster_requests_total \(t.answered)",
+                  "# HELP apns_emulator_cluster_accepted_total Of those, the ones answered 200.",
+                  "# TYPE apns_emulator_cluster_accepted_total counter",
+                  "apns_emulator_cluster_accepted_total \(t.accepted)"]
+        if let count = try? shared.journalCount() {
+            lines += ["# HELP apns_emulator_cluster_journal_entries Entries in the cluster journal.",
+                      "# TYPE apns_emulator_cluster_journal_entries gauge", "apns_emulator_cluster_journal_entries \(count)"]
+        }
+        return lines
     }
 
     private func requireShared() throws -> any SharedStateStore {

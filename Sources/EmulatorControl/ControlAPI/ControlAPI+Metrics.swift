@@ -56,6 +56,7 @@ extension ControlAPI {
         family("apns_emulator_journal_entries", "gauge", "Requests kept in the journal.")
         out.append("apns_emulator_journal_entries \(services.journal.count())")
         for ext in extensions { out += ext.prometheusLines() }
+        out += clusterPrometheusLines()
         family("apns_emulator_build_info", "gauge", "The emulator's version (always 1).")
         out.append(#"apns_emulator_build_info{version="\#(EmulatorVersion.current)"} 1"#)
         out += ProcessMetrics.lines()

@@ -84,6 +84,18 @@ extension ControlAPIDocument {
                                      choices: ["running", "stopped", "lost"])),
                     ("report", ref("ReplicaReport")),
                 ]), "Every replica since the last reset, by id.")),
+                ("totals", object("Every replica's counters as it last reported them, added up.", [
+                    ("answered", integer("APNs requests answered.", minimum: 0)),
+                    ("accepted", integer("Of those, answered 200.", minimum: 0)),
+                    ("running", integer("Replicas running.", minimum: 0)),
+                    ("stopped", integer("Replicas that shut down cleanly.", minimum: 0)),
+                    ("lost", integer("Replicas whose reports stopped.", minimum: 0)),
+                ])),
+                ("deliveries", object("This replica's push hand-over.", [
+                    ("handedOver", integer("Pushes it accepted for other replicas' devices and handed to them.", minimum: 0)),
+                    ("dropped", integer("Pushes it could not hand over (queue full, Redis refused).", minimum: 0)),
+                    ("received", integer("Pushes other replicas handed to its devices.", minimum: 0)),
+                ])),
                 ("journalForwardedId", integer("This replica: the newest local id in the cluster journal.", minimum: 0)),
                 ("journalError", string("This replica: why its last copy failed (it retries).", nullable: true)),
             ], required: ["shared", "replicaId", "replicas"]),
