@@ -9,8 +9,10 @@
 # Goals: at most 512 bytes per token and 8 KiB per idle device.
 #
 #   bench/scale.sh   TOKENS (1000000) DEVICES (100000) APNS_EMULATOR_BIN (the release binary)
+#   bench/scale.sh replicas    replicas sharing Redis behind HAProxy against one emulator (bench/scale-replicas.sh)
 # Binds 127.0.0.1 only; stops what it started.
 set -euo pipefail
+if [[ "${1:-}" == replicas ]]; then exec "$(dirname "${BASH_SOURCE[0]}")/scale-replicas.sh"; fi
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 TOKENS=${TOKENS:-1000000}
 DEVICES=${DEVICES:-100000}

@@ -358,6 +358,60 @@ struct ReplicaClusterTests {
         #expect(received?["received"] as? Int == 1)
     }
 
+    /// One request to a replica's production listener under the broadcast management host.
+    static func broadcastRequest(_ client: H2Client, _ replica: Replica, _ method: String, _ path: String, jwt: String,
+                                 channel: String? = nil, headers: [H2Header] = [], body: String = "") async throws
+        -> H2Response
+    {
+        let port = try #require(Int(try replica.served.port("production")))
+        let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api-manage-broadcast.push.apple.com")
+        defer { connection.close() }
+        var all = [H2Header("authorization", "bearer \(jwt)")]
+        if let channel { all.append(H2Header("apns-channel-id", channel)) }
+        return try await connection.send(H2Request(method: method, authority: "api-manage-broadcast.push.apple.com",
+                                                   path: path, headers: all + headers, body: Array(body.utf8)))
+    }
+
+    @Test func aBroadcastChannelCreatedOnOneReplicaIsUsableAndDeletableOnAnother() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url)
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url)
+        defer { two.kill9() }
+        let signer = try Signer()
+        #expect(one.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        #expect(one.call("POST", "/_emulator/cluster/sync").status == 200)
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let jwt = try signer.jwt()
+        let created = try await Self.broadcastRequest(client, one, "POST", "/1/apps/com.example.app/channels", jwt: jwt,
+                                                      body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
+        #expect(created.status == 201)
+        let channel = try #require(created["apns-channel-id"])
+
+        var sent: H2Response?
+        let usable = try await Self.within(Self.propagationBound) {
+            sent = try await Self.broadcastRequest(
+                client, two, "POST", "/4/broadcasts/apps/com.example.app", jwt: jwt, channel: channel,
+                headers: [H2Header("apns-push-type", "LiveActivity"), H2Header("apns-priority", "10")],
+                body: #"{"aps":{"event":"update","timestamp":1700000000,"content-state":{"score":"1-0"}}}"#)
+            return sent?.status == 200
+        }
+        #expect(usable != nil, "two answered \(sent?.status ?? 0) \(sent?.bodyText ?? "") for one's channel")
+
+        let deleted = try await Self.broadcastRequest(client, two, "DELETE", "/1/apps/com.example.app/channels", jwt: jwt,
+                                                      channel: channel)
+        #expect(deleted.status == 204)
+        var read: H2Response?
+        let gone = try await Self.within(Self.propagationBound) {
+            read = try await Self.broadcastRequest(client, one, "GET", "/1/apps/com.example.app/channels", jwt: jwt,
+                                                   channel: channel)
+            return read?.bodyText.contains("ChannelNotRegistered") == true
+        }
+        #expect(gone != nil, "one still had the channel two deleted: \(read?.status ?? 0) \(read?.bodyText ?? "")")
+    }
+
     @Test func afterSyncEveryLiveReplicaHasEveryChangeAndAStalledOneIsNamed() async throws {
         let redis = try await RedisServerProcess()
         defer { redis.stop() }

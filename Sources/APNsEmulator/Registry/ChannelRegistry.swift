@@ -14,8 +14,13 @@ public final class ChannelRegistry: ChannelLookup {
     /// Apple caps channels per app; beyond this, creating one answers CannotCreateChannelConfig.
     public let maximumChannelsPerApp: Int
 
-    public init(maximumChannelsPerApp: Int = 10_000) {
+    /// Told of every channel this emulator creates or deletes (nil: deleted), after the change: with a shared
+    /// store, the replication thread copies it there. Called on the connection's event loop, so it must not block.
+    private let changed: (@Sendable (String, ChannelInfo?) -> Void)?
+
+    public init(maximumChannelsPerApp: Int = 10_000, changed: (@Sendable (String, ChannelInfo?) -> Void)? = nil) {
         self.maximumChannelsPerApp = maximumChannelsPerApp
+        self.changed = changed
     }
 
     public func channel(_ id: String) -> ChannelInfo? { state.withLock { $0.channels[id] } }
@@ -36,16 +41,35 @@ public final class ChannelRegistry: ChannelLookup {
         var rng = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = rng.next() }
         let id = Data(bytes).base64EncodedString()
-        return state.withLock { s -> String? in
+        let info = ChannelInfo(bundleId: bundleId, environment: environment, messageStoragePolicy: messageStoragePolicy)
+        let created = state.withLock { s -> String? in
             let count = s.channels.values.filter { $0.bundleId == bundleId && $0.environment == environment }.count
             guard count < maximumChannelsPerApp else { return nil }
-            s.channels[id] = ChannelInfo(bundleId: bundleId, environment: environment, messageStoragePolicy: messageStoragePolicy)
+            s.channels[id] = info
             return id
         }
+        if let created { changed?(created, info) }
+        return created
     }
 
     @discardableResult
-    public func delete(_ id: String) -> Bool { state.withLock { $0.channels.removeValue(forKey: id) != nil } }
+    public func delete(_ id: String) -> Bool {
+        let deleted = state.withLock { $0.channels.removeValue(forKey: id) != nil }
+        if deleted { changed?(id, nil) }
+        return deleted
+    }
+
+    /// Another replica's channel, created (`info`) or deleted (nil): memory only.
+    func adopt(_ id: String, _ info: ChannelInfo?) {
+        state.withLock { s in
+            if let info { s.channels[id] = info } else { s.channels.removeValue(forKey: id) }
+        }
+    }
+
+    /// Replaces every channel (a replica's start or reload from the shared store): memory only.
+    func restore(_ channels: [String: ChannelInfo]) {
+        state.withLock { $0.channels = channels }
+    }
 
     /// Channel ids of an app in an environment, sorted.
     public func list(bundleId: String, environment: APNsEnvironment) -> [String] {

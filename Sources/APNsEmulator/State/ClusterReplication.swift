@@ -42,7 +42,13 @@ final class ClusterReplication: Sendable {
     private let capacity: Int
     private let startedAt: Millis
 
+    /// Channel changes waiting to be copied beyond this are dropped (and said so): memory stays bounded while
+    /// Redis is unreachable.
+    static let maxPendingChannels = 10_000
+
     private struct State {
+        /// Channels created (info) or deleted (nil) here and not yet in the store, in order.
+        var channels: [(String, ChannelInfo?)] = []
         var forwarded: Int64 = 0
         var stopping = false
         var endpoints: EmulatorEndpoints?
@@ -70,6 +76,7 @@ final class ClusterReplication: Sendable {
         let thread = Thread { [self] in
             var lastBeat = ContinuousClock.now - .seconds(10)
             while !state.withLock({ $0.stopping }) {
+                copyChannels()
                 let full = forward()
                 if ContinuousClock.now - lastBeat >= .milliseconds(Self.heartbeatMillis) {
                     beat("running")
@@ -77,6 +84,7 @@ final class ClusterReplication: Sendable {
                 }
                 if !full { Thread.sleep(forTimeInterval: 0.05) }
             }
+            copyChannels()
             while forward() {}
             beat("stopped")
             finished.signal()
@@ -100,6 +108,36 @@ final class ClusterReplication: Sendable {
 
     var lastError: String? { state.withLock { $0.lastError } }
     var forwardedId: Int64 { state.withLock { $0.forwarded } }
+
+    /// Queues a channel this replica created or deleted, for the thread to copy (never blocks).
+    func copyChannel(_ id: String, _ info: ChannelInfo?) {
+        let kept = state.withLock { s -> Bool in
+            guard s.channels.count < Self.maxPendingChannels else { return false }
+            s.channels.append((id, info))
+            return true
+        }
+        if !kept {
+            FileHandle.standardError.write(Data("apns-emulator: channel \(id) not copied to the shared store (queue full)\n".utf8))
+        }
+    }
+
+    private func copyChannels() {
+        let pending = state.withLock { s -> [(String, ChannelInfo?)] in
+            defer { s.channels.removeAll() }
+            return s.channels
+        }
+        let encoder = JSONEncoder()
+        for (i, (id, info)) in pending.enumerated() {
+            do {
+                try store.setChannel(id, try info.map { Array(try encoder.encode($0)) })
+            } catch {
+                // Kept, in order, for the next turn: a channel must not exist on one replica only.
+                state.withLock { $0.channels.insert(contentsOf: pending[i...], at: 0) }
+                state.withLock { $0.lastError = "\(error)" }
+                return
+            }
+        }
+    }
 
     /// One batch; true when it was full (more may be waiting).
     @discardableResult

@@ -50,8 +50,19 @@ public final class EmulatorServices: Sendable {
         self.tokens = TokenRegistry(persistence: persistence,
                                     replicaId: persistence is any SharedStateStore ? configuration.replicaId : nil)
         self.faults = FaultPlan(persistence: persistence)
-        self.channels = ChannelRegistry(maximumChannelsPerApp: configuration.maximumChannelsPerApp)
-        self.journal = Journal(capacity: configuration.journalCapacity, enabled: configuration.journalEnabled)
+        let journal = Journal(capacity: configuration.journalCapacity, enabled: configuration.journalEnabled)
+        self.journal = journal
+        var replication: ClusterReplication?
+        if let store = persistence as? any SharedStateStore {
+            replication = ClusterReplication(store: store, journal: journal, metrics: metrics, clock: clock,
+                                             capacity: configuration.journalCapacity)
+        }
+        self.replication = replication
+        // A channel is created on an APNs connection's event loop: its copy to the store is left to the replication
+        // thread, so no connection waits on Redis.
+        var copyChannel: (@Sendable (String, ChannelInfo?) -> Void)?
+        if let replication { copyChannel = { id, info in replication.copyChannel(id, info) } }
+        self.channels = ChannelRegistry(maximumChannelsPerApp: configuration.maximumChannelsPerApp, changed: copyChannel)
         var shaping = configuration.shaping
         shaping.maxConcurrentStreams = configuration.maxConcurrentStreams
         shaping.tokenRateLimit = configuration.tokenRateLimit
@@ -59,12 +70,6 @@ public final class EmulatorServices: Sendable {
         self.shaping = ShapingStore(shaping)
         self.initialShaping = shaping
         self.shared = persistence as? any SharedStateStore
-        if let store = persistence as? any SharedStateStore {
-            replication = ClusterReplication(store: store, journal: journal, metrics: metrics, clock: clock,
-                                             capacity: configuration.journalCapacity)
-        } else {
-            replication = nil
-        }
         // Numbered before the load, so this replica counts as having every change up to it.
         let startVersion = try shared?.currentVersion()
         let stored = try persistence.load()
@@ -73,6 +78,7 @@ public final class EmulatorServices: Sendable {
         faults.restore(stored.faults)
         if let shared {
             if let json = try shared.shaping() { self.shaping.update(try Self.decodeShaping(json)) }
+            channels.restore(try Self.decodeChannels(shared.channels()))
             if let startVersion { try shared.markApplied(startVersion) }
             // Subscribed before the load above, so a change made meanwhile arrives here too.
             shared.watch { [weak self] change in self?.applyShared(change) }
@@ -120,6 +126,8 @@ public final class EmulatorServices: Sendable {
                 if let rule = try shared.fault(id) { faults.adopt(rule) } else { faults.forget(id: id) }
             case .shaping:
                 shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
+            case .channel(let id):
+                channels.adopt(id, try shared.channel(id).map { try JSONDecoder().decode(ChannelInfo.self, from: Data($0)) })
             case .everything:
                 // Numbered before the read: whatever the read returns is at least that new.
                 version = try shared.currentVersion()
@@ -128,6 +136,7 @@ public final class EmulatorServices: Sendable {
                 tokens.restore(stored.tokens)
                 faults.restore(stored.faults)
                 shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
+                channels.restore(try Self.decodeChannels(shared.channels()))
             case .reset:
                 forgetAll()
                 for listener in clusterResetListeners.withLock({ $0 }) { listener() }
@@ -165,6 +174,11 @@ public final class EmulatorServices: Sendable {
             guard ContinuousClock.now < deadline else { throw ClusterSyncTimeout(version: target, behind: behind) }
             Thread.sleep(forTimeInterval: 0.005)
         }
+    }
+
+    private static func decodeChannels(_ stored: [String: [UInt8]]) throws -> [String: ChannelInfo] {
+        let decoder = JSONDecoder()
+        return try stored.mapValues { try decoder.decode(ChannelInfo.self, from: Data($0)) }
     }
 
     private static func decodeShaping(_ json: [UInt8]) throws -> ShapingSettings {

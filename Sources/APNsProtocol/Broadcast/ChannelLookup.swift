@@ -1,5 +1,5 @@
 /// A broadcast channel as validation needs it.
-public struct ChannelInfo: Sendable, Equatable {
+public struct ChannelInfo: Sendable, Equatable, Codable {
     public var bundleId: String
     public var environment: APNsEnvironment
     /// 0: no message storage; 1: the most recent message is stored for offline devices.

@@ -118,6 +118,7 @@ final class RedisChangeFeed: Sendable {
         case .token: change = .token(id)
         case .fault: change = .fault(id)
         case .shaping: change = .shaping
+        case .channel: change = .channel(id)
         case .all: change = .everything
         case .reset: change = .reset
         }

@@ -8,6 +8,8 @@ struct RedisKeys: Sendable {
     var faults: String { prefix + "faults" }
     /// A hash with one field, `settings`: the shaping every replica applies.
     var shaping: String { prefix + "shaping" }
+    /// Broadcast channels: id → JSON.
+    var channels: String { prefix + "channels" }
     /// The pub/sub channel that carries change notices ("replica\nkind\nid\nversion").
     var changes: String { prefix + "changes" }
     /// The number of the latest change (every write increments it).
@@ -28,7 +30,7 @@ struct RedisKeys: Sendable {
 
     /// The collection a change notice's kind names.
     enum Kind: String {
-        case key, token, fault, shaping
+        case key, token, fault, shaping, channel
         /// Replaced whole (import).
         case all
         /// `POST /_emulator/reset` on some replica: everything forgotten cluster-wide.

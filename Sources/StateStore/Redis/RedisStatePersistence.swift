@@ -79,9 +79,31 @@ public final class RedisStatePersistence: SharedStateStore {
         _ = try transaction("writing the shaping", [write, notice(.shaping, "")])
     }
 
+    public func channel(_ id: String) throws -> [UInt8]? {
+        try run("reading channel \(id)") { try $0.command(["HGET", names.channels, id]) }.bytes
+    }
+
+    public func channels() throws -> [String: [UInt8]] {
+        let flat = try run("reading the channels") { try $0.command(["HGETALL", names.channels]) }.items
+        var out: [String: [UInt8]] = [:]
+        var i = 0
+        while i + 1 < flat.count {
+            if let id = flat[i].text, let json = flat[i + 1].bytes { out[id] = json }
+            i += 2
+        }
+        return out
+    }
+
+    public func setChannel(_ id: String, _ json: [UInt8]?) throws {
+        let write = json.map { [Array("HSET".utf8), Array(names.channels.utf8), Array(id.utf8), $0] }
+            ?? Self.args(["HDEL", names.channels, id])
+        _ = try transaction("writing channel \(id)", [write, notice(.channel, id)])
+    }
+
     public func resetCluster() throws {
         _ = try transaction("resetting the shared state", [
-            Self.args(["DEL", names.keys, names.tokens, names.faults, names.shaping, names.journal, names.journalMarks]),
+            Self.args(["DEL", names.keys, names.tokens, names.faults, names.shaping, names.channels, names.journal,
+                       names.journalMarks]),
             notice(.reset, ""),
         ])
     }

@@ -6,6 +6,8 @@ public struct SharedStateChange: Sendable, Equatable {
         case token(String)
         case fault(String)
         case shaping
+        /// A broadcast channel (by id) was created or deleted.
+        case channel(String)
         /// Anything may have changed: an import, or the feed reconnected and may have missed messages.
         case everything
         /// Another replica was reset (`POST /_emulator/reset`): forget what is not in the store too (journal,
@@ -74,6 +76,10 @@ public protocol SharedStateStore: StatePersistence {
     /// The shaping every replica applies (JSON), nil when none was set since the last reset.
     func shaping() throws -> [UInt8]?
     func setShaping(_ json: [UInt8]?) throws
+    /// Broadcast channels (JSON by channel id): one, all, and a create (`json`) or delete (nil).
+    func channel(_ id: String) throws -> [UInt8]?
+    func channels() throws -> [String: [UInt8]]
+    func setChannel(_ id: String, _ json: [UInt8]?) throws
 
     /// Empties the store (keys, tokens, faults, shaping, the cluster journal) and tells every replica to reset.
     func resetCluster() throws
