@@ -71,6 +71,7 @@ public final class Emulator: Sendable {
         self.extensions = extensions
         // Another replica's reset reaches the devices and the other layers as this one's would.
         services.onClusterReset { for ext in extensions { ext.reset() } }
+        services.onClusterClockMoved { now in for ext in extensions { ext.clockAdvanced(to: now) } }
         let observers: [any AcceptedPushObserver] = extensions.filter(\.observesPushes)
         var router: ClusterDeliveryRouter?
         if let store = services.shared { router = ClusterDeliveryRouter(services: services, store: store, observers: observers) }

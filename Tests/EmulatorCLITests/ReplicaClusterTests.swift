@@ -412,6 +412,28 @@ struct ReplicaClusterTests {
         #expect(gone != nil, "one still had the channel two deleted: \(read?.status ?? 0) \(read?.bodyText ?? "")")
     }
 
+    @Test func theManualClockMovedOnOneReplicaMovesOnEvery() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url, extra: ["--manual-clock"])
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url, extra: ["--manual-clock"])
+        defer { two.kill9() }
+        let before = try #require((one.call("GET", "/_emulator/clock").json["now"] as? NSNumber)?.int64Value)
+        let moved = one.call("POST", "/_emulator/clock/advance", #"{"seconds":7200}"#)
+        let now = try #require((moved.json["now"] as? NSNumber)?.int64Value)
+        #expect(now >= before + 7_200_000)
+        let followed = await Self.within(Self.propagationBound) {
+            ((two.call("GET", "/_emulator/clock").json["now"] as? NSNumber)?.int64Value ?? 0) >= now
+        }
+        #expect(followed != nil, "two's clock did not follow one's two-hour jump")
+        #expect(two.call("POST", "/_emulator/clock/resume").status == 200)
+        let running = await Self.within(Self.propagationBound) {
+            one.call("GET", "/_emulator/clock").json["frozen"] as? Bool == false
+        }
+        #expect(running != nil, "one's clock stayed frozen after two let the cluster's run")
+    }
+
     @Test func afterSyncEveryLiveReplicaHasEveryChangeAndAStalledOneIsNamed() async throws {
         let redis = try await RedisServerProcess()
         defer { redis.stop() }

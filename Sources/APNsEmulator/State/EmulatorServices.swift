@@ -38,6 +38,8 @@ public final class EmulatorServices: Sendable {
     let replication: ClusterReplication?
     /// Run when another replica resets the cluster, for the layers above (devices) to forget theirs.
     private let clusterResetListeners = Mutex<[@Sendable () -> Void]>([])
+    /// Run when another replica moves the manual clock, with the new now (devices fire their timers).
+    private let clusterClockListeners = Mutex<[@Sendable (Millis) -> Void]>([])
 
     /// Builds the registries and loads what the store holds.
     public init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemClock(),
@@ -79,6 +81,7 @@ public final class EmulatorServices: Sendable {
         if let shared {
             if let json = try shared.shaping() { self.shaping.update(try Self.decodeShaping(json)) }
             channels.restore(try Self.decodeChannels(shared.channels()))
+            if let json = try shared.clock() { try applyClock(json) }
             if let startVersion { try shared.markApplied(startVersion) }
             // Subscribed before the load above, so a change made meanwhile arrives here too.
             shared.watch { [weak self] change in self?.applyShared(change) }
@@ -104,6 +107,32 @@ public final class EmulatorServices: Sendable {
         clusterResetListeners.withLock { $0.append(body) }
     }
 
+    /// Runs `body` whenever another replica moves the manual clock (after this one's clock moved too).
+    public func onClusterClockMoved(_ body: @escaping @Sendable (Millis) -> Void) {
+        clusterClockListeners.withLock { $0.append(body) }
+    }
+
+    /// The manual clock as replicas share it.
+    private struct SharedClock: Codable {
+        var now: Millis
+        var frozen: Bool
+    }
+
+    /// Before the manual clock moves, freezes or resumes through this replica's control API: with a shared store,
+    /// every replica on a manual clock follows (none goes back in time). Written first, so a store that refuses
+    /// it leaves this replica's clock where it was too.
+    public func shareClock(now: Millis, frozen: Bool) throws {
+        guard let shared, clock is ManualClock else { return }
+        try shared.setClock(Array(try JSONEncoder().encode(SharedClock(now: now, frozen: frozen))))
+    }
+
+    private func applyClock(_ json: [UInt8]) throws {
+        guard let manual = clock as? ManualClock else { return }
+        let shared = try JSONDecoder().decode(SharedClock.self, from: Data(json))
+        if shared.frozen { manual.freeze() } else { manual.resume() }
+        manual.set(to: shared.now)
+    }
+
     /// Changes the shaping; with a shared store every replica applies it.
     public func updateShaping(_ settings: ShapingSettings) throws {
         if let shared { try shared.setShaping(Array(try JSONEncoder().encode(settings))) }
@@ -126,6 +155,12 @@ public final class EmulatorServices: Sendable {
                 if let rule = try shared.fault(id) { faults.adopt(rule) } else { faults.forget(id: id) }
             case .shaping:
                 shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
+            case .clock:
+                if let json = try shared.clock() {
+                    try applyClock(json)
+                    let now = clock.now()
+                    for listener in clusterClockListeners.withLock({ $0 }) { listener(now) }
+                }
             case .channel(let id):
                 channels.adopt(id, try shared.channel(id).map { try JSONDecoder().decode(ChannelInfo.self, from: Data($0)) })
             case .everything:

@@ -16,6 +16,7 @@ extension ControlAPI {
             throw ControlAPIError.conflict(
                 "the clock follows real time and cannot be frozen: start the emulator with a manual clock")
         }
+        try services.shareClock(now: clock.now(), frozen: frozen)
         if frozen { clock.freeze() } else { clock.resume() }
         return try ControlAPIResponse.json(clockState())
     }
@@ -52,6 +53,7 @@ extension ControlAPI {
         case (_?, _?):
             throw ControlAPIError.invalidField("seconds", message: "give either 'ms' or 'seconds', not both")
         }
+        try services.shareClock(now: clock.now() + delta, frozen: clock.isFrozen)
         clock.advance(byMillis: delta)
         for ext in extensions { ext.clockAdvanced(to: clock.now()) }
         return try ControlAPIResponse.json("now", clock.now())

@@ -119,6 +119,7 @@ final class RedisChangeFeed: Sendable {
         case .fault: change = .fault(id)
         case .shaping: change = .shaping
         case .channel: change = .channel(id)
+        case .clock: change = .clock
         case .all: change = .everything
         case .reset: change = .reset
         }

@@ -8,6 +8,8 @@ struct RedisKeys: Sendable {
     var faults: String { prefix + "faults" }
     /// A hash with one field, `settings`: the shaping every replica applies.
     var shaping: String { prefix + "shaping" }
+    /// The manual clock: `{"now", "frozen"}` as last set.
+    var clock: String { prefix + "clock" }
     /// Broadcast channels: id → JSON.
     var channels: String { prefix + "channels" }
     /// The pub/sub channel that carries change notices ("replica\nkind\nid\nversion").
@@ -30,7 +32,7 @@ struct RedisKeys: Sendable {
 
     /// The collection a change notice's kind names.
     enum Kind: String {
-        case key, token, fault, shaping, channel
+        case key, token, fault, shaping, channel, clock
         /// Replaced whole (import).
         case all
         /// `POST /_emulator/reset` on some replica: everything forgotten cluster-wide.

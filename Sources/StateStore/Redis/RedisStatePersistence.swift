@@ -100,6 +100,14 @@ public final class RedisStatePersistence: SharedStateStore {
         _ = try transaction("writing channel \(id)", [write, notice(.channel, id)])
     }
 
+    public func clock() throws -> [UInt8]? {
+        try run("reading the clock") { try $0.command(["GET", names.clock]) }.bytes
+    }
+
+    public func setClock(_ json: [UInt8]) throws {
+        _ = try transaction("writing the clock", [[Array("SET".utf8), Array(names.clock.utf8), json], notice(.clock, "")])
+    }
+
     public func resetCluster() throws {
         _ = try transaction("resetting the shared state", [
             Self.args(["DEL", names.keys, names.tokens, names.faults, names.shaping, names.channels, names.journal,

@@ -8,6 +8,8 @@ public struct SharedStateChange: Sendable, Equatable {
         case shaping
         /// A broadcast channel (by id) was created or deleted.
         case channel(String)
+        /// A manual clock was moved, frozen or let run.
+        case clock
         /// Anything may have changed: an import, or the feed reconnected and may have missed messages.
         case everything
         /// Another replica was reset (`POST /_emulator/reset`): forget what is not in the store too (journal,
@@ -80,6 +82,9 @@ public protocol SharedStateStore: StatePersistence {
     func channel(_ id: String) throws -> [UInt8]?
     func channels() throws -> [String: [UInt8]]
     func setChannel(_ id: String, _ json: [UInt8]?) throws
+    /// The manual clock replicas run on (JSON), nil until one moved it.
+    func clock() throws -> [UInt8]?
+    func setClock(_ json: [UInt8]) throws
 
     /// Empties the store (keys, tokens, faults, shaping, the cluster journal) and tells every replica to reset.
     func resetCluster() throws
