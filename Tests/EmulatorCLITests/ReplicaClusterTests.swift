@@ -175,6 +175,13 @@ struct ReplicaClusterTests {
             #expect(last?.reason == "Unregistered")
             #expect(last?.timestamp == at, "replica \(r.id) gave another timestamp")
         }
+        // And it stays so: no replica goes back to accepting the token.
+        for r in replicas {
+            for _ in 0..<5 {
+                let again = try await Self.push(client, to: r, token: token, jwt: try signer.jwt())
+                #expect(again.status == 410 && again.timestamp == at, "replica \(r.id) answered \(again.status)")
+            }
+        }
     }
 
     @Test func faultsShapingAndResetApplyToEveryReplica() async throws {
