@@ -39,7 +39,7 @@ haproxy_in_front() {
     shift
     FRONT_PORT=$(bench_free_port)
     {
-        printf 'global\n    maxconn 10000\ndefaults\n    mode tcp\n    timeout connect 5s\n    timeout client 1h\n'
+        printf 'global\n    maxconn 4000\ndefaults\n    mode tcp\n    timeout connect 5s\n    timeout client 1h\n'
         printf '    timeout server 1h\nfrontend apns\n    bind 127.0.0.1:%s\n    default_backend replicas\n' "$FRONT_PORT"
         printf 'backend replicas\n    balance roundrobin\n'
         for port in "$@"; do i=$((i + 1)); printf '    server r%s 127.0.0.1:%s\n' "$i" "$port"; done

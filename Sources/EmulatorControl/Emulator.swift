@@ -127,12 +127,7 @@ public final class Emulator: Sendable {
             throw error
         }
         services.endpoints.withLock { $0 = endpoints }
-        do {
-            try deliveryRouter?.start()
-        } catch {
-            shutdown()
-            throw error
-        }
+        deliveryRouter?.start()
         services.startReplication()
         if let readyFile = configuration.readyFile {
             try endpoints.writeReadyFile(to: readyFile)
@@ -151,9 +146,10 @@ public final class Emulator: Sendable {
     /// the pushes still on their way), then the control API, which a `settle` may be waiting on until then.
     public func shutdown() {
         server.shutdown()
-        for ext in extensions { ext.shutdown() }
-        // After the listeners: the pushes they finished answering are handed over and copied to the cluster journal too.
+        // After the listeners: the pushes they finished answering are handed over (and the inbox stops feeding the
+        // devices before they stop), then copied to the cluster journal.
         deliveryRouter?.stop()
+        for ext in extensions { ext.shutdown() }
         services.stopReplication()
         control.stop()
     }

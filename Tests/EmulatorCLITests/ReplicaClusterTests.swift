@@ -4,6 +4,7 @@ import Foundation
 import H2Transport
 import OpenSSLSupport
 import SpawnedProcess
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -65,6 +66,11 @@ struct ReplicaClusterTests {
             try ProviderTokenSigner.makeToken(privateKey: key, keyId: Self.keyId, teamId: Self.teamId,
                                               issuedAt: Int64(Date().timeIntervalSince1970))
         }
+    }
+
+    /// A count the push tasks raise and the test reads.
+    final class Progress: Sendable {
+        let count = Atomic<Int>(0)
     }
 
     struct Answer {
@@ -226,7 +232,10 @@ struct ReplicaClusterTests {
                 && (one.call("GET", "/_emulator/shaping").json["tokenRateLimit"] as? Int) == 0
         }
         #expect(forgotten != nil, "one still held tokens, keys, journal entries or shaping after two's reset")
-        #expect((two.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int) == 0)
+        let emptied = await Self.within(Self.propagationBound) {
+            (two.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int) == 0
+        }
+        #expect(emptied != nil, "the cluster journal kept entries across the reset")
     }
 
     @Test func everyAcceptedPushIsInTheClusterJournalOnceWhenAReplicaStopsUnderLoad() async throws {
@@ -249,8 +258,10 @@ struct ReplicaClusterTests {
         }
         #expect(replicas[0].call("DELETE", "/_emulator/cluster/journal").status == 204)
 
-        // Each replica gets pushes on one connection for a bounded count; b is stopped (SIGTERM) midway.
-        let perReplica = 300
+        // Each replica gets pushes on one connection for a bounded count; b is stopped (SIGTERM) once it has
+        // accepted 50, so it stops mid-load however fast the machine is.
+        let perReplica = 1_000
+        let acceptedByB = Progress()
         let targets = try replicas.map { (id: $0.id, port: try #require(Int(try $0.served.port("production")))) }
         let pushes = Task { () throws -> [String: String] in  // apns-id → replica
             try await withThrowingTaskGroup(of: [(String, String)].self) { group in
@@ -264,7 +275,10 @@ struct ReplicaClusterTests {
                             guard let answer = try? await Self.send(connection, port: target.port, token: token, jwt: jwt,
                                                                    alert: "load")
                             else { break }
-                            if answer.status == 200, let id = answer.apnsId { seen.append((id.lowercased(), target.id)) }
+                            if answer.status == 200, let id = answer.apnsId {
+                                seen.append((id.lowercased(), target.id))
+                                if target.id == "b" { acceptedByB.count.add(1, ordering: .relaxed) }
+                            }
                         }
                         return seen
                     }
@@ -274,7 +288,8 @@ struct ReplicaClusterTests {
                 return accepted
             }
         }
-        try await Task.sleep(for: .milliseconds(150))
+        let midway = await Self.within(.seconds(30)) { acceptedByB.count.load(ordering: .relaxed) >= 50 }
+        try #require(midway != nil, "b never accepted 50 pushes")
         replicas[1].terminate()
         let accepted = try await pushes.value
         #expect(accepted.values.contains("b"), "b accepted nothing before it stopped")
@@ -290,7 +305,7 @@ struct ReplicaClusterTests {
             extra = [:]
             var after: String?
             repeat {
-                let page = replicas[0].call("GET", "/_emulator/cluster/journal?limit=10000" + (after.map { "&after=\($0)" } ?? ""))
+                let page = replicas[0].call("GET", "/_emulator/cluster/journal?limit=1000" + (after.map { "&after=\($0)" } ?? ""))
                 lastPage = page
                 let entries = page.json["entries"] as? [[String: Any]] ?? []
                 for e in entries {
@@ -441,6 +456,46 @@ struct ReplicaClusterTests {
         #expect(running != nil, "one's clock stayed frozen after two let the cluster's run")
     }
 
+    @Test func afterWritesThroughTwoReplicasAtOnceSyncOnEitherMeansBothHaveAll() async throws {
+        let redis = try await RedisServerProcess()
+        defer { redis.stop() }
+        let one = try await Replica("one", store: redis.url)
+        defer { one.kill9() }
+        let two = try await Replica("two", store: redis.url)
+        defer { two.kill9() }
+        let both = [one, two]
+        // Interleaved writers: each replica's own changes and the other's reach it in the store's order.
+        let made = try await withThrowingTaskGroup(of: [String].self) { group in
+            for (i, r) in both.enumerated() {
+                let control = r.control
+                group.addTask {
+                    var tokens: [String] = []
+                    for _ in 0..<15 {
+                        let out = TestCommandTests.curl(["-X", "POST", "-d", #"{"bundleId":"com.example.app\#(i)","environment":"production"}"#,
+                                                         control + "/_emulator/tokens"])
+                        if let t = (try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])?["token"] as? String {
+                            tokens.append(t)
+                        }
+                    }
+                    return tokens
+                }
+            }
+            var all: [String] = []
+            for try await tokens in group { all += tokens }
+            return all
+        }
+        #expect(made.count == 30)
+        for r in both {
+            let synced = r.call("POST", "/_emulator/cluster/sync?timeoutSeconds=5")
+            #expect(synced.status == 200, "sync on \(r.id): \(synced.status) \(synced.json)")
+            for other in both {
+                let listed = Set((other.call("GET", "/_emulator/tokens").json["tokens"] as? [[String: Any]] ?? [])
+                    .compactMap { $0["token"] as? String })
+                #expect(Set(made).isSubset(of: listed), "\(other.id) lacks \(Set(made).subtracting(listed).count) tokens after sync on \(r.id)")
+            }
+        }
+    }
+
     @Test func afterSyncEveryLiveReplicaHasEveryChangeAndAStalledOneIsNamed() async throws {
         let redis = try await RedisServerProcess()
         defer { redis.stop() }
@@ -479,6 +534,11 @@ struct ReplicaClusterTests {
         let one = try await Replica("one", store: redis.url)
         defer { one.kill9() }
         let two = try await Replica("two", store: redis.url)
+        let running = await Self.within(.seconds(5)) {
+            let replicas = one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
+            return replicas.contains { $0["id"] as? String == "two" && $0["state"] as? String == "running" }
+        }
+        try #require(running != nil, "two never reported itself running")
         two.kill9()
         let lost = await Self.within(.seconds(6)) {
             let replicas = one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []

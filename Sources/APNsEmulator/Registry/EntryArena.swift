@@ -150,6 +150,30 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         if let c = current { _ = walk(c) }
     }
 
+    /// `forEach` from the first chunk that may hold an entry `isBefore` does not hold for: a chunk is skipped
+    /// whole when the next chunk's first entry is still before, so a reader resuming near the newest entries
+    /// reads a chunk or two, not the whole log.
+    package func forEach(skippingWhile isBefore: (UnsafeRawBufferPointer) -> Bool,
+                         _ body: (UnsafeRawBufferPointer) -> Bool) {
+        var chunks = full
+        if let c = current { chunks.append(c) }
+        var start = 0
+        while start + 1 < chunks.count, chunks[start + 1].used > 0 {
+            let next = chunks[start + 1]
+            let length = Int(next.base.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+            guard isBefore(UnsafeRawBufferPointer(start: next.base, count: length)) else { break }
+            start += 1
+        }
+        for (i, c) in chunks.enumerated() where i >= start {
+            var offset = i == 0 ? Self.offset(in: c, skipping: headDropped) : 0
+            while offset < c.used {
+                let length = Int(c.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                guard body(UnsafeRawBufferPointer(start: c.base + offset, count: length)) else { return }
+                offset += length
+            }
+        }
+    }
+
     /// Where the entry after the first `n` of `chunk` starts (reads run rarely; drops must stay cheap).
     private static func offset(in chunk: Chunk, skipping n: Int) -> Int {
         var offset = 0

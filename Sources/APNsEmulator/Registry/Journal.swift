@@ -152,9 +152,53 @@ public final class Journal: Sendable {
     /// Entries matching `filter`, oldest first (the newest `limit` when a limit is given).
     public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] { query(filter, earliest: nil) }
 
-    /// The oldest `count` entries with an id above `afterId`: a reader that copies the journal elsewhere in order.
-    public func entries(after afterId: Int64, count: Int) -> [JournalEntry] {
-        query(JournalFilter(afterId: afterId), earliest: max(count, 0))
+    /// Entries copied out as the journal stores them (self-contained), for a reader that copies the journal
+    /// elsewhere in order: no text is built and nothing is encoded, so copying costs little per entry.
+    package struct Copy: Sendable {
+        /// The entries, each prefixed by its length, oldest first.
+        package var bytes: [UInt8]
+        /// Entries appended whole (not from the push path), which `bytes` only refers to by id.
+        package var aside: [JournalEntry]
+        package var count: Int
+        package var newestId: Int64
+    }
+
+    /// The oldest `count` entries with an id above `afterId`, nil when there are none.
+    package func copy(after afterId: Int64, count: Int) -> Copy? {
+        state.withLock { s -> Copy? in
+            var copy = Copy(bytes: [], aside: [], count: 0, newestId: afterId)
+            s.arena.forEach(skippingWhile: { JournalStoredEntry($0).id <= afterId }) { e in
+                let stored = JournalStoredEntry(e)
+                guard stored.id > afterId else { return true }
+                stored.append(to: &copy.bytes)
+                if stored.kind == .aside, let entry = s.aside[stored.id] { copy.aside.append(entry) }
+                copy.count += 1
+                copy.newestId = stored.id
+                return copy.count < count
+            }
+            return copy.count == 0 ? nil : copy
+        }
+    }
+
+    /// The entries of a `Copy`'s bytes and aside entries (made by this build: the layout is this build's).
+    package static func entries(copied bytes: [UInt8], aside: [JournalEntry]) -> [JournalEntry] {
+        let byId = Dictionary(aside.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var entries: [JournalEntry] = []
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 4 <= raw.count {
+                let length = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                guard length >= JournalEntryEncoder.asideSize, offset + length <= raw.count else { return }
+                let stored = JournalStoredEntry(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length]))
+                if stored.kind == .aside {
+                    if let e = byId[stored.id] { entries.append(e) }
+                } else {
+                    entries.append(stored.entry())
+                }
+                offset += length
+            }
+        }
+        return entries
     }
 
     private func query(_ filter: JournalFilter, earliest: Int?) -> [JournalEntry] {
@@ -163,7 +207,7 @@ public final class Journal: Sendable {
             var matching: [UnsafeRawBufferPointer] = []
             s.arena.forEach { e in
                 if JournalStoredEntry(e).matches(filter, aside: s.aside) { matching.append(e) }
-                return earliest.map { matching.count < $0 } ?? true
+                return true
             }
             if let limit = filter.limit, limit >= 0, matching.count > limit {
                 matching.removeFirst(matching.count - limit)

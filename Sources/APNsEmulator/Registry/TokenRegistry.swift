@@ -15,6 +15,18 @@ public final class TokenRegistry: DeviceTokenLookup {
 
     private let state = Mutex(State())
     private let changes = Atomic<UInt64>(0)
+    /// Serialises read-change-write updates among themselves, so `state` is never held while the store is
+    /// written (with a shared store that is a network round trip, and every push reads `state`).
+    private let updates = Mutex(())
+    /// Set once any token is held by another replica's virtual device: until then a push needs no routing lookup.
+    private let otherReplicas = Atomic<Bool>(false)
+
+    /// Whether some token belongs to another replica's device (read on every push by the router).
+    public var holdsOtherReplicasTokens: Bool { otherReplicas.load(ordering: .relaxed) }
+
+    private func noteHolder(_ record: DeviceTokenRecord) {
+        if let holder = record.replica, holder != replicaId { otherReplicas.store(true, ordering: .relaxed) }
+    }
 
     public var generation: UInt64 { changes.load(ordering: .acquiring) }
 
@@ -57,10 +69,12 @@ public final class TokenRegistry: DeviceTokenLookup {
         var r = record
         r.token = r.token.lowercased()
         try persistence.upsertToken(r)
+        noteHolder(r)
         state.withLock { $0.tokens[TokenKey(r.token)] = r; changed() }
     }
 
     func restore(_ records: [DeviceTokenRecord]) {
+        for r in records { noteHolder(r) }
         state.withLock { s in
             s.tokens = Dictionary(records.map { (TokenKey($0.token), $0) }, uniquingKeysWith: { _, b in b })
             s.recentPushes = [:]
@@ -70,6 +84,7 @@ public final class TokenRegistry: DeviceTokenLookup {
 
     /// Takes a token another replica registered or changed (already in the shared store): memory only.
     func adopt(_ record: DeviceTokenRecord) {
+        noteHolder(record)
         state.withLock { $0.tokens[TokenKey(record.token)] = record; changed() }
     }
 
@@ -92,31 +107,38 @@ public final class TokenRegistry: DeviceTokenLookup {
         try update(token) { $0.expiredAt = at }
     }
 
-    /// Read, change, persist and store under one lock, so two concurrent updates (unregister and expire)
-    /// cannot lose one another and a concurrent remove cannot be undone.
+    /// Read, change, persist and store, one update at a time (`updates`), so two concurrent updates (unregister
+    /// and expire) cannot lose one another; `state` is held only to read and to store, never across the write.
     private func update(_ token: String, _ change: (inout DeviceTokenRecord) -> Void) throws -> DeviceTokenRecord? {
         let key = TokenKey(token.lowercased())
-        return try state.withLock { s throws -> DeviceTokenRecord? in
-            guard var record = s.tokens[key] else { return nil }
+        return try updates.withLock { _ throws -> DeviceTokenRecord? in
+            guard var record = state.withLock({ $0.tokens[key] }) else { return nil }
             change(&record)
             try persistence.upsertToken(record)
-            s.tokens[key] = record
-            changed()
-            return record
+            let stored = record
+            return state.withLock { s -> DeviceTokenRecord? in
+                guard s.tokens[key] != nil else { return nil }
+                s.tokens[key] = stored
+                changed()
+                return stored
+            }
         }
     }
 
     @discardableResult
     public func remove(_ token: String) throws -> Bool {
         let key = token.lowercased()
-        guard lookup(key) != nil else { return false }
-        try persistence.deleteToken(key)
-        state.withLock { s in
-            s.tokens.removeValue(forKey: TokenKey(key))
-            s.recentPushes.removeValue(forKey: TokenKey(key))
-            changed()
+        // Among the updates, so an unregister in progress cannot write the record back after it is gone.
+        return try updates.withLock { _ throws -> Bool in
+            guard lookup(key) != nil else { return false }
+            try persistence.deleteToken(key)
+            state.withLock { s in
+                s.tokens.removeValue(forKey: TokenKey(key))
+                s.recentPushes.removeValue(forKey: TokenKey(key))
+                changed()
+            }
+            return true
         }
-        return true
     }
 
     /// The record for a lowercase-hex token.

@@ -25,10 +25,12 @@ public struct ReplicaReport: Sendable, Codable, Equatable {
 /// The replica's side of the shared store that is not a registry write: it copies the journal into the
 /// cluster journal and reports the replica, on a thread of its own, never on the push path.
 ///
-/// The journal is copied in batches of at most 1,000 entries every 50 ms (at once again while a batch
-/// was full). Each batch and the replica's mark go in one transaction, so after a failure it resumes at
-/// the mark and copies nothing twice. A clean stop copies what is left first; a replica killed outright
-/// loses at most what it answered in the last interval.
+/// The journal is copied as the journal stores it (no text built, nothing encoded per entry), in batches of at
+/// most 1,000 entries every 50 ms (at once again while a batch was full). Each batch and the replica's mark go
+/// in one step, so after a failure it resumes at the mark and copies nothing twice; while it cannot tell
+/// whether a failed batch went in, it copies nothing. A batch read before a cluster reset is refused after it.
+/// A clean stop copies what is left first; a replica killed outright loses at most what it answered in the
+/// last interval.
 final class ClusterReplication: Sendable {
     static let heartbeatMillis = 1_000
     static let heartbeatTTLMillis = 3_000
@@ -46,10 +48,19 @@ final class ClusterReplication: Sendable {
     /// Redis is unreachable.
     static let maxPendingChannels = 10_000
 
+    /// The layout of copied entries: this build's journal layout (a reader of another build skips them).
+    static let journalFormat = "apns-emulator-journal/\(EmulatorVersion.current)"
+
     private struct State {
         /// Channels created (info) or deleted (nil) here and not yet in the store, in order.
         var channels: [(String, ChannelInfo?)] = []
         var forwarded: Int64 = 0
+        /// A batch failed and its mark could not be read: copy nothing until it can.
+        var unsure = false
+        /// Resets the cluster has seen, as this replica last learnt.
+        var epoch: Int64 = 0
+        /// Entries the local journal dropped (capacity, memory) before they could be copied.
+        var missed: Int64 = 0
         var stopping = false
         var endpoints: EmulatorEndpoints?
         var lastError: String?
@@ -103,11 +114,19 @@ final class ClusterReplication: Sendable {
         if first { finished.wait() }
     }
 
-    /// Copies every entry the journal holds that is newer than this incarnation's mark, now.
-    func flush() { while forward() {} }
-
     var lastError: String? { state.withLock { $0.lastError } }
     var forwardedId: Int64 { state.withLock { $0.forwarded } }
+    var missedCount: Int64 { state.withLock { $0.missed } }
+
+    /// The cluster was reset (here or elsewhere) and this replica's journal cleared: what it held before is not
+    /// to be copied, and batches are tagged with the new count.
+    func resetHappened(epoch: Int64) {
+        let newest = journal.newestId
+        state.withLock { s in
+            s.epoch = epoch
+            s.forwarded = max(s.forwarded, newest)
+        }
+    }
 
     /// Queues a channel this replica created or deleted, for the thread to copy (never blocks).
     func copyChannel(_ id: String, _ info: ChannelInfo?) {
@@ -142,24 +161,35 @@ final class ClusterReplication: Sendable {
     /// One batch; true when it was full (more may be waiting).
     @discardableResult
     private func forward() -> Bool {
-        let after = state.withLock { $0.forwarded }
-        let entries = journal.entries(after: after, count: Self.batchLimit)
-        guard let newest = entries.last else { return false }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let shared = entries.compactMap { entry -> SharedJournalEntry? in
-            guard let json = try? encoder.encode(entry) else { return nil }
-            return SharedJournalEntry(replica: store.replicaId, localId: entry.id, json: Array(json))
+        let (after, unsure, epoch) = state.withLock { ($0.forwarded, $0.unsure, $0.epoch) }
+        if unsure {
+            guard let mark = try? store.journalMark(incarnation) else { return false }
+            state.withLock { $0.forwarded = max($0.forwarded, mark); $0.unsure = false }
+            return true
         }
+        guard let copy = journal.copy(after: after, count: Self.batchLimit) else { return false }
+        let aside = (try? JSONEncoder().encode(copy.aside)).map(Array.init) ?? Array("[]".utf8)
+        let batch = SharedJournalBatch(replica: store.replicaId, count: copy.count, format: Self.journalFormat,
+                                       entries: copy.bytes, aside: aside)
+        let skipped = copy.newestId - after - Int64(copy.count)
         do {
-            try store.appendJournal(shared, incarnation: incarnation, capacity: capacity)
-            state.withLock { $0.forwarded = newest.id; $0.lastError = nil }
-            return entries.count == Self.batchLimit
+            let added = try store.appendJournal(batch, newestLocalId: copy.newestId, incarnation: incarnation,
+                                                epoch: epoch, capacity: capacity)
+            guard added else {
+                // A reset this replica has not heard of yet: the feed brings it, and `resetHappened` moves past.
+                return false
+            }
+            state.withLock { s in
+                s.forwarded = max(s.forwarded, copy.newestId)
+                s.missed += max(0, skipped)
+                s.lastError = nil
+            }
+            return copy.count == Self.batchLimit
         } catch {
-            // The transaction may have been applied with its reply lost: resume at the mark it wrote.
+            // The batch may have gone in with its reply lost: resume at the mark it wrote, or wait until it can be read.
             let mark = try? store.journalMark(incarnation)
             state.withLock {
-                if let mark { $0.forwarded = max($0.forwarded, mark) }
+                if let mark { $0.forwarded = max($0.forwarded, mark) } else { $0.unsure = true }
                 $0.lastError = "\(error)"
             }
             Thread.sleep(forTimeInterval: 0.2)

@@ -7,7 +7,8 @@ import Synchronization
 /// The emulator's shared state: registries, journal, faults, clock and the store behind them.
 ///
 /// One instance per running emulator, shared by the APNs handler (hot path, reads), the control API
-/// (writes) and, later, the devices. Each registry locks itself; nothing here needs a lock of its own.
+/// (writes) and, later, the devices. Each registry locks itself; the two lists of cluster listeners have locks
+/// of their own.
 public final class EmulatorServices: Sendable {
     public let configuration: EmulatorConfiguration
     public let clock: any EmulatorClock
@@ -17,7 +18,7 @@ public final class EmulatorServices: Sendable {
     public let tokens: TokenRegistry
     public let journal: Journal
     public let faults: FaultPlan
-    /// Broadcast channels (kept in memory only: they are cheap to recreate and Apple's are per test run).
+    /// Broadcast channels (in memory, and with a shared store copied there: see `ClusterReplication.copyChannel`).
     public let channels: ChannelRegistry
     public let persistence: any StatePersistence
     /// Provider-token signature verdicts, cached (one verification per distinct token).
@@ -83,6 +84,8 @@ public final class EmulatorServices: Sendable {
             channels.restore(try Self.decodeChannels(shared.channels()))
             if let json = try shared.clock() { try applyClock(json) }
             if let startVersion { try shared.markApplied(startVersion) }
+            if let replication { try shared.claimReplicaId(replication.incarnation, ttlMillis: ClusterReplication.heartbeatTTLMillis) }
+            replication?.resetHappened(epoch: try shared.currentEpoch())
             // Subscribed before the load above, so a change made meanwhile arrives here too.
             shared.watch { [weak self] change in self?.applyShared(change) }
         }
@@ -97,6 +100,15 @@ public final class EmulatorServices: Sendable {
         replication?.stop()
         shared?.stop()
     }
+
+    /// Up to `limit` cluster journal entries after `position` (nil: the oldest kept); nil without a shared store.
+    public func clusterJournal(after position: String?, limit: Int) throws -> ClusterJournalPage? {
+        guard let shared else { return nil }
+        return try ClusterJournalPage.read(shared, after: position, limit: limit)
+    }
+
+    /// Local journal entries dropped before they could be copied into the cluster journal.
+    public var replicationMissed: Int64? { replication?.missedCount }
 
     /// The newest local journal id copied into the cluster journal, and why the last copy failed.
     public var replicationForwardedId: Int64? { replication?.forwardedId }
@@ -166,20 +178,50 @@ public final class EmulatorServices: Sendable {
             case .everything:
                 // Numbered before the read: whatever the read returns is at least that new.
                 version = try shared.currentVersion()
-                let stored = try shared.load()
-                try keys.restore(stored.keys)
-                tokens.restore(stored.tokens)
-                faults.restore(stored.faults)
-                shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
-                channels.restore(try Self.decodeChannels(shared.channels()))
+                try reloadShared()
             case .reset:
+                // This replica's own reset already forgot everything (and may have registered since).
+                guard !change.ownChange else { break }
                 forgetAll()
+                replication?.resetHappened(epoch: try shared.currentEpoch())
                 for listener in clusterResetListeners.withLock({ $0 }) { listener() }
             }
             if let version { try shared.markApplied(version) }
         } catch {
-            FileHandle.standardError.write(Data("apns-emulator: applying \(change.kind) from the shared store: \(error)\n".utf8))
+            let why = "apns-emulator: applying \(change.kind) from the shared store: \(error); reloading everything\n"
+            FileHandle.standardError.write(Data(why.utf8))
+            reloadUntilItWorks()
         }
+    }
+
+    /// After a change could not be applied: read the whole shared state again, with backoff, until it works
+    /// (on the feed's thread, so later notices wait meanwhile and none is applied out of order).
+    private func reloadUntilItWorks() {
+        var pause = 0.2
+        for _ in 0..<30 {
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(pause * 2, 2)
+            guard let shared else { return }
+            do {
+                let version = try shared.currentVersion()
+                try reloadShared()
+                try shared.markApplied(version)
+                return
+            } catch {
+                FileHandle.standardError.write(Data("apns-emulator: reloading the shared state: \(error)\n".utf8))
+            }
+        }
+    }
+
+    private func reloadShared() throws {
+        guard let shared else { return }
+        let stored = try shared.load()
+        try keys.restore(stored.keys)
+        tokens.restore(stored.tokens)
+        faults.restore(stored.faults)
+        shaping.update(try shared.shaping().map(Self.decodeShaping) ?? initialShaping)
+        channels.restore(try Self.decodeChannels(shared.channels()))
+        if let json = try shared.clock() { try applyClock(json) }
     }
 
     /// Why `syncCluster` gave up: the replicas still behind, with the change each has.
@@ -198,6 +240,7 @@ public final class EmulatorServices: Sendable {
         guard let shared else { return 0 }
         let target = try shared.currentVersion()
         let deadline = ContinuousClock.now + timeout
+        var pause = 0.005
         while true {
             let live = try shared.replicas().filter(\.live).map(\.id)
             let applied = try shared.appliedVersions()
@@ -207,7 +250,9 @@ public final class EmulatorServices: Sendable {
             })
             if behind.isEmpty { return target }
             guard ContinuousClock.now < deadline else { throw ClusterSyncTimeout(version: target, behind: behind) }
-            Thread.sleep(forTimeInterval: 0.005)
+            // Quick while the change is fresh, then gentler: waiters share the connection the feed reads back on.
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(pause * 2, 0.05)
         }
     }
 
@@ -249,6 +294,7 @@ public final class EmulatorServices: Sendable {
     public func reset() throws {
         if let shared { try shared.resetCluster() } else { try persistence.replaceAll(with: EmulatorState()) }
         forgetAll()
+        if let shared { replication?.resetHappened(epoch: try shared.currentEpoch()) }
         if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
     }
 

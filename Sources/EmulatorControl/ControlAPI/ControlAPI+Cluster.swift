@@ -5,8 +5,8 @@ import StateStore
 
 /// `/_emulator/cluster`: the replicas sharing this emulator's state store, and the cluster journal.
 extension ControlAPI {
-    /// Most cluster journal entries one call returns.
-    static let maxClusterJournalLimit: Int64 = 10_000
+    /// Most cluster journal entries one call returns (each may hold up to a full request: pages stay tens of MB).
+    static let maxClusterJournalLimit: Int64 = 1_000
 
     struct ClusterReplicaView: Encodable {
         var id: String
@@ -33,24 +33,13 @@ extension ControlAPI {
         /// This replica's copy into the cluster journal: the newest local id copied, and the last failure.
         var journalForwardedId: Int64?
         var journalError: String?
+        /// Local journal entries dropped (capacity, memory) before this replica could copy them.
+        var journalMissed: Int64?
         /// This replica's pushes for other replicas' devices, and theirs for its own.
         var deliveries: ClusterDeliveryRouter.Counters?
     }
 
-    struct ClusterJournalEntry: Encodable {
-        var position: String
-        var replica: String
-        var localId: Int64
-        var entry: JournalEntry
-    }
-
-    struct ClusterJournalPage: Encodable {
-        var entries: [ClusterJournalEntry]
-        /// Pass as `after` for the next page (null when the page is empty).
-        var next: String?
-    }
-
-    /// `GET /cluster` → this replica, the store, and every replica that reported since the last reset.
+    /// `GET /cluster` → this replica, the store, and every replica that reported (a reset forgets the lost ones).
     func getCluster(_ request: ControlRequest) throws -> HTTP1Response {
         guard let shared = services.shared else {
             return try ControlAPIResponse.json(ClusterView(shared: false, store: nil, replicaId: services.configuration.replicaId,
@@ -61,6 +50,7 @@ extension ControlAPI {
             shared: true, store: shared.location, replicaId: shared.replicaId, replicas: replicas,
             totals: Self.totals(replicas),
             journalForwardedId: services.replicationForwardedId, journalError: services.replicationError,
+            journalMissed: services.replicationMissed,
             deliveries: deliveryRouter?.counters))
     }
 
@@ -86,21 +76,14 @@ extension ControlAPI {
     func listClusterJournal(_ request: ControlRequest) throws -> HTTP1Response {
         var query = request.query
         let after = query.string("after")
-        let limit = try query.integer("limit", in: 1...Self.maxClusterJournalLimit) ?? 1_000
+        let limit = try query.integer("limit", in: 1...Self.maxClusterJournalLimit) ?? 100
         try query.finish()
-        if let after, !Self.isStreamPosition(after) {
-            throw ControlAPIError.invalidQuery("after", mustBe: "a position from a previous page, such as 1733150000000-0",
+        if let after, !ClusterJournalPage.isPosition(after) {
+            throw ControlAPIError.invalidQuery("after", mustBe: "a position from a previous page, such as 1733150000000-0/12",
                                                got: after)
         }
-        let shared = try requireShared()
-        let decoder = JSONDecoder()
-        let entries = try shared.journal(after: after, limit: Int(limit)).compactMap { e -> ClusterJournalEntry? in
-            guard let position = e.position, let entry = try? decoder.decode(JournalEntry.self, from: Data(e.json)) else {
-                return nil
-            }
-            return ClusterJournalEntry(position: position, replica: e.replica, localId: e.localId, entry: entry)
-        }
-        return try ControlAPIResponse.json(ClusterJournalPage(entries: entries, next: entries.last?.position))
+        _ = try requireShared()
+        return try ControlAPIResponse.json(try services.clusterJournal(after: after, limit: Int(limit)))
     }
 
     /// `GET /cluster/journal/count` → `{"count": N}`.
@@ -146,12 +129,14 @@ extension ControlAPI {
         for (state, n) in [("running", t.running), ("stopped", t.stopped), ("lost", t.lost)] {
             lines.append(#"apns_emulator_cluster_replicas{state="\#(state)"} \#(n)"#)
         }
-        lines += ["# HELP apns_emulator_cluster_requests_total APNs requests answered by every replica, as each last reported.",
-                  "# TYPE apns_emulator_cluster_requests_total counter",
-                  "apns_emulator_cluster_requests_total \(t.answered)",
-                  "# HELP apns_emulator_cluster_accepted_total Of those, the ones answered 200.",
-                  "# TYPE apns_emulator_cluster_accepted_total counter",
-                  "apns_emulator_cluster_accepted_total \(t.accepted)"]
+        // Gauges: sums of last reports, which fall when a replica restarts; every replica shows the same sum, so
+        // take one replica's (max), not the sum over scrapes.
+        lines += ["# HELP apns_emulator_cluster_requests APNs requests answered by every replica, as each last reported.",
+                  "# TYPE apns_emulator_cluster_requests gauge",
+                  "apns_emulator_cluster_requests \(t.answered)",
+                  "# HELP apns_emulator_cluster_accepted Of those, the ones answered 200.",
+                  "# TYPE apns_emulator_cluster_accepted gauge",
+                  "apns_emulator_cluster_accepted \(t.accepted)"]
         if let count = try? shared.journalCount() {
             lines += ["# HELP apns_emulator_cluster_journal_entries Entries in the cluster journal.",
                       "# TYPE apns_emulator_cluster_journal_entries gauge", "apns_emulator_cluster_journal_entries \(count)"]
@@ -167,9 +152,4 @@ extension ControlAPI {
         return shared
     }
 
-    /// A Redis stream id: milliseconds, a dash, a sequence number.
-    static func isStreamPosition(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.count <= 20 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
-    }
 }

@@ -262,19 +262,21 @@ extension ControlAPIDocument {
                       success: (200, "The cluster.", "Cluster")),
             Operation(id: .syncCluster, method: "POST", path: prefix + "/cluster/sync", tag: "cluster",
                       summary: "Wait until every replica has every change",
-                      description: "Returns once every live replica has applied every key, token, fault and shaping"
-                        + " change made before the call, so a sender that registered through one replica may push"
-                        + " through any. Without a shared store it answers at once.",
+                      description: "Returns once every live replica has applied every shared change (keys, tokens,"
+                        + " faults, shaping, channels, the clock, resets) made before the call, so a sender that"
+                        + " registered through one replica may push through any. A replica that hangs holds it up"
+                        + " until its report lapses (3 s). Without a shared store it answers at once.",
                       query: [queryParameter("timeoutSeconds", integer("How long to wait (default 10).", minimum: 1,
                                                                        maximum: ControlAPI.maxClusterSyncSeconds))],
                       success: (200, "The change number every live replica has.", "ClusterSync"),
-                      errors: [503: "A replica had not caught up in time (the error names it)."]),
+                      errors: [503: "A replica had not caught up in time (the error names it).",
+                               500: "The shared store could not be read."]),
             Operation(id: .listClusterJournal, method: "GET", path: prefix + "/cluster/journal", tag: "cluster",
                       summary: "Every replica's journal entries",
                       description: "In the order the store received them, oldest first; page with `next` as `after`."
                         + " Each replica copies its entries within about 50 ms of answering.",
                       query: [queryParameter("after", string("A position from an earlier page.")),
-                              queryParameter("limit", integer("At most this many (default 1000).", minimum: 1,
+                              queryParameter("limit", integer("At most this many (default 100).", minimum: 1,
                                                               maximum: ControlAPI.maxClusterJournalLimit))],
                       success: (200, "A page of entries.", "ClusterJournalPage"),
                       errors: [409: "This emulator shares no state store."]),

@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
 
-/// The other replicas' change notices, heard on a subscribed connection of its own, on a thread of its own.
+/// Change notices (every replica's, this one's included), heard on a subscribed connection of its own, on a
+/// thread of its own, which alone calls the handler: notices are handled one at a time, in the store's order.
 ///
 /// Subscribed before `init` returns, so a change made while the caller loads the state is not missed;
-/// notices that arrive before `start` wait in order. When the connection breaks, the feed reconnects with
+/// notices that arrive before `start` wait, in order, for the thread to hand them over first. A PING each
+/// second finds a connection that died without a word; when the connection breaks, the feed reconnects with
 /// backoff and reports `.everything`, since notices may have been lost meanwhile.
 final class RedisChangeFeed: Sendable {
     private struct State {
@@ -43,17 +45,13 @@ final class RedisChangeFeed: Sendable {
         if let error = firstError.withLock({ $0 }) { throw error }
     }
 
-    /// Delivers waiting and future notices to `handler`, on the feed's thread.
+    /// Delivers waiting and future notices to `handler`, on the feed's thread (within 200 ms).
     func start(_ handler: @escaping @Sendable (SharedStateChange) -> Void) {
-        let waiting = state.withLock { s -> [SharedStateChange] in
-            s.handler = handler
-            defer { s.waiting = [] }
-            return s.waiting
-        }
-        for change in waiting { handler(change) }
+        state.withLock { $0.handler = handler }
     }
 
-    /// Stops listening; returns once the thread has let go of its connection (within about 200 ms).
+    /// Stops listening; returns once the thread has let go of its connection (within 200 ms while connected,
+    /// within a reconnect attempt's timeouts while not).
     func stop() {
         let first = state.withLock { s -> Bool in
             defer { s.stopped = true }
@@ -80,21 +78,33 @@ final class RedisChangeFeed: Sendable {
     private func listen(_ first: RedisConnection) {
         var connection: RedisConnection? = first
         var backoffMillis = 100
+        var lastPing = ContinuousClock.now
+        var lastHeard = ContinuousClock.now
         while !isStopped {
+            deliver(nil)
             guard let c = connection else {
                 Thread.sleep(forTimeInterval: Double(backoffMillis) / 1000)
                 backoffMillis = min(backoffMillis * 2, 2_000)
                 if let again = try? subscribe() {
                     connection = again
                     backoffMillis = 100
+                    lastHeard = ContinuousClock.now
                     deliver(SharedStateChange(.everything, version: nil))
                 }
                 continue
             }
             do {
-                for reply in try c.receive(timeoutMillis: 200) {
+                if ContinuousClock.now - lastPing >= .seconds(1) {
+                    try c.send(["PING"])
+                    lastPing = ContinuousClock.now
+                }
+                let replies = try c.receive(timeoutMillis: 200)
+                if !replies.isEmpty { lastHeard = ContinuousClock.now }
+                for reply in replies {
                     if let change = parse(reply) { deliver(change) }
                 }
+                // Pings go unanswered: the server or the path to it is gone, though no reset came.
+                if ContinuousClock.now - lastHeard > .seconds(3) { throw RedisError(address, "listening", "no answer to PING") }
             } catch {
                 c.close()
                 connection = nil
@@ -103,14 +113,15 @@ final class RedisChangeFeed: Sendable {
         connection?.close()
     }
 
-    /// A `message` push on the channel, as a change made by another replica (nil for ours and for others).
+    /// A `message` push on the channel, as a change (nil for anything else: subscribe confirmations, pongs).
     private func parse(_ reply: RedisReply) -> SharedStateChange? {
         let parts = reply.items
         guard parts.count == 3, parts[0].text == "message", let text = parts[2].text else { return nil }
         // The id may hold anything but a newline; the version is always last.
         let fields = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 4, fields[0] != replicaId, let kind = RedisKeys.Kind(rawValue: fields[1]),
-              let version = Int64(fields[3]) else { return nil }
+        guard fields.count == 4, let kind = RedisKeys.Kind(rawValue: fields[1]), let version = Int64(fields[3]) else {
+            return nil
+        }
         let id = fields[2]
         let change: SharedStateChange.Kind
         switch kind {
@@ -123,14 +134,18 @@ final class RedisChangeFeed: Sendable {
         case .all: change = .everything
         case .reset: change = .reset
         }
-        return SharedStateChange(change, version: version)
+        return SharedStateChange(change, version: version, ownChange: fields[0] == replicaId)
     }
 
-    private func deliver(_ change: SharedStateChange) {
-        let handler = state.withLock { s -> (@Sendable (SharedStateChange) -> Void)? in
-            if s.handler == nil { s.waiting.append(change) }
-            return s.handler
+    /// Hands `change` (nil: none, just what waits) to the handler after whatever waited for it, or keeps it
+    /// waiting until there is one. Called on the feed's thread only.
+    private func deliver(_ change: SharedStateChange?) {
+        let (handler, ready) = state.withLock { s -> ((@Sendable (SharedStateChange) -> Void)?, [SharedStateChange]) in
+            if let change { s.waiting.append(change) }
+            guard let handler = s.handler else { return (nil, []) }
+            defer { s.waiting = [] }
+            return (handler, s.waiting)
         }
-        handler?(change)
+        if let handler { for c in ready { handler(c) } }
     }
 }

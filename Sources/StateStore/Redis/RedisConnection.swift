@@ -35,9 +35,6 @@ final class RedisConnection {
 
     var isOpen: Bool { context != nil }
 
-    /// The socket, for a reader that polls before it reads.
-    var fileDescriptor: Int32 { context?.pointee.fd ?? -1 }
-
     func close() {
         if let c = context { redisFree(c) }
         context = nil

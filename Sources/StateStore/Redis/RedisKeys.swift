@@ -18,8 +18,11 @@ struct RedisKeys: Sendable {
     var version: String { prefix + "version" }
     /// Per replica, the latest change it has applied (what `sync` waits on).
     var applied: String { prefix + "applied" }
-    /// The cluster journal, a capped stream.
+    /// The cluster journal, a stream of batches, and how many entries its batches hold.
     var journal: String { prefix + "journal" }
+    var journalCount: String { prefix + "journal-count" }
+    /// How many times the cluster was reset: a journal batch read before a reset is refused after it.
+    var epoch: String { prefix + "epoch" }
     /// Per replica incarnation, the newest local journal id already in the stream (so a retried append
     /// after a lost reply adds nothing twice).
     var journalMarks: String { prefix + "journal-marks" }

@@ -4,17 +4,21 @@ import Synchronization
 /// Keys, tokens, faults and shaping in Redis, shared live by every emulator pointed at the same server
 /// (`serve --state-store redis://HOST:PORT[/DB]`), with the cluster journal and the replicas' reports.
 ///
-/// Each write is one `MULTI … EXEC`: the value and a change notice on one pub/sub channel, so a replica that
-/// hears the notice reads the value already there. Registries call this only from control paths; the push
-/// path reads their memory, which `RedisChangeFeed` keeps current.
+/// Each write is one `MULTI … EXEC`: the value and a numbered change notice on one pub/sub channel, so a replica
+/// that hears the notice reads the value already there. Writes come from control calls, the devices' registrations
+/// and the replication thread, never from the push path, which reads the registries' memory that `RedisChangeFeed`
+/// keeps current.
 public final class RedisStatePersistence: SharedStateStore {
     public let address: RedisAddress
     public let replicaId: String
     public var location: String { address.description }
 
     private let names: RedisKeys
-    /// Commands from any thread take turns on one connection; a broken one is replaced on the next call.
+    /// Control writes and the feed's read-backs take turns on one connection; the journal copy, the push hand-over
+    /// and the heartbeats on another, so a large batch does not hold up a change. A broken one is replaced on the
+    /// next call.
     private let connection: Mutex<RedisConnection?>
+    private let bulk: Mutex<RedisConnection?>
     private let feed: RedisChangeFeed
 
     /// Connects (so an unreachable server is reported at start, naming it) and subscribes to the change feed
@@ -23,15 +27,29 @@ public final class RedisStatePersistence: SharedStateStore {
         self.address = address
         self.replicaId = replicaId
         self.names = RedisKeys(prefix: prefix)
-        self.connection = Mutex(try RedisConnection(address))
+        self.connection = Mutex(try RedisConnection(address, timeoutSeconds: 5))
+        self.bulk = Mutex(nil)
         self.feed = try RedisChangeFeed(address: address, channel: names.changes, replicaId: replicaId)
     }
 
-    deinit { stop() }
-
+    /// Stops the feed and closes the connections (`EmulatorServices.stopReplication` calls it; nothing else
+    /// waits for the feed's thread, which may be the caller).
     public func stop() {
         feed.stop()
         connection.withLock { $0?.close() }
+        bulk.withLock { $0?.close() }
+    }
+
+    /// Claims `replicaId` for this run (`alive:<id>` set only if absent), so two live replicas never share an id
+    /// (they would ignore each other's notices and read one inbox).
+    public func claimReplicaId(_ incarnation: String, ttlMillis: Int) throws {
+        let reply = try checked("claiming replica id \(replicaId)") {
+            try $0.command(["SET", names.alive(replicaId), incarnation, "NX", "PX", String(ttlMillis)])
+        }
+        guard reply == .status("OK") else {
+            throw RedisError(address, "claiming replica id \(replicaId)", "a live replica already uses it; give each "
+                             + "replica its own --replica-id (or wait \(ttlMillis / 1000) s after stopping the last one)")
+        }
     }
 
     public func watch(_ handler: @escaping @Sendable (SharedStateChange) -> Void) { feed.start(handler) }
@@ -60,7 +78,8 @@ public final class RedisStatePersistence: SharedStateStore {
         commands += try hashSets(names.tokens, state.tokens.map { ($0.token, try Self.json($0)) })
         commands += try hashSets(names.faults, state.faults.map { ($0.id, try Self.json($0)) })
         commands.append(notice(.all, ""))
-        _ = try transaction("replacing the shared state", commands)
+        // Not retried: a large import may outlast the read timeout and still have run.
+        _ = try transaction("replacing the shared state", retry: false, commands)
     }
 
     // MARK: SharedStateStore
@@ -70,7 +89,7 @@ public final class RedisStatePersistence: SharedStateStore {
     public func fault(_ id: String) throws -> FaultRule? { try fetch(names.faults, id) }
 
     public func shaping() throws -> [UInt8]? {
-        try run("reading the shaping") { try $0.command(["HGET", names.shaping, "settings"]) }.bytes
+        try checked("reading the shaping") { try $0.command(["HGET", names.shaping, "settings"]) }.bytes
     }
 
     public func setShaping(_ json: [UInt8]?) throws {
@@ -80,11 +99,11 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     public func channel(_ id: String) throws -> [UInt8]? {
-        try run("reading channel \(id)") { try $0.command(["HGET", names.channels, id]) }.bytes
+        try checked("reading channel \(id)") { try $0.command(["HGET", names.channels, id]) }.bytes
     }
 
     public func channels() throws -> [String: [UInt8]] {
-        let flat = try run("reading the channels") { try $0.command(["HGETALL", names.channels]) }.items
+        let flat = try checked("reading the channels") { try $0.command(["HGETALL", names.channels]) }.items
         var out: [String: [UInt8]] = [:]
         var i = 0
         while i + 1 < flat.count {
@@ -101,46 +120,79 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     public func clock() throws -> [UInt8]? {
-        try run("reading the clock") { try $0.command(["GET", names.clock]) }.bytes
+        try checked("reading the clock") { try $0.command(["GET", names.clock]) }.bytes
     }
 
     public func setClock(_ json: [UInt8]) throws {
         _ = try transaction("writing the clock", [[Array("SET".utf8), Array(names.clock.utf8), json], notice(.clock, "")])
     }
 
+    /// Forgets the replicas that are no longer live (their reports and inboxes): a reset starts the listing afresh.
+    private static let forgetLostScript = """
+        for _, id in ipairs(redis.call('HKEYS', KEYS[1])) do
+            if redis.call('EXISTS', ARGV[1] .. id) == 0 then
+                redis.call('HDEL', KEYS[1], id)
+                redis.call('HDEL', KEYS[2], id)
+                redis.call('DEL', ARGV[2] .. id)
+            end
+        end
+        return 0
+        """
+
     public func resetCluster() throws {
-        _ = try transaction("resetting the shared state", [
+        _ = try transaction("resetting the shared state", retry: false, [
             Self.args(["DEL", names.keys, names.tokens, names.faults, names.shaping, names.channels, names.journal,
-                       names.journalMarks]),
+                       names.journalCount, names.journalMarks]),
+            Self.args(["INCR", names.epoch]),
+            Self.args(["EVAL", Self.forgetLostScript, "2", names.replicas, names.applied, names.alive(""), names.inbox("")]),
             notice(.reset, ""),
         ])
     }
 
-    public func appendJournal(_ entries: [SharedJournalEntry], incarnation: String, capacity: Int) throws {
-        guard let newest = entries.last else { return }
-        // The mark and the entries go in one transaction: after a reply lost to a broken connection, the
-        // caller asks `journalMark` where it got to instead of appending twice.
-        var commands: [[[UInt8]]] = entries.map { e in
-            [Array("XADD".utf8), Array(names.journal.utf8), Array("MAXLEN".utf8), Array("~".utf8),
-             Array(String(max(capacity, 1)).utf8), Array("*".utf8),
-             Array("replica".utf8), Array(e.replica.utf8), Array("local".utf8), Array(String(e.localId).utf8),
-             Array("entry".utf8), e.json]
-        }
-        commands.append(Self.args(["HSET", names.journalMarks, incarnation, String(newest.localId)]))
-        _ = try transaction("appending to the cluster journal", retry: false, commands)
+    /// Adds the batch, counts its entries, drops the oldest batches while the count exceeds the capacity, and
+    /// sets the mark: one script, so a reader never sees the batch without the mark or the count.
+    private static let appendScript = """
+        if tonumber(redis.call('GET', KEYS[4]) or '0') ~= tonumber(ARGV[9]) then return -1 end
+        redis.call('XADD', KEYS[1], '*', 'replica', ARGV[4], 'count', ARGV[5], 'format', ARGV[6], 'entries', ARGV[7], 'aside', ARGV[8])
+        local total = redis.call('INCRBY', KEYS[2], tonumber(ARGV[5]))
+        local cap = tonumber(ARGV[1])
+        while total > cap do
+            local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+            if #oldest == 0 then break end
+            local fields, n = oldest[1][2], 0
+            for i = 1, #fields, 2 do if fields[i] == 'count' then n = tonumber(fields[i + 1]) end end
+            redis.call('XDEL', KEYS[1], oldest[1][1])
+            total = redis.call('DECRBY', KEYS[2], n)
+        end
+        redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+        return total
+        """
+
+    public func appendJournal(_ batch: SharedJournalBatch, newestLocalId: Int64, incarnation: String, epoch: Int64,
+                              capacity: Int) throws -> Bool {
+        let command: [[UInt8]] = Self.args(["EVAL", Self.appendScript, "4", names.journal, names.journalCount,
+                                            names.journalMarks, names.epoch, String(max(capacity, 1)), incarnation,
+                                            String(newestLocalId), batch.replica, String(batch.count), batch.format])
+            + [batch.entries, batch.aside, Array(String(epoch).utf8)]
+        // Not retried: after a lost reply the caller asks `journalMark` where it got to instead of appending twice.
+        let reply = try checked("appending to the cluster journal", bulk: true, retry: false) { try $0.command(bytes: command) }
+        return reply != .integer(-1)
+    }
+
+    public func currentEpoch() throws -> Int64 {
+        try checked("reading the reset count") { try $0.command(["GET", names.epoch]) }.text.flatMap { Int64($0) } ?? 0
     }
 
     public func journalMark(_ incarnation: String) throws -> Int64 {
-        let reply = try run("reading the cluster journal's mark") { try $0.command(["HGET", names.journalMarks, incarnation]) }
+        let reply = try checked("reading the cluster journal's mark") { try $0.command(["HGET", names.journalMarks, incarnation]) }
         return reply.text.flatMap { Int64($0) } ?? 0
     }
 
-    public func journal(after position: String?, limit: Int) throws -> [SharedJournalEntry] {
-        let start = position.map { "(" + $0 } ?? "-"
-        let reply = try run("reading the cluster journal") {
-            try $0.command(["XRANGE", names.journal, start, "+", "COUNT", String(max(limit, 1))])
+    public func journalBatches(from start: String, count: Int) throws -> [SharedJournalBatch] {
+        let reply = try checked("reading the cluster journal") {
+            try $0.command(["XRANGE", names.journal, start, "+", "COUNT", String(max(count, 1))])
         }
-        return reply.items.compactMap { item -> SharedJournalEntry? in
+        return reply.items.compactMap { item -> SharedJournalBatch? in
             let parts = item.items
             guard parts.count == 2, let id = parts[0].text else { return nil }
             var fields: [String: [UInt8]] = [:]
@@ -150,32 +202,32 @@ public final class RedisStatePersistence: SharedStateStore {
                 if let k = flat[i].text, let v = flat[i + 1].bytes { fields[k] = v }
                 i += 2
             }
-            guard let replica = fields["replica"], let local = fields["local"], let json = fields["entry"] else { return nil }
-            return SharedJournalEntry(position: id, replica: String(decoding: replica, as: UTF8.self),
-                                      localId: Int64(String(decoding: local, as: UTF8.self)) ?? 0, json: json)
+            guard let replica = fields["replica"], let count = fields["count"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
+                  let format = fields["format"], let entries = fields["entries"] else { return nil }
+            return SharedJournalBatch(position: id, replica: String(decoding: replica, as: UTF8.self), count: count,
+                                      format: String(decoding: format, as: UTF8.self), entries: entries,
+                                      aside: fields["aside"] ?? [])
         }
     }
 
     public func journalCount() throws -> Int {
-        if case .integer(let n) = try run("counting the cluster journal", { try $0.command(["XLEN", names.journal]) }) {
-            return Int(n)
-        }
-        return 0
+        try checked("counting the cluster journal") { try $0.command(["GET", names.journalCount]) }.text.flatMap { Int($0) } ?? 0
     }
 
     public func clearJournal() throws {
-        _ = try run("clearing the cluster journal") { try $0.command(["DEL", names.journal, names.journalMarks]) }
+        // The marks stay: a copy whose reply was lost still finds where it got to.
+        _ = try checked("clearing the cluster journal") { try $0.command(["DEL", names.journal, names.journalCount]) }
     }
 
     public func heartbeat(_ json: [UInt8], ttlMillis: Int) throws {
-        _ = try transaction("reporting this replica", [
+        _ = try transaction("reporting this replica", bulk: true, [
             [Array("HSET".utf8), Array(names.replicas.utf8), Array(replicaId.utf8), json],
             Self.args(["SET", names.alive(replicaId), "1", "PX", String(max(ttlMillis, 1))]),
         ])
     }
 
     public func replicas() throws -> [SharedReplica] {
-        let all = try run("listing replicas") { try $0.command(["HGETALL", names.replicas]) }.items
+        let all = try checked("listing replicas") { try $0.command(["HGETALL", names.replicas]) }.items
         var reports: [(String, [UInt8])] = []
         var i = 0
         while i + 1 < all.count {
@@ -191,11 +243,6 @@ public final class RedisStatePersistence: SharedStateStore {
         }.sorted { $0.id < $1.id }
     }
 
-    /// Forgets a replica's report (a stopped replica that said goodbye).
-    public func removeReplica(_ id: String) throws {
-        _ = try run("removing a replica") { try $0.command(["HDEL", names.replicas, id]) }
-    }
-
     // MARK: Plumbing
 
     private func put<T: Encodable>(_ hash: String, _ kind: RedisKeys.Kind, _ id: String, _ value: T) throws {
@@ -209,21 +256,20 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     private func fetch<T: Decodable>(_ hash: String, _ id: String) throws -> T? {
-        guard let bytes = try run("reading \(id)", { try $0.command(["HGET", hash, id]) }).bytes else { return nil }
+        guard let bytes = try checked("reading \(id)", { try $0.command(["HGET", hash, id]) }).bytes else { return nil }
         return try decode(bytes, T.self, what: hash)
     }
 
-    /// Numbers the change, tells the other replicas, and records that the writer has it: run inside the
-    /// write's transaction, so the number, the notice and the value cannot part.
+    /// Numbers the change and tells every replica, the writer too (each marks what it applied in the order
+    /// the channel delivers): run inside the write's transaction, so the number, the notice and the value cannot part.
     private static let noticeScript = """
         local v = redis.call('INCR', KEYS[1])
         redis.call('PUBLISH', KEYS[2], ARGV[1] .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[3] .. '\\n' .. v)
-        redis.call('HSET', KEYS[3], ARGV[1], v)
         return v
         """
 
     private func notice(_ kind: RedisKeys.Kind, _ id: String) -> [[UInt8]] {
-        Self.args(["EVAL", Self.noticeScript, "3", names.version, names.changes, names.applied, replicaId, kind.rawValue, id])
+        Self.args(["EVAL", Self.noticeScript, "2", names.version, names.changes, replicaId, kind.rawValue, id])
     }
 
     // MARK: Deliveries
@@ -236,7 +282,7 @@ public final class RedisStatePersistence: SharedStateStore {
             }
         }
         guard !commands.isEmpty else { return }
-        let replies = try run("handing pushes to their replicas", retry: false) { try $0.pipeline(commands) }
+        let replies = try run("handing pushes to their replicas", bulk: true, retry: false) { try $0.pipeline(commands) }
         for reply in replies { if case .error(let e) = reply { throw RedisError(address, "handing pushes to their replicas", e) } }
     }
 
@@ -248,17 +294,26 @@ public final class RedisStatePersistence: SharedStateStore {
 
     /// The number of the latest change any replica made (0 before the first).
     public func currentVersion() throws -> Int64 {
-        try run("reading the change number") { try $0.command(["GET", names.version]) }.text.flatMap { Int64($0) } ?? 0
+        try checked("reading the change number") { try $0.command(["GET", names.version]) }.text.flatMap { Int64($0) } ?? 0
     }
+
+    /// Raises the mark, never lowers it.
+    private static let markScript = """
+        local now = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+        if tonumber(ARGV[2]) > now then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+        return 0
+        """
 
     /// Records that this replica has applied every change up to `version`.
     public func markApplied(_ version: Int64) throws {
-        _ = try run("recording the applied change") { try $0.command(["HSET", names.applied, replicaId, String(version)]) }
+        _ = try checked("recording the applied change") {
+            try $0.command(["EVAL", Self.markScript, "1", names.applied, replicaId, String(version)])
+        }
     }
 
     /// Per replica id, the latest change it applied.
     public func appliedVersions() throws -> [String: Int64] {
-        let flat = try run("reading the applied changes") { try $0.command(["HGETALL", names.applied]) }.items
+        let flat = try checked("reading the applied changes") { try $0.command(["HGETALL", names.applied]) }.items
         var out: [String: Int64] = [:]
         var i = 0
         while i + 1 < flat.count {
@@ -281,8 +336,9 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     /// `MULTI`, the commands, `EXEC`; returns the commands' replies. A Redis error in any of them throws.
-    private func transaction(_ operation: String, retry: Bool = true, _ commands: [[[UInt8]]]) throws -> [RedisReply] {
-        let replies = try run(operation, retry: retry) { c in
+    private func transaction(_ operation: String, bulk: Bool = false, retry: Bool = true,
+                             _ commands: [[[UInt8]]]) throws -> [RedisReply] {
+        let replies = try run(operation, bulk: bulk, retry: retry) { c in
             try c.pipeline([Self.args(["MULTI"])] + commands + [Self.args(["EXEC"])])
         }
         for reply in replies { if case .error(let e) = reply { throw RedisError(address, operation, e) } }
@@ -293,21 +349,34 @@ public final class RedisStatePersistence: SharedStateStore {
         return results
     }
 
-    /// Runs `body` on the shared connection, reconnecting first if the last call broke it. A call that finds
-    /// the connection broken (the server restarted, an idle connection was dropped) is run once more on a new
-    /// one: every write here is idempotent (a value set twice, a notice heard twice), except the journal's
-    /// append, which passes `retry: false` and resumes at its mark instead.
-    private func run<R>(_ operation: String, retry: Bool = true,
+    /// Runs `body` on one of the two connections, reconnecting first if the last call broke it. A call that
+    /// finds the connection broken (the server restarted, an idle connection was dropped) is run once more on a
+    /// new one: control writes are idempotent (a value set twice, a notice heard twice); the journal's append,
+    /// the hand-over and bulk replacements pass `retry: false`.
+    private func run<R>(_ operation: String, bulk: Bool = false, retry: Bool = true,
                         _ body: (RedisConnection) throws -> sending R) throws -> sending R {
+        // The same steps under either lock (a `Mutex` cannot be chosen into a variable).
         do {
-            return try connection.withLock { (slot: inout RedisConnection?) throws -> sending R in
-                if slot?.isOpen != true { slot = try RedisConnection(address) }
+            if bulk {
+                return try self.bulk.withLock { (slot: inout RedisConnection?) throws -> sending R in
+                if slot?.isOpen != true { slot = try RedisConnection(address, timeoutSeconds: 5) }
                 guard let open = slot else { throw RedisError(address, operation, "not connected") }
                 do {
                     return try body(open)
-                } catch let error as RedisError where retry && !open.isOpen {
-                    _ = error
-                    let fresh = try RedisConnection(address)
+                } catch is RedisError where retry && !open.isOpen {
+                    let fresh = try RedisConnection(address, timeoutSeconds: 5)
+                    slot = fresh
+                    return try body(fresh)
+                }
+            }
+            }
+            return try connection.withLock { (slot: inout RedisConnection?) throws -> sending R in
+                if slot?.isOpen != true { slot = try RedisConnection(address, timeoutSeconds: 5) }
+                guard let open = slot else { throw RedisError(address, operation, "not connected") }
+                do {
+                    return try body(open)
+                } catch is RedisError where retry && !open.isOpen {
+                    let fresh = try RedisConnection(address, timeoutSeconds: 5)
                     slot = fresh
                     return try body(fresh)
                 }
@@ -315,6 +384,15 @@ public final class RedisStatePersistence: SharedStateStore {
         } catch let error as RedisError {
             throw RedisError(address, operation, error.detail)
         }
+    }
+
+    /// `run` for one command whose Redis error reply (LOADING after a restart, WRONGTYPE) is thrown, not read
+    /// as "no value".
+    private func checked(_ operation: String, bulk: Bool = false, retry: Bool = true,
+                         _ body: (RedisConnection) throws -> sending RedisReply) throws -> RedisReply {
+        let reply = try run(operation, bulk: bulk, retry: retry, body)
+        if case .error(let e) = reply { throw RedisError(address, operation, e) }
+        return reply
     }
 
     private func decodeHash<T: Decodable>(_ reply: RedisReply, _ type: T.Type, _ what: String) throws -> [T] {

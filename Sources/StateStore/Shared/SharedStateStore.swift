@@ -1,5 +1,6 @@
-/// What another replica changed, as a shared store's feed reports it. Only the name travels: the value is
-/// read back from the store, so a late or repeated message can never roll a newer change back.
+/// A change to the shared state, as a shared store's feed reports it (every replica's, this one's too, in the
+/// order the store made them). Only the name travels: the value is read back from the store, so a late or
+/// repeated message can never roll a newer change back.
 public struct SharedStateChange: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case key(String)
@@ -20,27 +21,36 @@ public struct SharedStateChange: Sendable, Equatable {
     public var kind: Kind
     /// The change's number in the store (nil when the feed itself reports `.everything` after reconnecting).
     public var version: Int64?
+    /// This replica made it (its memory already has it, unless the write's reply was lost).
+    public var ownChange: Bool
 
-    public init(_ kind: Kind, version: Int64?) {
+    public init(_ kind: Kind, version: Int64?, ownChange: Bool = false) {
         self.kind = kind
         self.version = version
+        self.ownChange = ownChange
     }
 }
 
-/// One journal entry in the cluster journal: which replica answered it and its entry there (JSON).
-public struct SharedJournalEntry: Sendable, Equatable {
+/// A batch of one replica's journal entries in the cluster journal, as that replica copied them.
+public struct SharedJournalBatch: Sendable, Equatable {
     /// The store's position (a Redis stream id), nil before it is appended.
     public var position: String?
     public var replica: String
-    /// The entry's id in the replica's own journal.
-    public var localId: Int64
-    public var json: [UInt8]
+    /// How many entries `entries` holds.
+    public var count: Int
+    /// The entries in the replica's own layout, and the layout's name (a reader skips layouts it does not know).
+    public var format: String
+    public var entries: [UInt8]
+    /// Entries the layout refers to by id (JSON array).
+    public var aside: [UInt8]
 
-    public init(position: String? = nil, replica: String, localId: Int64, json: [UInt8]) {
+    public init(position: String? = nil, replica: String, count: Int, format: String, entries: [UInt8], aside: [UInt8]) {
         self.position = position
         self.replica = replica
-        self.localId = localId
-        self.json = json
+        self.count = count
+        self.format = format
+        self.entries = entries
+        self.aside = aside
     }
 }
 
@@ -68,8 +78,8 @@ public protocol SharedStateStore: StatePersistence {
     /// The store's address, for logs and the control API.
     var location: String { get }
 
-    /// Starts reporting other replicas' changes to `handler`, on the store's own thread. Changes made since
-    /// the store was opened are reported too, so nothing between `load()` and this call is missed.
+    /// Starts reporting changes to `handler`, in order, on the store's own thread. Changes made since the store
+    /// was opened are reported too, so nothing between `load()` and this call is missed.
     func watch(_ handler: @escaping @Sendable (SharedStateChange) -> Void)
 
     func key(_ keyId: String) throws -> ProviderKeyRecord?
@@ -89,21 +99,28 @@ public protocol SharedStateStore: StatePersistence {
     /// Empties the store (keys, tokens, faults, shaping, the cluster journal) and tells every replica to reset.
     func resetCluster() throws
 
-    /// Adds entries to the cluster journal, which keeps at most `capacity` (oldest dropped), and records the
-    /// newest one's local id as `incarnation`'s mark in the same transaction.
-    func appendJournal(_ entries: [SharedJournalEntry], incarnation: String, capacity: Int) throws
+    /// Adds a batch to the cluster journal, which keeps about `capacity` entries (the oldest batches dropped), and
+    /// records `newestLocalId` as `incarnation`'s mark in the same step. False (nothing added) when the cluster
+    /// was reset since `epoch`: the batch holds entries the reset forgot.
+    func appendJournal(_ batch: SharedJournalBatch, newestLocalId: Int64, incarnation: String, epoch: Int64,
+                       capacity: Int) throws -> Bool
+    /// How many times the cluster was reset (`resetCluster` counts it).
+    func currentEpoch() throws -> Int64
     /// The newest local id `incarnation` (one run of one replica) has in the cluster journal, 0 for none:
     /// after a failed append, where to resume without adding anything twice.
     func journalMark(_ incarnation: String) throws -> Int64
-    /// Entries after `position` (nil: the oldest kept), oldest first, at most `limit`.
-    func journal(after position: String?, limit: Int) throws -> [SharedJournalEntry]
+    /// Batches from `start` on, oldest first, at most `count`: `start` is a batch's position (itself included),
+    /// `(` and a position (after it), or `-` (the oldest kept).
+    func journalBatches(from start: String, count: Int) throws -> [SharedJournalBatch]
     /// How many entries the cluster journal holds.
     func journalCount() throws -> Int
     func clearJournal() throws
 
+    /// Claims this replica's id for `incarnation`, refusing when another live replica holds it.
+    func claimReplicaId(_ incarnation: String, ttlMillis: Int) throws
     /// Records this replica's report; it counts as live for `ttlMillis`.
     func heartbeat(_ json: [UInt8], ttlMillis: Int) throws
-    /// Every replica that has reported since the last reset, by id.
+    /// Every replica that has reported, by id (a reset forgets those no longer live).
     func replicas() throws -> [SharedReplica]
 
     /// The number of the latest change any replica made (0 before the first).

@@ -1,0 +1,49 @@
+import APNsProtocol
+import Foundation
+
+/// A push as one replica hands it to the replica whose virtual device holds its token.
+struct HandedOverPush: Codable {
+    var token: String
+    var topic: String
+    var bundleId: String
+    var pushType: PushType
+    var priority: Int
+    var apnsId: String
+    var expiration: Int64?
+    var collapseId: String?
+    var payload: Data
+    var environment: APNsEnvironment
+    var acceptedAt: Millis
+    /// The replica that accepted it.
+    var from: String
+
+    init(_ push: AcceptedPush, acceptedAt: Millis, from: String) {
+        token = push.token
+        topic = push.topic
+        bundleId = push.bundleId
+        pushType = push.pushType
+        priority = push.priority
+        apnsId = push.apnsId
+        expiration = push.expiration
+        collapseId = push.collapseId
+        payload = Data(push.payload)
+        environment = push.environment
+        self.acceptedAt = acceptedAt
+        self.from = from
+    }
+
+    /// The push as the accepting replica's validator produced it (the payload scanned again here).
+    var accepted: AcceptedPush {
+        var summary = RequestSummary()
+        summary.token = token
+        summary.topic = topic
+        summary.pushType = pushType
+        summary.priority = priority
+        summary.expiration = expiration
+        summary.collapseId = collapseId
+        summary.apnsId = apnsId
+        let bytes = Array(payload)
+        return AcceptedPush(summary: summary, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: apnsId,
+                            payload: bytes, payloadSummary: PayloadScanner.scan(bytes), environment: environment)
+    }
+}
