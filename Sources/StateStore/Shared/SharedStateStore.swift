@@ -1,74 +1,3 @@
-/// A change to the shared state, as a shared store's feed reports it (every replica's, this one's too, in the
-/// order the store made them). Only the name travels: the value is read back from the store, so a late or
-/// repeated message can never roll a newer change back.
-public struct SharedStateChange: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        case key(String)
-        case token(String)
-        case fault(String)
-        case shaping
-        /// A broadcast channel (by id) was created or deleted.
-        case channel(String)
-        /// A manual clock was moved, frozen or let run.
-        case clock
-        /// Anything may have changed: an import, or the feed reconnected and may have missed messages.
-        case everything
-        /// Another replica was reset (`POST /_emulator/reset`): forget what is not in the store too (journal,
-        /// channels, devices).
-        case reset
-    }
-
-    public var kind: Kind
-    /// The change's number in the store (nil when the feed itself reports `.everything` after reconnecting).
-    public var version: Int64?
-    /// This replica made it (its memory already has it, unless the write's reply was lost).
-    public var ownChange: Bool
-
-    public init(_ kind: Kind, version: Int64?, ownChange: Bool = false) {
-        self.kind = kind
-        self.version = version
-        self.ownChange = ownChange
-    }
-}
-
-/// A batch of one replica's journal entries in the cluster journal, as that replica copied them.
-public struct SharedJournalBatch: Sendable, Equatable {
-    /// The store's position (a Redis stream id), nil before it is appended.
-    public var position: String?
-    public var replica: String
-    /// How many entries `entries` holds.
-    public var count: Int
-    /// The entries in the replica's own layout, and the layout's name (a reader skips layouts it does not know).
-    public var format: String
-    public var entries: [UInt8]
-    /// Entries the layout refers to by id (JSON array).
-    public var aside: [UInt8]
-
-    public init(position: String? = nil, replica: String, count: Int, format: String, entries: [UInt8], aside: [UInt8]) {
-        self.position = position
-        self.replica = replica
-        self.count = count
-        self.format = format
-        self.entries = entries
-        self.aside = aside
-    }
-}
-
-/// A replica as the store knows it: what it last reported and whether it is still reporting.
-public struct SharedReplica: Sendable, Equatable {
-    public var id: String
-    /// The replica's own report (JSON), as it last wrote it.
-    public var json: [UInt8]
-    /// False once it has missed its heartbeats for longer than their time to live (stopped or dead).
-    public var live: Bool
-
-    public init(id: String, json: [UInt8], live: Bool) {
-        self.id = id
-        self.json = json
-        self.live = live
-    }
-}
-
 /// A store several emulators share live (`--state-store`): writes go through it like any `StatePersistence`,
 /// and each replica hears the others' changes through `watch`. The push path never calls it: registries
 /// answer from memory, kept current by the feed.
@@ -137,13 +66,4 @@ public protocol SharedStateStore: StatePersistence {
 
     /// Stops the feed and closes connections.
     func stop()
-}
-
-/// Pushes other replicas accepted for this replica's virtual devices, in the order they were handed over.
-/// Not thread-safe: one reader thread owns it.
-public protocol SharedDeliveryInbox: AnyObject {
-    /// Waits up to `waitMillis` for pushes handed over since the last call (since opening, on the first) and
-    /// returns them; reconnects after a failure without losing its place.
-    func next(waitMillis: Int) throws -> [[UInt8]]
-    func close()
 }
