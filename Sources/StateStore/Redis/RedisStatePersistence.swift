@@ -142,7 +142,7 @@ public final class RedisStatePersistence: SharedStateStore {
     public func resetCluster() throws {
         _ = try transaction("resetting the shared state", retry: false, [
             Self.args(["DEL", names.keys, names.tokens, names.faults, names.shaping, names.channels, names.journal,
-                       names.journalCount, names.journalMarks]),
+                       names.journalCount, names.journalSizes, names.journalMarks]),
             Self.args(["INCR", names.epoch]),
             Self.args(["EVAL", Self.forgetLostScript, "2", names.replicas, names.applied, names.alive(""), names.inbox("")]),
             notice(.reset, ""),
@@ -150,19 +150,20 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     /// Adds the batch, counts its entries, drops the oldest batches while the count exceeds the capacity, and
-    /// sets the mark: one script, so a reader never sees the batch without the mark or the count.
+    /// sets the mark: one script, so a reader never sees the batch without the mark or the count. Each batch's
+    /// size is also kept in a list, so trimming never reads a batch's entries back.
     private static let appendScript = """
         if tonumber(redis.call('GET', KEYS[4]) or '0') ~= tonumber(ARGV[9]) then return -1 end
-        redis.call('XADD', KEYS[1], '*', 'replica', ARGV[4], 'count', ARGV[5], 'format', ARGV[6], 'entries', ARGV[7], 'aside', ARGV[8])
+        local id = redis.call('XADD', KEYS[1], '*', 'replica', ARGV[4], 'count', ARGV[5], 'format', ARGV[6], 'entries', ARGV[7], 'aside', ARGV[8])
+        redis.call('RPUSH', KEYS[5], id .. ' ' .. ARGV[5])
         local total = redis.call('INCRBY', KEYS[2], tonumber(ARGV[5]))
         local cap = tonumber(ARGV[1])
         while total > cap do
-            local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
-            if #oldest == 0 then break end
-            local fields, n = oldest[1][2], 0
-            for i = 1, #fields, 2 do if fields[i] == 'count' then n = tonumber(fields[i + 1]) end end
-            redis.call('XDEL', KEYS[1], oldest[1][1])
-            total = redis.call('DECRBY', KEYS[2], n)
+            local head = redis.call('LPOP', KEYS[5])
+            if not head then break end
+            local space = string.find(head, ' ')
+            redis.call('XDEL', KEYS[1], string.sub(head, 1, space - 1))
+            total = redis.call('DECRBY', KEYS[2], tonumber(string.sub(head, space + 1)))
         end
         redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
         return total
@@ -170,8 +171,8 @@ public final class RedisStatePersistence: SharedStateStore {
 
     public func appendJournal(_ batch: SharedJournalBatch, newestLocalId: Int64, incarnation: String, epoch: Int64,
                               capacity: Int) throws -> Bool {
-        let command: [[UInt8]] = Self.args(["EVAL", Self.appendScript, "4", names.journal, names.journalCount,
-                                            names.journalMarks, names.epoch, String(max(capacity, 1)), incarnation,
+        let command: [[UInt8]] = Self.args(["EVAL", Self.appendScript, "5", names.journal, names.journalCount,
+                                            names.journalMarks, names.epoch, names.journalSizes, String(max(capacity, 1)), incarnation,
                                             String(newestLocalId), batch.replica, String(batch.count), batch.format])
             + [batch.entries, batch.aside, Array(String(epoch).utf8)]
         // Not retried: after a lost reply the caller asks `journalMark` where it got to instead of appending twice.
@@ -216,7 +217,9 @@ public final class RedisStatePersistence: SharedStateStore {
 
     public func clearJournal() throws {
         // The marks stay: a copy whose reply was lost still finds where it got to.
-        _ = try checked("clearing the cluster journal") { try $0.command(["DEL", names.journal, names.journalCount]) }
+        _ = try checked("clearing the cluster journal") {
+            try $0.command(["DEL", names.journal, names.journalCount, names.journalSizes])
+        }
     }
 
     public func heartbeat(_ json: [UInt8], ttlMillis: Int) throws {
