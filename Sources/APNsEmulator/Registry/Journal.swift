@@ -152,8 +152,9 @@ public final class Journal: Sendable {
     /// Entries matching `filter`, oldest first (the newest `limit` when a limit is given).
     public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] { query(filter, earliest: nil) }
 
-    /// Entries copied out as the journal stores them (self-contained), for a reader that copies the journal
-    /// elsewhere in order: no text is built and nothing is encoded, so copying costs little per entry.
+    /// Entries copied out as the journal stores them, for a reader that copies the journal elsewhere in order: no
+    /// text is built and nothing is encoded, so copying costs little per entry. A tail (fields and body) shared by
+    /// several entries is copied once and referred to from the later ones, which read back only within the copy.
     package struct Copy: Sendable {
         /// The entries, each prefixed by its length, oldest first.
         package var bytes: [UInt8]
@@ -167,10 +168,11 @@ public final class Journal: Sendable {
     package func copy(after afterId: Int64, count: Int) -> Copy? {
         state.withLock { s -> Copy? in
             var copy = Copy(bytes: [], aside: [], count: 0, newestId: afterId)
+            var tails: [UInt: Int] = [:]
             s.arena.forEach(skippingWhile: { JournalStoredEntry($0).id <= afterId }) { e in
                 let stored = JournalStoredEntry(e)
                 guard stored.id > afterId else { return true }
-                stored.append(to: &copy.bytes)
+                stored.append(to: &copy.bytes, sharing: &tails)
                 if stored.kind == .aside, let entry = s.aside[stored.id] { copy.aside.append(entry) }
                 copy.count += 1
                 copy.newestId = stored.id
@@ -193,6 +195,7 @@ public final class Journal: Sendable {
                 if stored.kind == .aside {
                     if let e = byId[stored.id] { entries.append(e) }
                 } else {
+                    guard stored.tailIsWithin(offset) else { return }
                     entries.append(stored.entry())
                 }
                 offset += length

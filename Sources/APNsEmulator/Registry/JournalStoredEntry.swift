@@ -64,6 +64,40 @@ struct JournalStoredEntry {
         withUnsafeBytes(of: total) { out.replaceSubrange(start..<start + 4, with: $0) }
     }
 
+    /// Appends the entry to `out`, which holds earlier copied entries: a tail already copied into `out` is
+    /// referred to (as the arena does within a chunk), any other is copied in. `tails` maps where each source tail
+    /// starts to where its copy in `out` starts. A load that repeats one request copies its tail once per batch.
+    func append(to out: inout [UInt8], sharing tails: inout [UInt: Int]) {
+        guard kind == .record else { return out.append(contentsOf: bytes) }
+        let offset = tailOffset(after: strings.rest)
+        let t = tail(at: offset)
+        let inline = t.bytes.baseAddress == bytes.baseAddress
+        let source = inline ? bytes.baseAddress! + offset : t.bytes.baseAddress!
+        let length = inline ? bytes.count - offset : t.bytes.count
+        let start = out.count
+        out.append(contentsOf: bytes[..<offset])
+        if let at = tails[UInt(bitPattern: source)], length > JournalEntryEncoder.sharedTailReferenceSize {
+            for word in [JournalEntryEncoder.sharedTailMarker, UInt32(start - at), UInt32(length)] {
+                withUnsafeBytes(of: word) { out.append(contentsOf: $0) }
+            }
+        } else {
+            tails[UInt(bitPattern: source)] = out.count
+            out.append(contentsOf: UnsafeRawBufferPointer(start: source, count: length))
+        }
+        let total = UInt32(out.count - start)
+        withUnsafeBytes(of: total) { out.replaceSubrange(start..<start + 4, with: $0) }
+    }
+
+    /// Whether a shared tail this entry refers to lies within the `before` bytes that precede it (a copy read
+    /// back from elsewhere is checked before it is decoded).
+    func tailIsWithin(_ before: Int) -> Bool {
+        guard kind == .record else { return true }
+        var r = EntryByteReader(bytes, at: tailOffset(after: strings.rest))
+        guard r.uint32() == JournalEntryEncoder.sharedTailMarker else { return true }
+        let distance = Int(r.uint32()), length = Int(r.uint32())
+        return distance > 0 && distance <= before && length <= distance
+    }
+
     /// The same test as `JournalFilter.matches` on the entry this record becomes; `aside` holds entries
     /// appended whole.
     func matches(_ f: JournalFilter, aside: [Int64: JournalEntry]) -> Bool {
