@@ -29,11 +29,17 @@ public final class FaultPlan: Sendable {
         }
     }
 
-    /// Takes a rule another replica added (already in the shared store): memory only.
+    /// Takes a rule as the shared store has it (another replica's, or this one's read back): memory only. The
+    /// same rule already here keeps the uses it has left, which only this replica counts.
     func adopt(_ rule: FaultRule) {
         rules.withLock { list in
+            var adopted = rule
+            if let here = list.first(where: { $0.id == rule.id && $0.createdAt == rule.createdAt }),
+               let left = here.remaining {
+                adopted.remaining = min(left, rule.remaining ?? left)
+            }
             list.removeAll { $0.id == rule.id }
-            list.append(rule)
+            list.append(adopted)
             count.store(list.count, ordering: .releasing)
         }
     }

@@ -53,8 +53,10 @@ extension ControlAPI {
         case (_?, _?):
             throw ControlAPIError.invalidField("seconds", message: "give either 'ms' or 'seconds', not both")
         }
-        try services.shareClock(now: clock.now() + delta, frozen: clock.isFrozen)
-        clock.advance(byMillis: delta)
+        // An absolute time, not a step: this replica's own notice sets the same time again instead of stepping twice.
+        let target = clock.now() + delta
+        try services.shareClock(now: target, frozen: clock.isFrozen)
+        clock.set(to: target)
         for ext in extensions { ext.clockAdvanced(to: clock.now()) }
         return try ControlAPIResponse.json("now", clock.now())
     }
