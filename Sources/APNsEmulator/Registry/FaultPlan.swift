@@ -38,8 +38,8 @@ public final class FaultPlan: Sendable {
                let left = here.remaining {
                 adopted.remaining = min(left, rule.remaining ?? left)
             }
-            list.removeAll { $0.id == rule.id }
-            list.append(adopted)
+            // In place when it is here already: first match wins, so the order is the rules' meaning.
+            if let i = list.firstIndex(where: { $0.id == rule.id }) { list[i] = adopted } else { list.append(adopted) }
             count.store(list.count, ordering: .releasing)
         }
     }
