@@ -29,11 +29,12 @@ struct ReplicaClusterTests {
 
         var control: String { served.endpoints["control"] ?? "" }
 
-        /// `(status, JSON object)` of a control call.
-        func call(_ method: String, _ path: String, _ body: String? = nil) -> (status: Int, json: [String: Any]) {
+        /// `(status, JSON object)` of a control call (status 0 when curl could not run). Awaited, never blocking a
+        /// thread of the test pool: a blocked pool stalls every other test of the run.
+        func call(_ method: String, _ path: String, _ body: String? = nil) async -> (status: Int, json: [String: Any]) {
             var arguments = ["-X", method, "-w", "\n%{http_code}", control + path]
             if let body { arguments += ["-H", "content-type: application/json", "-d", body] }
-            let out = TestCommandTests.curl(arguments)
+            let out = await ReplicaClusterTests.curl(arguments)
             let status = Int(out.split(separator: "\n").last ?? "") ?? 0
             let text = out.split(separator: "\n").dropLast().joined(separator: "\n")
             let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
@@ -41,9 +42,9 @@ struct ReplicaClusterTests {
         }
 
         /// SIGTERM, and wait for the exit (a clean stop copies the rest of the journal first).
-        func terminate() {
+        func terminate() async {
             served.process.terminate()
-            served.process.waitUntilExit()
+            while served.process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         }
 
         func kill9() { served.stop() }
@@ -113,8 +114,13 @@ struct ReplicaClusterTests {
         return try await check() ? ContinuousClock.now - start : nil
     }
 
-    static func newToken(on replica: Replica) throws -> String {
-        let created = replica.call("POST", "/_emulator/tokens", #"{"bundleId":"com.example.app","environment":"production"}"#)
+    /// curl's stdout, awaited (`-s` added).
+    static func curl(_ arguments: [String]) async -> String {
+        (try? await SpawnedProcess.runToCompletion("curl", ["-s"] + arguments, timeout: .seconds(30)).stdout) ?? ""
+    }
+
+    static func newToken(on replica: Replica) async throws -> String {
+        let created = await replica.call("POST", "/_emulator/tokens", #"{"bundleId":"com.example.app","environment":"production"}"#)
         try #require(created.status == 201, "POST /_emulator/tokens answered \(created.status)")
         return try #require(created.json["token"] as? String)
     }
@@ -131,12 +137,12 @@ struct ReplicaClusterTests {
         let two = try await Replica("two", store: redis.url)
         defer { two.kill9() }
         let signer = try Signer()
-        #expect(one.call("POST", "/_emulator/keys", signer.registration).status == 201)
-        let token = try Self.newToken(on: one)
+        #expect(await one.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try await Self.newToken(on: one)
 
-        let took = await Self.within(Self.propagationBound) { two.call("GET", "/_emulator/tokens/\(token)").status == 200 }
+        let took = await Self.within(Self.propagationBound) { await two.call("GET", "/_emulator/tokens/\(token)").status == 200 }
         #expect(took != nil, "the token registered on one was not known to two within \(Self.propagationBound)")
-        #expect(two.call("GET", "/_emulator/keys/\(Signer.keyId)").status == 200)
+        #expect(await two.call("GET", "/_emulator/keys/\(Signer.keyId)").status == 200)
 
         let client = try Self.client()
         defer { client.shutdown() }
@@ -144,7 +150,7 @@ struct ReplicaClusterTests {
         #expect(answer.status == 200, "two answered \(answer.status) \(answer.reason ?? "")")
 
         // Removing the key on two: one answers InvalidProviderToken from then on.
-        #expect(two.call("DELETE", "/_emulator/keys/\(Signer.keyId)").status == 204)
+        #expect(await two.call("DELETE", "/_emulator/keys/\(Signer.keyId)").status == 204)
         let refused = try await Self.within(Self.propagationBound) {
             try await Self.push(client, to: one, token: token, jwt: try signer.jwt()).reason == "InvalidProviderToken"
         }
@@ -158,8 +164,8 @@ struct ReplicaClusterTests {
         for id in ["a", "b", "c"] { replicas.append(try await Replica(id, store: redis.url)) }
         defer { for r in replicas { r.kill9() } }
         let signer = try Signer()
-        #expect(replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
-        let token = try Self.newToken(on: replicas[0])
+        #expect(await replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try await Self.newToken(on: replicas[0])
         let client = try Self.client()
         defer { client.shutdown() }
         for r in replicas {
@@ -169,7 +175,7 @@ struct ReplicaClusterTests {
             #expect(accepted != nil, "replica \(r.id) did not accept the new token")
         }
 
-        let unregistered = replicas[1].call("POST", "/_emulator/tokens/\(token)/unregister")
+        let unregistered = await replicas[1].call("POST", "/_emulator/tokens/\(token)/unregister")
         let at = try #require((unregistered.json["unregisteredAt"] as? NSNumber)?.int64Value)
         for r in replicas {
             var last: Answer?
@@ -198,42 +204,43 @@ struct ReplicaClusterTests {
         let two = try await Replica("two", store: redis.url)
         defer { two.kill9() }
         let signer = try Signer()
-        #expect(one.call("POST", "/_emulator/keys", signer.registration).status == 201)
-        let token = try Self.newToken(on: one)
+        #expect(await one.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try await Self.newToken(on: one)
         let client = try Self.client()
         defer { client.shutdown() }
 
         let fault = #"{"id":"cluster-fault","token":"\#(token)","action":{"type":"reason","reason":"BadDeviceToken"}}"#
-        #expect(one.call("POST", "/_emulator/faults", fault).status == 201)
+        #expect(await one.call("POST", "/_emulator/faults", fault).status == 201)
         let faulted = try await Self.within(Self.propagationBound) {
             try await Self.push(client, to: two, token: token, jwt: try signer.jwt()).reason == "BadDeviceToken"
         }
         #expect(faulted != nil, "two did not apply the fault added on one")
-        #expect(two.call("DELETE", "/_emulator/faults/cluster-fault").status == 204)
+        #expect(await two.call("DELETE", "/_emulator/faults/cluster-fault").status == 204)
         let cleared = await Self.within(Self.propagationBound) {
-            (one.call("GET", "/_emulator/faults").json["faults"] as? [Any])?.isEmpty == true
+            (await one.call("GET", "/_emulator/faults").json["faults"] as? [Any])?.isEmpty == true
         }
         #expect(cleared != nil, "one kept a fault two removed")
 
-        #expect(two.call("PUT", "/_emulator/shaping", #"{"tokenRateLimit":3,"tokenRateWindowMs":60000}"#).status == 200)
+        #expect(await two.call("PUT", "/_emulator/shaping", #"{"tokenRateLimit":3,"tokenRateWindowMs":60000}"#).status == 200)
         let shaped = await Self.within(Self.propagationBound) {
-            (one.call("GET", "/_emulator/shaping").json["tokenRateLimit"] as? Int) == 3
+            (await one.call("GET", "/_emulator/shaping").json["tokenRateLimit"] as? Int) == 3
         }
         #expect(shaped != nil, "one did not take two's shaping")
 
         // One push answered by each, so both journals hold something the reset must clear.
         _ = try await Self.push(client, to: one, token: token, jwt: try signer.jwt())
         _ = try await Self.push(client, to: two, token: token, jwt: try signer.jwt())
-        #expect(two.call("POST", "/_emulator/reset").status == 204)
+        #expect(await two.call("POST", "/_emulator/reset").status == 204)
         let forgotten = await Self.within(Self.propagationBound) {
-            (one.call("GET", "/_emulator/tokens").json["tokens"] as? [Any])?.isEmpty == true
-                && (one.call("GET", "/_emulator/keys").json["keys"] as? [Any])?.isEmpty == true
-                && (one.call("GET", "/_emulator/journal/count").json["count"] as? Int) == 0
-                && (one.call("GET", "/_emulator/shaping").json["tokenRateLimit"] as? Int) == 0
+            let tokens = await one.call("GET", "/_emulator/tokens").json["tokens"] as? [Any]
+            let keys = await one.call("GET", "/_emulator/keys").json["keys"] as? [Any]
+            let journal = await one.call("GET", "/_emulator/journal/count").json["count"] as? Int
+            let shaping = await one.call("GET", "/_emulator/shaping").json["tokenRateLimit"] as? Int
+            return tokens?.isEmpty == true && keys?.isEmpty == true && journal == 0 && shaping == 0
         }
         #expect(forgotten != nil, "one still held tokens, keys, journal entries or shaping after two's reset")
         let emptied = await Self.within(Self.propagationBound) {
-            (two.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int) == 0
+            (await two.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int) == 0
         }
         #expect(emptied != nil, "the cluster journal kept entries across the reset")
     }
@@ -245,8 +252,8 @@ struct ReplicaClusterTests {
         for id in ["a", "b", "c"] { replicas.append(try await Replica(id, store: redis.url)) }
         defer { for r in replicas { r.kill9() } }
         let signer = try Signer()
-        #expect(replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
-        let token = try Self.newToken(on: replicas[0])
+        #expect(await replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try await Self.newToken(on: replicas[0])
         let client = try Self.client()
         defer { client.shutdown() }
         let jwt = try signer.jwt()
@@ -256,7 +263,7 @@ struct ReplicaClusterTests {
             }
             try #require(ready != nil, "replica \(r.id) never accepted the token")
         }
-        #expect(replicas[0].call("DELETE", "/_emulator/cluster/journal").status == 204)
+        #expect(await replicas[0].call("DELETE", "/_emulator/cluster/journal").status == 204)
 
         // Each replica gets pushes on one connection for a bounded count; b is stopped (SIGTERM) once it has
         // accepted 50, so it stops mid-load however fast the machine is.
@@ -290,7 +297,7 @@ struct ReplicaClusterTests {
         }
         let midway = await Self.within(.seconds(30)) { acceptedByB.count.load(ordering: .relaxed) >= 50 }
         try #require(midway != nil, "b never accepted 50 pushes")
-        replicas[1].terminate()
+        await replicas[1].terminate()
         let accepted = try await pushes.value
         #expect(accepted.values.contains("b"), "b accepted nothing before it stopped")
         #expect(accepted.values.filter { $0 == "b" }.count < perReplica, "b finished before it was stopped")
@@ -305,7 +312,7 @@ struct ReplicaClusterTests {
             extra = [:]
             var after: String?
             repeat {
-                let page = replicas[0].call("GET", "/_emulator/cluster/journal?limit=1000" + (after.map { "&after=\($0)" } ?? ""))
+                let page = await replicas[0].call("GET", "/_emulator/cluster/journal?limit=1000" + (after.map { "&after=\($0)" } ?? ""))
                 lastPage = page
                 let entries = page.json["entries"] as? [[String: Any]] ?? []
                 for e in entries {
@@ -325,7 +332,7 @@ struct ReplicaClusterTests {
         // A client whose connection closed under it may miss an answer b sent; a and c ran throughout.
         #expect(extra.values.allSatisfy { $0 == "b" }, "200s no client saw, from replicas that never stopped: \(extra)")
 
-        let cluster = replicas[0].call("GET", "/_emulator/cluster")
+        let cluster = await replicas[0].call("GET", "/_emulator/cluster")
         let states = Dictionary(uniqueKeysWithValues: (cluster.json["replicas"] as? [[String: Any]] ?? []).compactMap { r in
             (r["id"] as? String).map { ($0, r["state"] as? String ?? "") }
         })
@@ -333,11 +340,11 @@ struct ReplicaClusterTests {
 
         // Totals add up every replica's last report (a and c report once a second; b's last came as it stopped).
         let totalled = await Self.within(.seconds(3)) {
-            let totals = replicas[2].call("GET", "/_emulator/cluster").json["totals"] as? [String: Any] ?? [:]
+            let totals = await replicas[2].call("GET", "/_emulator/cluster").json["totals"] as? [String: Any] ?? [:]
             return (totals["accepted"] as? Int ?? 0) >= accepted.count + 3 && totals["stopped"] as? Int == 1
         }
-        #expect(totalled != nil, "\(replicas[2].call("GET", "/_emulator/cluster").json["totals"] ?? "no totals")")
-        let metrics = TestCommandTests.curl([replicas[2].control + "/metrics"])
+        #expect(totalled != nil, "\(await replicas[2].call("GET", "/_emulator/cluster").json["totals"] ?? "no totals")")
+        let metrics = await Self.curl([replicas[2].control + "/metrics"])
         #expect(metrics.contains(#"apns_emulator_cluster_replicas{state="stopped"} 1"#))
         #expect(metrics.contains(#"apns_emulator_cluster_replicas{state="running"} 2"#))
     }
@@ -350,16 +357,16 @@ struct ReplicaClusterTests {
         let other = try await Replica("other", store: redis.url)
         defer { other.kill9() }
         let signer = try Signer()
-        #expect(owner.call("POST", "/_emulator/keys", signer.registration).status == 201)
-        #expect(owner.call("POST", "/_emulator/devices",
+        #expect(await owner.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        #expect(await owner.call("POST", "/_emulator/devices",
                            #"{"id":"iphone","apps":[{"bundleId":"com.example.app","build":"appStore"}]}"#).status == 201)
         let app = "/_emulator/devices/iphone/apps/com.example.app"
-        _ = owner.call("POST", app + "/calls", #"{"call":"RequestAuthorization","options":[1,2,3]}"#)
-        let got = owner.call("POST", app + "/calls", #"{"call":"GetToken"}"#)
+        _ = await owner.call("POST", app + "/calls", #"{"call":"RequestAuthorization","options":[1,2,3]}"#)
+        let got = await owner.call("POST", app + "/calls", #"{"call":"GetToken"}"#)
         let token = try #require((got.json["result"] as? [String: Any])?["token"] as? String, "\(got.json)")
-        #expect(owner.call("POST", app + "/actions", #"{"action":"background"}"#).status == 200)
-        #expect(owner.call("POST", "/_emulator/cluster/sync").status == 200)
-        #expect(other.call("GET", "/_emulator/tokens/\(token)").json["replica"] as? String == "owner")
+        #expect(await owner.call("POST", app + "/actions", #"{"action":"background"}"#).status == 200)
+        #expect(await owner.call("POST", "/_emulator/cluster/sync").status == 200)
+        #expect(await other.call("GET", "/_emulator/tokens/\(token)").json["replica"] as? String == "owner")
 
         let client = try Self.client()
         defer { client.shutdown() }
@@ -369,14 +376,14 @@ struct ReplicaClusterTests {
 
         // The device on the owner shows it, though the owner never saw the request.
         let shown = await Self.within(.seconds(5)) {
-            let list = owner.call("GET", app + "/notifications").json["notifications"] as? [[String: Any]] ?? []
+            let list = await owner.call("GET", app + "/notifications").json["notifications"] as? [[String: Any]] ?? []
             return list.contains { ($0["apnsId"] as? String)?.lowercased() == id || ($0["identifier"] as? String)?.lowercased() == id }
         }
-        #expect(shown != nil, "the owner's device never showed the push other accepted: \(owner.call("GET", app + "/notifications").json)")
-        #expect((owner.call("GET", "/_emulator/journal/count").json["count"] as? Int) == 0, "the owner answered no push")
-        let deliveries = other.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
+        #expect(shown != nil, "the owner's device never showed the push other accepted: \(await owner.call("GET", app + "/notifications").json)")
+        #expect((await owner.call("GET", "/_emulator/journal/count").json["count"] as? Int) == 0, "the owner answered no push")
+        let deliveries = await other.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
         #expect(deliveries?["handedOver"] as? Int == 1)
-        let received = owner.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
+        let received = await owner.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
         #expect(received?["received"] as? Int == 1)
     }
 
@@ -402,8 +409,8 @@ struct ReplicaClusterTests {
         let two = try await Replica("two", store: redis.url)
         defer { two.kill9() }
         let signer = try Signer()
-        #expect(one.call("POST", "/_emulator/keys", signer.registration).status == 201)
-        #expect(one.call("POST", "/_emulator/cluster/sync").status == 200)
+        #expect(await one.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        #expect(await one.call("POST", "/_emulator/cluster/sync").status == 200)
         let client = try Self.client()
         defer { client.shutdown() }
         let jwt = try signer.jwt()
@@ -441,17 +448,17 @@ struct ReplicaClusterTests {
         defer { one.kill9() }
         let two = try await Replica("two", store: redis.url, extra: ["--manual-clock"])
         defer { two.kill9() }
-        let before = try #require((one.call("GET", "/_emulator/clock").json["now"] as? NSNumber)?.int64Value)
-        let moved = one.call("POST", "/_emulator/clock/advance", #"{"seconds":7200}"#)
+        let before = try #require((await one.call("GET", "/_emulator/clock").json["now"] as? NSNumber)?.int64Value)
+        let moved = await one.call("POST", "/_emulator/clock/advance", #"{"seconds":7200}"#)
         let now = try #require((moved.json["now"] as? NSNumber)?.int64Value)
         #expect(now >= before + 7_200_000)
         let followed = await Self.within(Self.propagationBound) {
-            ((two.call("GET", "/_emulator/clock").json["now"] as? NSNumber)?.int64Value ?? 0) >= now
+            ((await two.call("GET", "/_emulator/clock").json["now"] as? NSNumber)?.int64Value ?? 0) >= now
         }
         #expect(followed != nil, "two's clock did not follow one's two-hour jump")
-        #expect(two.call("POST", "/_emulator/clock/resume").status == 200)
+        #expect(await two.call("POST", "/_emulator/clock/resume").status == 200)
         let running = await Self.within(Self.propagationBound) {
-            one.call("GET", "/_emulator/clock").json["frozen"] as? Bool == false
+            await one.call("GET", "/_emulator/clock").json["frozen"] as? Bool == false
         }
         #expect(running != nil, "one's clock stayed frozen after two let the cluster's run")
     }
@@ -471,7 +478,7 @@ struct ReplicaClusterTests {
                 group.addTask {
                     var tokens: [String] = []
                     for _ in 0..<15 {
-                        let out = TestCommandTests.curl(["-X", "POST", "-d", #"{"bundleId":"com.example.app\#(i)","environment":"production"}"#,
+                        let out = await Self.curl(["-X", "POST", "-d", #"{"bundleId":"com.example.app\#(i)","environment":"production"}"#,
                                                          control + "/_emulator/tokens"])
                         if let t = (try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])?["token"] as? String {
                             tokens.append(t)
@@ -486,10 +493,10 @@ struct ReplicaClusterTests {
         }
         #expect(made.count == 30)
         for r in both {
-            let synced = r.call("POST", "/_emulator/cluster/sync?timeoutSeconds=5")
+            let synced = await r.call("POST", "/_emulator/cluster/sync?timeoutSeconds=5")
             #expect(synced.status == 200, "sync on \(r.id): \(synced.status) \(synced.json)")
             for other in both {
-                let listed = Set((other.call("GET", "/_emulator/tokens").json["tokens"] as? [[String: Any]] ?? [])
+                let listed = Set((await other.call("GET", "/_emulator/tokens").json["tokens"] as? [[String: Any]] ?? [])
                     .compactMap { $0["token"] as? String })
                 #expect(Set(made).isSubset(of: listed), "\(other.id) lacks \(Set(made).subtracting(listed).count) tokens after sync on \(r.id)")
             }
@@ -505,24 +512,24 @@ struct ReplicaClusterTests {
         defer { two.kill9() }
         // Both report themselves live before the sync counts them.
         let bothLive = await Self.within(.seconds(5)) {
-            let replicas = one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
+            let replicas = await one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
             return replicas.filter { $0["state"] as? String == "running" }.count == 2
         }
         try #require(bothLive != nil)
 
         var tokens: [String] = []
-        for _ in 0..<20 { tokens.append(try Self.newToken(on: one)) }
-        let synced = one.call("POST", "/_emulator/cluster/sync")
+        for _ in 0..<20 { tokens.append(try await Self.newToken(on: one)) }
+        let synced = await one.call("POST", "/_emulator/cluster/sync")
         #expect(synced.status == 200)
         #expect((synced.json["version"] as? Int ?? 0) >= 20)
         // No polling: once sync answered, two has every one of them.
-        for token in tokens { #expect(two.call("GET", "/_emulator/tokens/\(token)").status == 200) }
+        for token in tokens { #expect(await two.call("GET", "/_emulator/tokens/\(token)").status == 200) }
 
         // A replica that is live (its last report has not lapsed) but applies nothing holds the sync up, named.
         kill(two.served.process.processIdentifier, SIGSTOP)
         defer { kill(two.served.process.processIdentifier, SIGCONT) }
-        _ = try Self.newToken(on: one)
-        let stalled = one.call("POST", "/_emulator/cluster/sync?timeoutSeconds=1")
+        _ = try await Self.newToken(on: one)
+        let stalled = await one.call("POST", "/_emulator/cluster/sync?timeoutSeconds=1")
         kill(two.served.process.processIdentifier, SIGCONT)
         #expect(stalled.status == 503)
         #expect((stalled.json["error"] as? String)?.contains("two at") == true, "\(stalled.json)")
@@ -535,13 +542,13 @@ struct ReplicaClusterTests {
         defer { one.kill9() }
         let two = try await Replica("two", store: redis.url)
         let running = await Self.within(.seconds(5)) {
-            let replicas = one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
+            let replicas = await one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
             return replicas.contains { $0["id"] as? String == "two" && $0["state"] as? String == "running" }
         }
         try #require(running != nil, "two never reported itself running")
         two.kill9()
         let lost = await Self.within(.seconds(6)) {
-            let replicas = one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
+            let replicas = await one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
             return replicas.contains { $0["id"] as? String == "two" && $0["state"] as? String == "lost" }
         }
         #expect(lost != nil, "a replica killed with SIGKILL was not reported lost once its heartbeats lapsed")
@@ -560,42 +567,30 @@ struct ReplicaClusterTests {
         // The restarted server is empty; a token registered now must still reach two.
         var token: String?
         let registered = await Self.within(.seconds(5)) {
-            token = one.call("POST", "/_emulator/tokens", #"{"bundleId":"com.example.app","environment":"production"}"#)
+            token = await one.call("POST", "/_emulator/tokens", #"{"bundleId":"com.example.app","environment":"production"}"#)
                 .json["token"] as? String
             return token != nil
         }
         try #require(registered != nil, "one could not write to the restarted Redis")
-        let seen = await Self.within(.seconds(5)) { two.call("GET", "/_emulator/tokens/\(token!)").status == 200 }
+        let seen = await Self.within(.seconds(5)) { await two.call("GET", "/_emulator/tokens/\(token!)").status == 200 }
         #expect(seen != nil, "two's feed did not resubscribe after Redis restarted")
     }
 
     @Test func anUnreachableStoreIsReportedAtStartNamingIt() async throws {
         let port = try ScaleProfileTests.freePort()
-        let p = SpawnedProcess()
-        p.executableURL = ExecutableTests.binary
-        p.currentDirectoryURL = ExecutableTests.packageRoot
-        p.arguments = ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--front-door-port", "0",
-                       "--certs", "certs", "--state-store", "redis://127.0.0.1:\(port)"]
-        let errors = Pipe()
-        p.standardError = errors
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus != 0)
-        #expect(text.contains("redis://127.0.0.1:\(port)/0"), "stderr: \(text)")
-        #expect(text.contains("connecting"), "stderr: \(text)")
+        let refused = try await SpawnedProcess.runToCompletion(
+            ExecutableTests.binary.path,
+            ["serve", "--production-port", "0", "--sandbox-port", "0", "--control-port", "0", "--front-door-port", "0",
+             "--certs", "certs", "--state-store", "redis://127.0.0.1:\(port)"],
+            directory: ExecutableTests.packageRoot, timeout: .seconds(30))
+        #expect(refused.status != 0 && !refused.timedOut)
+        #expect(refused.stderr.contains("redis://127.0.0.1:\(port)/0"), "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("connecting"), "stderr: \(refused.stderr)")
 
-        let usage = SpawnedProcess()
-        usage.executableURL = ExecutableTests.binary
-        usage.arguments = ["serve", "--state-store", "http://127.0.0.1:6379"]
-        let usageErrors = Pipe()
-        usage.standardError = usageErrors
-        usage.standardOutput = FileHandle.nullDevice
-        try usage.run()
-        let usageText = String(decoding: usageErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        usage.waitUntilExit()
-        #expect(usage.terminationStatus == 64)
-        #expect(usageText.contains("redis://HOST:PORT[/DB]"), "stderr: \(usageText)")
+        let usage = try await SpawnedProcess.runToCompletion(
+            ExecutableTests.binary.path, ["serve", "--state-store", "http://127.0.0.1:6379"], timeout: .seconds(30))
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("redis://HOST:PORT[/DB]"), "stderr: \(usage.stderr)")
     }
+
 }

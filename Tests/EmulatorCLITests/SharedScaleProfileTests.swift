@@ -52,34 +52,28 @@ struct SharedScaleProfileTests {
         try haproxy.run()
         defer { if haproxy.isRunning { haproxy.terminate(); haproxy.waitUntilExit() } }
         let up = await ReplicaClusterTests.within(.seconds(10)) {
-            TestCommandTests.curl(["http://127.0.0.1:\(control)/_emulator/health"]).contains("ok")
+            await ReplicaClusterTests.curl(["http://127.0.0.1:\(control)/_emulator/health"]).contains("ok")
         }
         try #require(up != nil, "HAProxy did not forward the control port")
 
         let report = dir.appendingPathComponent("bench.json")
-        let bench = SpawnedProcess()
-        bench.executableURL = ExecutableTests.binary
-        bench.currentDirectoryURL = ExecutableTests.packageRoot
-        bench.arguments = ["bench", "--target", "https://127.0.0.1:\(apns)", "--control", "http://127.0.0.1:\(control)",
-                           "--ca", "certs/ca.pem", "--connections", "6", "--streams", "10", "--count", "600", "--tokens", "4",
-                           "--json", report.path]
-        let benchErrors = Pipe()
-        bench.standardError = benchErrors
-        bench.standardOutput = FileHandle.nullDevice
-        try bench.run()
-        let stderr = String(decoding: benchErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        bench.waitUntilExit()
-        #expect(bench.terminationStatus == 0, "bench: \(stderr.suffix(500))")
+        let bench = try await SpawnedProcess.runToCompletion(
+            ExecutableTests.binary.path,
+            ["bench", "--target", "https://127.0.0.1:\(apns)", "--control", "http://127.0.0.1:\(control)",
+             "--ca", "certs/ca.pem", "--connections", "6", "--streams", "10", "--count", "600", "--tokens", "4",
+             "--json", report.path],
+            directory: ExecutableTests.packageRoot, timeout: .seconds(120))
+        #expect(bench.status == 0, "bench: \(bench.stderr.suffix(500))")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect(json["succeeded"] as? Int == 600, "bench report: \(json["errors"] ?? "")")
 
         // Every replica answered some of them (six connections, round robin), and the cluster journal has all 600.
         let counted = await ReplicaClusterTests.within(.seconds(5)) {
-            (replicas[0].call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int ?? 0) >= 600
+            (await replicas[0].call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int ?? 0) >= 600
         }
         #expect(counted != nil, "the cluster journal did not reach 600 entries")
         for r in replicas {
-            let local = r.call("GET", "/_emulator/journal/count?status=200").json["count"] as? Int ?? 0
+            let local = await r.call("GET", "/_emulator/journal/count?status=200").json["count"] as? Int ?? 0
             #expect(local > 0, "replica \(r.id) answered none of the bench's pushes")
         }
     }
