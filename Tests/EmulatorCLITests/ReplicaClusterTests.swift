@@ -50,6 +50,24 @@ struct ReplicaClusterTests {
         func kill9() { served.stop() }
     }
 
+    /// A `redis-server` and replicas on it, stopped together (SIGKILL) when the test ends.
+    final class Cluster {
+        let redis: RedisServerProcess
+        private(set) var replicas: [Replica] = []
+
+        init(_ ids: [String], extra: [String] = []) async throws {
+            redis = try await RedisServerProcess()
+            for id in ids { replicas.append(try await Replica(id, store: redis.url, extra: extra)) }
+        }
+
+        subscript(id: String) -> Replica { replicas.first { $0.id == id }! }
+
+        func stop() {
+            for r in replicas { r.kill9() }
+            redis.stop()
+        }
+    }
+
     /// A team key registered through the control API, and tokens signed by it.
     struct Signer {
         static let keyId = "CLUSTERK01"
@@ -130,12 +148,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func aKeyAndTokenRegisteredOnOneReplicaAreAcceptedByAnotherWithinTheBound() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let one = try await Replica("one", store: redis.url)
-        defer { one.kill9() }
-        let two = try await Replica("two", store: redis.url)
-        defer { two.kill9() }
+        let cluster = try await Cluster(["one", "two"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
         let signer = try Signer()
         #expect(await one.call("POST", "/_emulator/keys", signer.registration).status == 201)
         let token = try await Self.newToken(on: one)
@@ -158,11 +173,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func anUnregistrationReachesEveryReplicaAs410WithItsTimestamp() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        var replicas: [Replica] = []
-        for id in ["a", "b", "c"] { replicas.append(try await Replica(id, store: redis.url)) }
-        defer { for r in replicas { r.kill9() } }
+        let cluster = try await Cluster(["a", "b", "c"])
+        defer { cluster.stop() }
+        let replicas = cluster.replicas
         let signer = try Signer()
         #expect(await replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
         let token = try await Self.newToken(on: replicas[0])
@@ -197,12 +210,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func faultsShapingAndResetApplyToEveryReplica() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let one = try await Replica("one", store: redis.url)
-        defer { one.kill9() }
-        let two = try await Replica("two", store: redis.url)
-        defer { two.kill9() }
+        let cluster = try await Cluster(["one", "two"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
         let signer = try Signer()
         #expect(await one.call("POST", "/_emulator/keys", signer.registration).status == 201)
         let token = try await Self.newToken(on: one)
@@ -246,11 +256,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func everyAcceptedPushIsInTheClusterJournalOnceWhenAReplicaStopsUnderLoad() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        var replicas: [Replica] = []
-        for id in ["a", "b", "c"] { replicas.append(try await Replica(id, store: redis.url)) }
-        defer { for r in replicas { r.kill9() } }
+        let cluster = try await Cluster(["a", "b", "c"])
+        defer { cluster.stop() }
+        let replicas = cluster.replicas
         let signer = try Signer()
         #expect(await replicas[0].call("POST", "/_emulator/keys", signer.registration).status == 201)
         let token = try await Self.newToken(on: replicas[0])
@@ -332,8 +340,8 @@ struct ReplicaClusterTests {
         // A client whose connection closed under it may miss an answer b sent; a and c ran throughout.
         #expect(extra.values.allSatisfy { $0 == "b" }, "200s no client saw, from replicas that never stopped: \(extra)")
 
-        let cluster = await replicas[0].call("GET", "/_emulator/cluster")
-        let states = Dictionary(uniqueKeysWithValues: (cluster.json["replicas"] as? [[String: Any]] ?? []).compactMap { r in
+        let listing = await replicas[0].call("GET", "/_emulator/cluster")
+        let states = Dictionary(uniqueKeysWithValues: (listing.json["replicas"] as? [[String: Any]] ?? []).compactMap { r in
             (r["id"] as? String).map { ($0, r["state"] as? String ?? "") }
         })
         #expect(states == ["a": "running", "b": "stopped", "c": "running"])
@@ -350,12 +358,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func aPushAcceptedByAnyReplicaReachesTheVirtualDeviceOnItsOwner() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let owner = try await Replica("owner", store: redis.url)
-        defer { owner.kill9() }
-        let other = try await Replica("other", store: redis.url)
-        defer { other.kill9() }
+        let cluster = try await Cluster(["owner", "other"])
+        defer { cluster.stop() }
+        let owner = cluster["owner"], other = cluster["other"]
         let signer = try Signer()
         #expect(await owner.call("POST", "/_emulator/keys", signer.registration).status == 201)
         #expect(await owner.call("POST", "/_emulator/devices",
@@ -402,12 +407,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func aBroadcastChannelCreatedOnOneReplicaIsUsableAndDeletableOnAnother() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let one = try await Replica("one", store: redis.url)
-        defer { one.kill9() }
-        let two = try await Replica("two", store: redis.url)
-        defer { two.kill9() }
+        let cluster = try await Cluster(["one", "two"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
         let signer = try Signer()
         #expect(await one.call("POST", "/_emulator/keys", signer.registration).status == 201)
         #expect(await one.call("POST", "/_emulator/cluster/sync").status == 200)
@@ -442,12 +444,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func theManualClockMovedOnOneReplicaMovesOnEvery() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let one = try await Replica("one", store: redis.url, extra: ["--manual-clock"])
-        defer { one.kill9() }
-        let two = try await Replica("two", store: redis.url, extra: ["--manual-clock"])
-        defer { two.kill9() }
+        let cluster = try await Cluster(["one", "two"], extra: ["--manual-clock"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
         let before = try #require((await one.call("GET", "/_emulator/clock").json["now"] as? NSNumber)?.int64Value)
         let moved = await one.call("POST", "/_emulator/clock/advance", #"{"seconds":7200}"#)
         let now = try #require((moved.json["now"] as? NSNumber)?.int64Value)
@@ -464,12 +463,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func afterWritesThroughTwoReplicasAtOnceSyncOnEitherMeansBothHaveAll() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let one = try await Replica("one", store: redis.url)
-        defer { one.kill9() }
-        let two = try await Replica("two", store: redis.url)
-        defer { two.kill9() }
+        let cluster = try await Cluster(["one", "two"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
         let both = [one, two]
         // Interleaved writers: each replica's own changes and the other's reach it in the store's order.
         let made = try await withThrowingTaskGroup(of: [String].self) { group in
@@ -504,12 +500,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func afterSyncEveryLiveReplicaHasEveryChangeAndAStalledOneIsNamed() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let one = try await Replica("one", store: redis.url)
-        defer { one.kill9() }
-        let two = try await Replica("two", store: redis.url)
-        defer { two.kill9() }
+        let cluster = try await Cluster(["one", "two"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
         // Both report themselves live before the sync counts them.
         let bothLive = await Self.within(.seconds(5)) {
             let replicas = await one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
@@ -536,11 +529,9 @@ struct ReplicaClusterTests {
     }
 
     @Test func aReplicaKilledOutrightIsReportedLost() async throws {
-        let redis = try await RedisServerProcess()
-        defer { redis.stop() }
-        let one = try await Replica("one", store: redis.url)
-        defer { one.kill9() }
-        let two = try await Replica("two", store: redis.url)
+        let cluster = try await Cluster(["one", "two"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
         let running = await Self.within(.seconds(5)) {
             let replicas = await one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
             return replicas.contains { $0["id"] as? String == "two" && $0["state"] as? String == "running" }
