@@ -17,8 +17,8 @@ public final class RedisStatePersistence: SharedStateStore {
     /// Control writes and the feed's read-backs take turns on one connection; the journal copy, the push hand-over
     /// and the heartbeats on another, so a large batch does not hold up a change. A broken one is replaced on the
     /// next call.
-    private let connection: Mutex<RedisConnection?>
-    private let bulk: Mutex<RedisConnection?>
+    private let connection: RedisConnectionSlot
+    private let bulk: RedisConnectionSlot
     private let feed: RedisChangeFeed
 
     /// Connects (so an unreachable server is reported at start, naming it) and subscribes to the change feed
@@ -27,8 +27,8 @@ public final class RedisStatePersistence: SharedStateStore {
         self.address = address
         self.replicaId = replicaId
         self.names = RedisKeys(prefix: prefix)
-        self.connection = Mutex(try RedisConnection(address, timeoutSeconds: 5))
-        self.bulk = Mutex(nil)
+        self.connection = try RedisConnectionSlot(address, connectNow: true)
+        self.bulk = try RedisConnectionSlot(address, connectNow: false)
         self.feed = try RedisChangeFeed(address: address, channel: names.changes, replicaId: replicaId)
     }
 
@@ -36,8 +36,8 @@ public final class RedisStatePersistence: SharedStateStore {
     /// waits for the feed's thread, which may be the caller).
     public func stop() {
         feed.stop()
-        connection.withLock { $0?.close() }
-        bulk.withLock { $0?.close() }
+        connection.close()
+        bulk.close()
     }
 
     /// Claims `replicaId` for this run (`alive:<id>` set only if absent), so two live replicas never share an id
@@ -352,38 +352,11 @@ public final class RedisStatePersistence: SharedStateStore {
         return results
     }
 
-    /// Runs `body` on one of the two connections, reconnecting first if the last call broke it. A call that
-    /// finds the connection broken (the server restarted, an idle connection was dropped) is run once more on a
-    /// new one: control writes are idempotent (a value set twice, a notice heard twice); the journal's append,
-    /// the hand-over and bulk replacements pass `retry: false`.
+    /// Runs `body` on one of the two connections (see `RedisConnectionSlot`), naming `operation` in its error.
     private func run<R>(_ operation: String, bulk: Bool = false, retry: Bool = true,
                         _ body: (RedisConnection) throws -> sending R) throws -> sending R {
-        // The same steps under either lock (a `Mutex` cannot be chosen into a variable).
         do {
-            if bulk {
-                return try self.bulk.withLock { (slot: inout RedisConnection?) throws -> sending R in
-                if slot?.isOpen != true { slot = try RedisConnection(address, timeoutSeconds: 5) }
-                guard let open = slot else { throw RedisError(address, operation, "not connected") }
-                do {
-                    return try body(open)
-                } catch is RedisError where retry && !open.isOpen {
-                    let fresh = try RedisConnection(address, timeoutSeconds: 5)
-                    slot = fresh
-                    return try body(fresh)
-                }
-            }
-            }
-            return try connection.withLock { (slot: inout RedisConnection?) throws -> sending R in
-                if slot?.isOpen != true { slot = try RedisConnection(address, timeoutSeconds: 5) }
-                guard let open = slot else { throw RedisError(address, operation, "not connected") }
-                do {
-                    return try body(open)
-                } catch is RedisError where retry && !open.isOpen {
-                    let fresh = try RedisConnection(address, timeoutSeconds: 5)
-                    slot = fresh
-                    return try body(fresh)
-                }
-            }
+            return try (bulk ? self.bulk : connection).run(retry: retry, body)
         } catch let error as RedisError {
             throw RedisError(address, operation, error.detail)
         }
