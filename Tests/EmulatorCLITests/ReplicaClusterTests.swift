@@ -351,7 +351,8 @@ struct ReplicaClusterTests {
             let totals = await replicas[2].call("GET", "/_emulator/cluster").json["totals"] as? [String: Any] ?? [:]
             return (totals["accepted"] as? Int ?? 0) >= accepted.count + 3 && totals["stopped"] as? Int == 1
         }
-        #expect(totalled != nil, "\(await replicas[2].call("GET", "/_emulator/cluster").json["totals"] ?? "no totals")")
+        let totals = await replicas[2].call("GET", "/_emulator/cluster").json["totals"]
+        #expect(totalled != nil, "\(totals ?? "no totals")")
         let metrics = await Self.curl([replicas[2].control + "/metrics"])
         #expect(metrics.contains(#"apns_emulator_cluster_replicas{state="stopped"} 1"#))
         #expect(metrics.contains(#"apns_emulator_cluster_replicas{state="running"} 2"#))
@@ -384,7 +385,8 @@ struct ReplicaClusterTests {
             let list = await owner.call("GET", app + "/notifications").json["notifications"] as? [[String: Any]] ?? []
             return list.contains { ($0["apnsId"] as? String)?.lowercased() == id || ($0["identifier"] as? String)?.lowercased() == id }
         }
-        #expect(shown != nil, "the owner's device never showed the push other accepted: \(await owner.call("GET", app + "/notifications").json)")
+        let shownNow = await owner.call("GET", app + "/notifications").json
+        #expect(shown != nil, "the owner's device never showed the push other accepted: \(shownNow)")
         #expect((await owner.call("GET", "/_emulator/journal/count").json["count"] as? Int) == 0, "the owner answered no push")
         let deliveries = await other.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
         #expect(deliveries?["handedOver"] as? Int == 1)
