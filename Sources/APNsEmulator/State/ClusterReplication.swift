@@ -42,6 +42,8 @@ final class ClusterReplication: Sendable {
         var epoch: Int64 = 0
         /// Entries the local journal dropped (capacity, memory) before they could be copied.
         var missed: Int64 = 0
+        /// The replicas and the cluster journal's size as the last beat read them (for `/metrics`).
+        var cluster: (replicas: [SharedReplica], journalCount: Int)?
         var stopping = false
         var endpoints: EmulatorEndpoints?
         var lastError: String?
@@ -187,5 +189,12 @@ final class ClusterReplication: Sendable {
         guard let json = try? JSONEncoder().encode(report) else { return }
         // A stopped replica's liveness lapses at once; a running one's outlives a missed beat or two.
         try? store.heartbeat(Array(json), ttlMillis: status == "stopped" ? 1 : Self.heartbeatTTLMillis)
+        if let replicas = try? store.replicas(), let count = try? store.journalCount() {
+            state.withLock { $0.cluster = (replicas, count) }
+        }
     }
+
+    /// The cluster as the last beat (at most a second or so ago) read it: what a scrape shows without waiting on
+    /// Redis, which may be slow or gone.
+    var lastCluster: (replicas: [SharedReplica], journalCount: Int)? { state.withLock { $0.cluster } }
 }

@@ -107,6 +107,9 @@ public final class EmulatorServices: Sendable {
         return try ClusterJournalPage.read(shared, after: position, limit: limit)
     }
 
+    /// The replicas and the cluster journal's size as this replica last read them (once a second), nil before.
+    public var lastCluster: (replicas: [SharedReplica], journalCount: Int)? { replication?.lastCluster }
+
     /// Local journal entries dropped before they could be copied into the cluster journal.
     public var replicationMissed: Int64? { replication?.missedCount }
 

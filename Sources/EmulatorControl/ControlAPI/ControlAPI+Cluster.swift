@@ -98,7 +98,11 @@ extension ControlAPI {
     }
 
     private func clusterReplicas(_ shared: any SharedStateStore) throws -> [ClusterReplicaView] {
-        try shared.replicas().map { r -> ClusterReplicaView in
+        Self.views(try shared.replicas())
+    }
+
+    private static func views(_ replicas: [SharedReplica]) -> [ClusterReplicaView] {
+        replicas.map { r -> ClusterReplicaView in
             let report = try? JSONDecoder().decode(ReplicaReport.self, from: Data(r.json))
             let state = r.live ? (report?.state ?? "running") : (report?.state == "stopped" ? "stopped" : "lost")
             return ClusterReplicaView(id: r.id, state: state, report: report)
@@ -120,10 +124,11 @@ extension ControlAPI {
     }
 
     /// `/metrics` lines for the cluster, with a shared store (none without): what every replica last reported,
-    /// so one scrape of any replica shows the whole. A store that cannot be read leaves them out.
+    /// so one scrape of any replica shows the whole. Read from this replica's last beat, so a scrape never waits
+    /// on Redis; none before the first.
     func clusterPrometheusLines() -> [String] {
-        guard let shared = services.shared, let replicas = try? clusterReplicas(shared) else { return [] }
-        let t = Self.totals(replicas)
+        guard let cluster = services.lastCluster else { return [] }
+        let t = Self.totals(Self.views(cluster.replicas))
         var lines = ["# HELP apns_emulator_cluster_replicas Replicas sharing this emulator's state store, by state.",
                      "# TYPE apns_emulator_cluster_replicas gauge"]
         for (state, n) in [("running", t.running), ("stopped", t.stopped), ("lost", t.lost)] {
@@ -137,10 +142,9 @@ extension ControlAPI {
                   "# HELP apns_emulator_cluster_accepted Of those, the ones answered 200.",
                   "# TYPE apns_emulator_cluster_accepted gauge",
                   "apns_emulator_cluster_accepted \(t.accepted)"]
-        if let count = try? shared.journalCount() {
-            lines += ["# HELP apns_emulator_cluster_journal_entries Entries in the cluster journal.",
-                      "# TYPE apns_emulator_cluster_journal_entries gauge", "apns_emulator_cluster_journal_entries \(count)"]
-        }
+        lines += ["# HELP apns_emulator_cluster_journal_entries Entries in the cluster journal.",
+                  "# TYPE apns_emulator_cluster_journal_entries gauge",
+                  "apns_emulator_cluster_journal_entries \(cluster.journalCount)"]
         return lines
     }
 
