@@ -393,6 +393,15 @@ struct ReplicaClusterTests {
         let shownNow = await owner.call("GET", app + "/notifications").json
         #expect(shown != nil, "the owner's device never showed the push other accepted: \(shownNow)")
         #expect((await owner.call("GET", "/_emulator/journal/count").json["count"] as? Int) == 0, "the owner answered no push")
+        // Any replica says where the device lives (from the reports, once a second).
+        var found: [String: Any] = [:]
+        let located = await Self.within(.seconds(3)) {
+            found = await other.call("GET", "/_emulator/cluster/devices/iphone").json
+            return found["replica"] as? String == "owner"
+        }
+        #expect(located != nil, "\(found)")
+        #expect((found["endpoints"] as? [String: Any])?["control"] as? String == owner.control)
+        #expect(await other.call("GET", "/_emulator/cluster/devices/nowhere").status == 404)
         let deliveries = await other.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
         #expect(deliveries?["handedOver"] as? Int == 1)
         let received = await owner.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]

@@ -42,6 +42,8 @@ final class ClusterReplication: Sendable {
         var epoch: Int64 = 0
         /// Entries the local journal dropped (capacity, memory) before they could be copied.
         var missed: Int64 = 0
+        /// The layer above's virtual devices: their count and ids (set once the devices exist).
+        var devices: (@Sendable () -> (count: Int, ids: [String]))?
         /// The replicas and the cluster journal's size as the last beat read them (for `/metrics`).
         var cluster: (replicas: [SharedReplica], journalCount: Int)?
         var stopping = false
@@ -180,12 +182,21 @@ final class ClusterReplication: Sendable {
         }
     }
 
+    /// Where the reports find this replica's devices.
+    func reportDevices(_ devices: @escaping @Sendable () -> (count: Int, ids: [String])) {
+        state.withLock { $0.devices = devices }
+    }
+
     private func beat(_ status: String) {
         let snapshot = metrics.snapshot()
-        let report = ReplicaReport(
+        var report = ReplicaReport(
             id: store.replicaId, incarnation: incarnation, state: status, startedAt: startedAt, lastSeenAt: clock.now(),
             endpoints: state.withLock { $0.endpoints }, answered: snapshot.answered, accepted: snapshot.succeeded,
             journalNewestId: journal.newestId, journalForwardedId: forwardedId)
+        if let devices = state.withLock({ $0.devices })?() {
+            report.devices = devices.count
+            report.deviceIds = Array(devices.ids.sorted().prefix(ReplicaReport.maxDeviceIds))
+        }
         guard let json = try? JSONEncoder().encode(report) else { return }
         // A stopped replica's liveness lapses at once; a running one's outlives a missed beat or two.
         try? store.heartbeat(Array(json), ttlMillis: status == "stopped" ? 1 : Self.heartbeatTTLMillis)

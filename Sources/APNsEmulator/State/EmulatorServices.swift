@@ -107,6 +107,12 @@ public final class EmulatorServices: Sendable {
         return try ClusterJournalPage.read(shared, after: position, limit: limit)
     }
 
+    /// With a shared store: the virtual devices this replica's reports list (count and ids), for the cluster's
+    /// device lookup.
+    public func reportDevices(_ devices: @escaping @Sendable () -> (count: Int, ids: [String])) {
+        replication?.reportDevices(devices)
+    }
+
     /// The replicas and the cluster journal's size as this replica last read them (once a second), nil before.
     public var lastCluster: (replicas: [SharedReplica], journalCount: Int)? { replication?.lastCluster }
 

@@ -17,4 +17,11 @@ public struct ReplicaReport: Sendable, Codable, Equatable {
     /// The newest entry of its own journal, and the newest it has copied into the cluster journal.
     public var journalNewestId: Int64
     public var journalForwardedId: Int64
+    /// Its virtual devices: how many, and the ids of up to `maxDeviceIds` of them (sorted), so a device can be
+    /// found from any replica.
+    public var devices: Int = 0
+    public var deviceIds: [String] = []
+
+    /// Device ids a report lists beyond this are only counted (a report is rewritten every second).
+    public static let maxDeviceIds = 1_000
 }

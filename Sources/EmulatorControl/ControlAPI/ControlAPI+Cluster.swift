@@ -86,6 +86,28 @@ extension ControlAPI {
         return try ControlAPIResponse.json(try services.clusterJournal(after: after, limit: Int(limit)))
     }
 
+    /// Where a device lives, as `GET /cluster/devices/{id}` answers.
+    struct ClusterDeviceView: Encodable {
+        var id: String
+        var replica: String
+        var state: String
+        /// Its replica's endpoints: the device's own routes are on that control API.
+        var endpoints: EmulatorEndpoints?
+    }
+
+    /// `GET /cluster/devices/{id}` → the replica holding the virtual device (from the replicas' reports, at most
+    /// a second or so old), 404 when no report lists it.
+    func findClusterDevice(_ request: ControlRequest) throws -> HTTP1Response {
+        let id = request.parameter("deviceId")
+        let shared = try requireShared()
+        guard let holder = try clusterReplicas(shared).first(where: { $0.report?.deviceIds.contains(id) == true }) else {
+            throw ControlAPIError.notFound("no replica reports a device '\(id)' (reports list up to "
+                                           + "\(ReplicaReport.maxDeviceIds) device ids each)")
+        }
+        return try ControlAPIResponse.json(ClusterDeviceView(id: id, replica: holder.id, state: holder.state,
+                                                             endpoints: holder.report?.endpoints))
+    }
+
     /// `GET /cluster/journal/count` → `{"count": N}`.
     func countClusterJournal(_ request: ControlRequest) throws -> HTTP1Response {
         return try ControlAPIResponse.json("count", try requireShared().journalCount())

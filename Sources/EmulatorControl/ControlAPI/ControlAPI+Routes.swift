@@ -11,7 +11,7 @@ enum ControlOperation: String, CaseIterable, Sendable {
     case reset, exportState, importState
     case getClock, advanceClock, freezeClock, resumeClock
     case metrics, stats, getShaping, updateShaping
-    case getCluster, syncCluster, listClusterJournal, countClusterJournal, clearClusterJournal
+    case getCluster, syncCluster, findClusterDevice, listClusterJournal, countClusterJournal, clearClusterJournal
 }
 
 extension ControlAPI {
@@ -66,6 +66,7 @@ extension ControlAPI {
 
         ("GET", "/_emulator/cluster", .getCluster),
         ("POST", "/_emulator/cluster/sync", .syncCluster),
+        ("GET", "/_emulator/cluster/devices/{deviceId}", .findClusterDevice),
         ("GET", "/_emulator/cluster/journal", .listClusterJournal),
         ("DELETE", "/_emulator/cluster/journal", .clearClusterJournal),
         ("GET", "/_emulator/cluster/journal/count", .countClusterJournal),
@@ -111,6 +112,7 @@ extension ControlAPI {
         case .updateShaping: return try updateShaping(request)
         case .getCluster: return try getCluster(request)
         case .syncCluster: return try syncCluster(request)
+        case .findClusterDevice: return try findClusterDevice(request)
         case .listClusterJournal: return try listClusterJournal(request)
         case .countClusterJournal: return try countClusterJournal(request)
         case .clearClusterJournal: return try clearClusterJournal(request)

@@ -271,6 +271,12 @@ extension ControlAPIDocument {
                       success: (200, "The change number every live replica has.", "ClusterSync"),
                       errors: [503: "A replica had not caught up in time (the error names it).",
                                500: "The shared store could not be read."]),
+            Operation(id: .findClusterDevice, method: "GET", path: prefix + "/cluster/devices/{deviceId}", tag: "cluster",
+                      summary: "Which replica holds a virtual device",
+                      description: "From the replicas' reports (each lists up to 1,000 device ids, rewritten every"
+                        + " second): the replica and its endpoints, where the device's own routes are.",
+                      success: (200, "The device's replica.", "ClusterDevice"),
+                      errors: [404: "No replica reports it.", 409: "This emulator shares no state store."]),
             Operation(id: .listClusterJournal, method: "GET", path: prefix + "/cluster/journal", tag: "cluster",
                       summary: "Every replica's journal entries",
                       description: "In the order the store received them, oldest first; page with `next` as `after`."

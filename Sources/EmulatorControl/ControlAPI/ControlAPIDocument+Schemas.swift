@@ -73,7 +73,15 @@ extension ControlAPIDocument {
                 ("accepted", integer("Of those, answered 200.", minimum: 0)),
                 ("journalNewestId", integer("The newest entry of its own journal.", minimum: 0)),
                 ("journalForwardedId", integer("The newest it copied into the cluster journal.", minimum: 0)),
+                ("devices", integer("Its virtual devices.", minimum: 0)),
+                ("deviceIds", array(["type": "string"] as JSON, "Up to 1,000 of their ids, sorted.")),
             ]),
+            "ClusterDevice": object("Where a virtual device lives.", [
+                ("id", string("The device.")),
+                ("replica", string("The replica holding it.")),
+                ("state", string("That replica's state.", choices: ["running", "stopped", "lost"])),
+                ("endpoints", ref("Endpoints")),
+            ], required: ["id", "replica", "state"]),
             "Cluster": object("The replicas sharing one state store.", [
                 ("shared", boolean("Whether this emulator runs with --state-store.")),
                 ("store", string("The store's address.", nullable: true)),

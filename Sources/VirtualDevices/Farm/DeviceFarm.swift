@@ -339,6 +339,16 @@ public final class DeviceFarm: DeliverySink {
     /// Virtual devices, over all shards.
     var deviceCount: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.devices.count } } }
 
+    /// Up to `limit` of the devices' ids, over all shards (which ones, beyond the limit, is arbitrary): what a
+    /// replica's report lists each second, without walking 100,000 devices to do it.
+    func deviceIds(limit: Int) -> [String] {
+        var ids: [String] = []
+        for shard in shards where ids.count < limit {
+            ids += shard.state.withLock { Array($0.devices.keys.prefix(limit - ids.count)) }
+        }
+        return ids
+    }
+
     /// Delivery latency over all shards' engines.
     func deliveryLatency() -> DeliveryLatencyHistogram {
         shards.reduce(into: DeliveryLatencyHistogram()) { total, shard in

@@ -22,6 +22,9 @@ extension Emulator {
                 lowPriorityDelayMillis: Millis((configuration.lowPriorityDelaySeconds * 1000).rounded()),
                 deliveryLatency: configuration.deliveryLatency)
             farm = devices
+            services.reportDevices { [weak devices] in
+                (devices?.deviceCount ?? 0, devices?.deviceIds(limit: ReplicaReport.maxDeviceIds) ?? [])
+            }
             return [DevicesControlAPI(farm: devices)] + (try more(services, devices))
         }
         // Started once the emulator exists, so a failed start leaves no timer behind.
