@@ -184,7 +184,12 @@ public final class Journal: Sendable {
 
     /// The entries of a `Copy`'s bytes and aside entries (made by this build: the layout is this build's).
     package static func entries(copied bytes: [UInt8], aside: [JournalEntry]) -> [JournalEntry] {
-        let byId = Dictionary(aside.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        decode(bytes, aside: Dictionary(aside.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// The entries of copied bytes (length-prefixed, oldest first), aside entries taken from `aside` by id. A
+    /// length or a shared tail reaching outside the bytes ends the walk there.
+    private static func decode(_ bytes: [UInt8], aside: [Int64: JournalEntry]) -> [JournalEntry] {
         var entries: [JournalEntry] = []
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -193,7 +198,7 @@ public final class Journal: Sendable {
                 guard length >= JournalEntryEncoder.asideSize, offset + length <= raw.count else { return }
                 let stored = JournalStoredEntry(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length]))
                 if stored.kind == .aside {
-                    if let e = byId[stored.id] { entries.append(e) }
+                    if let e = aside[stored.id] { entries.append(e) }
                 } else {
                     guard stored.tailIsWithin(offset) else { return }
                     entries.append(stored.entry())
@@ -226,21 +231,7 @@ public final class Journal: Sendable {
             }
             return (bytes, aside)
         }
-        var entries: [JournalEntry] = []
-        copied.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let length = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                let stored = JournalStoredEntry(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length]))
-                if stored.kind == .aside {
-                    if let e = aside[stored.id] { entries.append(e) }
-                } else {
-                    entries.append(stored.entry())
-                }
-                offset += length
-            }
-        }
-        return entries
+        return Self.decode(copied, aside: aside)
     }
 
     public func count(_ filter: JournalFilter = JournalFilter()) -> Int {

@@ -74,6 +74,7 @@ public final class TokenRegistry: DeviceTokenLookup {
     }
 
     func restore(_ records: [DeviceTokenRecord]) {
+        otherReplicas.store(false, ordering: .relaxed)
         for r in records { noteHolder(r) }
         state.withLock { s in
             s.tokens = Dictionary(records.map { (TokenKey($0.token), $0) }, uniquingKeysWith: { _, b in b })
@@ -182,6 +183,7 @@ public final class TokenRegistry: DeviceTokenLookup {
     }
 
     func removeAll() {
+        otherReplicas.store(false, ordering: .relaxed)
         state.withLock { $0 = State(); changed() }
     }
 }

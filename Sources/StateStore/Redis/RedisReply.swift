@@ -40,6 +40,12 @@ enum RedisReply: Equatable {
 
     var text: String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
 
+    /// An array read as field, value pairs (HGETALL, a stream entry's fields); a trailing odd item is ignored.
+    var pairs: [(RedisReply, RedisReply)] {
+        let flat = items
+        return stride(from: 0, to: flat.count - 1, by: 2).map { (flat[$0], flat[$0 + 1]) }
+    }
+
     var items: [RedisReply] {
         if case .array(let a) = self { return a }
         return []

@@ -103,14 +103,9 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     public func channels() throws -> [String: [UInt8]] {
-        let flat = try checked("reading the channels") { try $0.command(["HGETALL", names.channels]) }.items
-        var out: [String: [UInt8]] = [:]
-        var i = 0
-        while i + 1 < flat.count {
-            if let id = flat[i].text, let json = flat[i + 1].bytes { out[id] = json }
-            i += 2
-        }
-        return out
+        let reply = try checked("reading the channels") { try $0.command(["HGETALL", names.channels]) }
+        return Dictionary(reply.pairs.compactMap { k, v in k.text.flatMap { id in v.bytes.map { (id, $0) } } },
+                          uniquingKeysWith: { a, _ in a })
     }
 
     public func setChannel(_ id: String, _ json: [UInt8]?) throws {
@@ -196,13 +191,8 @@ public final class RedisStatePersistence: SharedStateStore {
         return reply.items.compactMap { item -> SharedJournalBatch? in
             let parts = item.items
             guard parts.count == 2, let id = parts[0].text else { return nil }
-            var fields: [String: [UInt8]] = [:]
-            let flat = parts[1].items
-            var i = 0
-            while i + 1 < flat.count {
-                if let k = flat[i].text, let v = flat[i + 1].bytes { fields[k] = v }
-                i += 2
-            }
+            let fields = Dictionary(parts[1].pairs.compactMap { k, v in k.text.flatMap { name in v.bytes.map { (name, $0) } } },
+                                    uniquingKeysWith: { a, _ in a })
             guard let replica = fields["replica"], let count = fields["count"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
                   let format = fields["format"], let entries = fields["entries"] else { return nil }
             return SharedJournalBatch(position: id, replica: String(decoding: replica, as: UTF8.self), count: count,
@@ -230,13 +220,8 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     public func replicas() throws -> [SharedReplica] {
-        let all = try checked("listing replicas") { try $0.command(["HGETALL", names.replicas]) }.items
-        var reports: [(String, [UInt8])] = []
-        var i = 0
-        while i + 1 < all.count {
-            if let id = all[i].text, let json = all[i + 1].bytes { reports.append((id, json)) }
-            i += 2
-        }
+        let all = try checked("listing replicas") { try $0.command(["HGETALL", names.replicas]) }
+        let reports = all.pairs.compactMap { k, v in k.text.flatMap { id in v.bytes.map { (id, $0) } } }
         guard !reports.isEmpty else { return [] }
         let alive = try run("listing replicas") { c in
             try c.pipeline(reports.map { Self.args(["EXISTS", names.alive($0.0)]) })
@@ -316,14 +301,9 @@ public final class RedisStatePersistence: SharedStateStore {
 
     /// Per replica id, the latest change it applied.
     public func appliedVersions() throws -> [String: Int64] {
-        let flat = try checked("reading the applied changes") { try $0.command(["HGETALL", names.applied]) }.items
-        var out: [String: Int64] = [:]
-        var i = 0
-        while i + 1 < flat.count {
-            if let id = flat[i].text, let v = flat[i + 1].text.flatMap({ Int64($0) }) { out[id] = v }
-            i += 2
-        }
-        return out
+        let reply = try checked("reading the applied changes") { try $0.command(["HGETALL", names.applied]) }
+        return Dictionary(reply.pairs.compactMap { k, v in k.text.flatMap { id in v.text.flatMap(Int64.init).map { (id, $0) } } },
+                          uniquingKeysWith: { a, _ in a })
     }
 
     /// HSET in chunks, so an import of a million tokens is not one command of two million arguments.
@@ -372,15 +352,7 @@ public final class RedisStatePersistence: SharedStateStore {
     }
 
     private func decodeHash<T: Decodable>(_ reply: RedisReply, _ type: T.Type, _ what: String) throws -> [T] {
-        let flat = reply.items
-        var out: [T] = []
-        out.reserveCapacity(flat.count / 2)
-        var i = 1
-        while i < flat.count {
-            if let bytes = flat[i].bytes { out.append(try decode(bytes, T.self, what: what)) }
-            i += 2
-        }
-        return out
+        try reply.pairs.compactMap { _, value in try value.bytes.map { try decode($0, T.self, what: what) } }
     }
 
     private func decode<T: Decodable>(_ bytes: [UInt8], _ type: T.Type, what: String) throws -> T {
