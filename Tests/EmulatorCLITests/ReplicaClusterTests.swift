@@ -255,7 +255,17 @@ struct ReplicaClusterTests {
         #expect(emptied != nil, "the cluster journal kept entries across the reset")
     }
 
-    @Test func everyAcceptedPushIsInTheClusterJournalOnceWhenAReplicaStopsUnderLoad() async throws {
+    /// How a replica is stopped under load: SIGTERM (it copies what is left, says it stopped) or SIGKILL (nothing
+    /// more: only what its answers waited for is in the cluster journal).
+    enum Stop: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case terminated, killed
+        var testDescription: String { self == .terminated ? "SIGTERM" : "SIGKILL" }
+        /// How the cluster lists it afterwards.
+        var state: String { self == .terminated ? "stopped" : "lost" }
+    }
+
+    @Test(arguments: Stop.allCases)
+    func everyAcceptedPushIsInTheClusterJournalOnceWhenAReplicaStopsUnderLoad(_ stop: Stop) async throws {
         let cluster = try await Cluster(["a", "b", "c"])
         defer { cluster.stop() }
         let replicas = cluster.replicas
@@ -273,7 +283,7 @@ struct ReplicaClusterTests {
         }
         #expect(await replicas[0].call("DELETE", "/_emulator/cluster/journal").status == 204)
 
-        // Each replica gets pushes on one connection for a bounded count; b is stopped (SIGTERM) once it has
+        // Each replica gets pushes on one connection for a bounded count; b is stopped once it has
         // accepted 50, so it stops mid-load however fast the machine is.
         let perReplica = 1_000
         let acceptedByB = Progress()
@@ -305,13 +315,16 @@ struct ReplicaClusterTests {
         }
         let midway = await Self.within(.seconds(30)) { acceptedByB.count.load(ordering: .relaxed) >= 50 }
         try #require(midway != nil, "b never accepted 50 pushes")
-        await replicas[1].terminate()
+        switch stop {
+        case .terminated: await replicas[1].terminate()
+        case .killed: replicas[1].kill9()
+        }
         let accepted = try await pushes.value
         #expect(accepted.values.contains("b"), "b accepted nothing before it stopped")
         #expect(accepted.values.filter { $0 == "b" }.count < perReplica, "b finished before it was stopped")
         #expect(accepted.values.filter { $0 == "a" }.count == perReplica)
 
-        // a and c copy within ~50 ms; b copied what it had when it stopped.
+        // Every answer waited for its copy (--cluster-journal durable, the default), so even a killed b lost none.
         var journal: [String: Int] = [:]
         var extra: [String: String] = [:]  // apns-id → replica, for load entries no client saw accepted
         var lastPage: (status: Int, json: [String: Any]) = (0, [:])
@@ -340,16 +353,23 @@ struct ReplicaClusterTests {
         // A client whose connection closed under it may miss an answer b sent; a and c ran throughout.
         #expect(extra.values.allSatisfy { $0 == "b" }, "200s no client saw, from replicas that never stopped: \(extra)")
 
-        let listing = await replicas[0].call("GET", "/_emulator/cluster")
-        let states = Dictionary(uniqueKeysWithValues: (listing.json["replicas"] as? [[String: Any]] ?? []).compactMap { r in
-            (r["id"] as? String).map { ($0, r["state"] as? String ?? "") }
-        })
-        #expect(states == ["a": "running", "b": "stopped", "c": "running"])
+        // A killed replica is lost once its heartbeats lapse (3 s).
+        var states: [String: String] = [:]
+        let listed = await Self.within(.seconds(6)) {
+            let listing = await replicas[0].call("GET", "/_emulator/cluster")
+            states = Dictionary(uniqueKeysWithValues: (listing.json["replicas"] as? [[String: Any]] ?? []).compactMap { r in
+                (r["id"] as? String).map { ($0, r["state"] as? String ?? "") }
+            })
+            return states == ["a": "running", "b": stop.state, "c": "running"]
+        }
+        #expect(listed != nil, "\(states)")
 
-        // Totals add up every replica's last report (a and c report once a second; b's last came as it stopped).
+        // Totals add up every replica's last report (a and c report once a second; b's last came as it stopped, or
+        // up to a second before it was killed). One warm-up push each came first.
+        let counted = stop == .terminated ? accepted.count + 3 : accepted.values.filter { $0 != "b" }.count + 2
         let totalled = await Self.within(.seconds(3)) {
             let totals = await replicas[2].call("GET", "/_emulator/cluster").json["totals"] as? [String: Any] ?? [:]
-            return (totals["accepted"] as? Int ?? 0) >= accepted.count + 3 && totals["stopped"] as? Int == 1
+            return (totals["accepted"] as? Int ?? 0) >= counted && totals[stop.state] as? Int == 1
         }
         let totals = await replicas[2].call("GET", "/_emulator/cluster").json["totals"]
         #expect(totalled != nil, "\(totals ?? "no totals")")
@@ -357,7 +377,7 @@ struct ReplicaClusterTests {
         var metrics = ""
         let scraped = await Self.within(.seconds(3)) {
             metrics = await Self.curl([replicas[2].control + "/metrics"])
-            return metrics.contains(#"apns_emulator_cluster_replicas{state="stopped"} 1"#)
+            return metrics.contains(#"apns_emulator_cluster_replicas{state="\#(stop.state)"} 1"#)
                 && metrics.contains(#"apns_emulator_cluster_replicas{state="running"} 2"#)
         }
         #expect(scraped != nil, "\(metrics.split(separator: "\n").filter { $0.contains("cluster") })")

@@ -17,6 +17,8 @@ package final class APNsHandler: H2ServerHandler {
     private let extraFields: H2HeaderList
     /// What the higher layers (the virtual devices) do with every accepted push.
     private let observers: [any AcceptedPushObserver]
+    /// With `--cluster-journal durable`: accepted answers wait here for their copy into the cluster journal.
+    private let gate: JournalCopyGate?
 
     package init(services: EmulatorServices, observers: [any AcceptedPushObserver] = []) {
         self.services = services
@@ -27,6 +29,7 @@ package final class APNsHandler: H2ServerHandler {
         self.oneStreamUntilAuthenticated = services.configuration.connectionBehavior.oneStreamUntilAuthenticated
         self.extraFields = H2HeaderList([H2Header(EmulatorVersion.headerName, EmulatorVersion.current)])
         self.observers = observers
+        self.gate = services.replication?.gate
     }
 
     /// "One stream until authenticated" must hold from the very first SETTINGS frame, not from the second.
@@ -89,7 +92,7 @@ package final class APNsHandler: H2ServerHandler {
             .map(FaultHit.init)
         let decision = pipeline.decide(request, fault: fault, state: state, now: now)
         countTokenUpdates(state, now: now)
-        let journaledAt: UInt64?
+        let journaledAt: (finished: UInt64, id: Int64)?
         if case .accepted(let push, _) = decision.answer {
             journaledAt = journal(decision, summary: push.summary, request: request, connectionId: connection.id,
                                   started: context.readAt, now: now)
@@ -117,8 +120,21 @@ package final class APNsHandler: H2ServerHandler {
                                     pushType: decision.record.pushType, environment: decision.environment,
                                     started: context.readAt)
         let responder = context.responder
-        if decision.effects.delay == .zero {
-            Self.answer(response, counted, finished: journaledAt, metrics: metrics, responder: responder)
+        if let gate, case .accepted = decision.answer, let journaledAt, journaledAt.id > 0 {
+            // Its latency includes the wait for the copy (and any delay, which runs alongside it).
+            let metrics = self.metrics
+            let delay = decision.effects.delay
+            gate.hold(journaledAt.id, loopIndex: loopIndex, on: responder.eventLoop) { [response] in
+                if delay == .zero {
+                    Self.answer(response, counted, finished: nil, metrics: metrics, responder: responder)
+                } else {
+                    responder.eventLoop.schedule(after: delay) {
+                        Self.answer(response, counted, finished: nil, metrics: metrics, responder: responder)
+                    }
+                }
+            }
+        } else if decision.effects.delay == .zero {
+            Self.answer(response, counted, finished: journaledAt?.finished, metrics: metrics, responder: responder)
         } else {
             // Sent later: its latency is read when it goes out.
             let metrics = self.metrics
@@ -169,18 +185,18 @@ package final class APNsHandler: H2ServerHandler {
         metrics.tokenRefreshed()
     }
 
-    /// Records the decision when the journal is on; returns the time it read for the entry's duration.
+    /// Records the decision when the journal is on; returns the time it read for the entry's duration, and its id.
     private func journal(_ decision: borrowing PushDecision, summary: borrowing RequestSummary, request: H2Request,
-                         connectionId: UInt64, started: UInt64, now: Millis) -> UInt64? {
+                         connectionId: UInt64, started: UInt64, now: Millis) -> (finished: UInt64, id: Int64)? {
         guard services.journal.isEnabled else { return nil }
         let finished = monotonicNanoseconds()
-        services.journal.append(JournalRecord(
+        let id = services.journal.append(JournalRecord(
             receivedAt: now, connectionId: connectionId, environment: decision.environment,
             authMode: decision.record.authMode, authRejection: decision.record.authRejection,
             status: decision.record.status, reason: decision.record.reason.map(policy.wireString(for:)),
             timestamp: decision.record.timestamp, apnsId: decision.record.id, apnsUniqueId: decision.record.uniqueId,
             durationMicros: Int64((finished &- started) / 1000), faultId: decision.record.faultId), request: request,
             summary: summary)
-        return finished
+        return (finished, id)
     }
 }

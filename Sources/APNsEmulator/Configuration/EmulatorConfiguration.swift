@@ -61,6 +61,8 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// This emulator's name among the replicas sharing `stateStore` (`--replica-id`; the host name and
     /// process id unless set).
     public var replicaId: String = EmulatorConfiguration.defaultReplicaId
+    /// When an accepted push is answered with a shared store (`--cluster-journal`).
+    public var clusterJournal = ClusterJournalMode.durable
     /// Bearer token every control request must carry; required when the control port is not on loopback.
     public var controlToken: String? = nil
     /// Apple-observed connection behaviours (see `ConnectionBehavior`); `--realism strict` turns them on.

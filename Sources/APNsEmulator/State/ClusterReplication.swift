@@ -10,8 +10,9 @@ import Synchronization
 /// most 1,000 entries every 50 ms (at once again while a batch was full). Each batch and the replica's mark go
 /// in one step, so after a failure it resumes at the mark and copies nothing twice; while it cannot tell
 /// whether a failed batch went in, it copies nothing. A batch read before a cluster reset is refused after it.
-/// A clean stop copies what is left first; a replica killed outright loses at most what it answered in the
-/// last interval.
+/// A clean stop copies what is left first. With `gate` (`--cluster-journal durable`) accepted answers wait for
+/// their copy and the thread copies as soon as any wait, so a replica killed outright loses no push a client saw
+/// accepted; without it, one killed outright loses the copies of what it answered in the last interval.
 final class ClusterReplication: Sendable {
     static let heartbeatMillis = 1_000
     static let heartbeatTTLMillis = 3_000
@@ -24,6 +25,8 @@ final class ClusterReplication: Sendable {
     private let clock: any EmulatorClock
     private let capacity: Int
     private let startedAt: Millis
+    /// Accepted answers waiting for their copy, when answers wait (`--cluster-journal durable`).
+    let gate: JournalCopyGate?
 
     /// Channel changes waiting to be copied beyond this are dropped (and said so): memory stays bounded while
     /// Redis is unreachable.
@@ -54,7 +57,8 @@ final class ClusterReplication: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
 
-    init(store: any SharedStateStore, journal: Journal, metrics: EmulatorMetrics, clock: any EmulatorClock, capacity: Int) {
+    init(store: any SharedStateStore, journal: Journal, metrics: EmulatorMetrics, clock: any EmulatorClock, capacity: Int,
+         holdsAnswers: Bool) {
         self.store = store
         self.journal = journal
         self.metrics = metrics
@@ -62,7 +66,9 @@ final class ClusterReplication: Sendable {
         self.capacity = capacity
         self.startedAt = clock.now()
         // Entries already in the journal (none at start) are not this incarnation's to copy.
-        state.withLock { $0.forwarded = journal.newestId }
+        let newest = journal.newestId
+        state.withLock { $0.forwarded = newest }
+        gate = holdsAnswers ? JournalCopyGate(copiedThrough: newest) : nil
     }
 
     /// Starts the thread (once); `endpoints` go into every report.
@@ -73,15 +79,25 @@ final class ClusterReplication: Sendable {
             var lastBeat = ContinuousClock.now - .seconds(10)
             while !state.withLock({ $0.stopping }) {
                 copyChannels()
-                let full = forward()
+                let copied = forward()
                 if ContinuousClock.now - lastBeat >= .milliseconds(Self.heartbeatMillis) {
                     beat("running")
                     lastBeat = ContinuousClock.now
                 }
-                if !full { Thread.sleep(forTimeInterval: 0.05) }
+                if copied == Self.batchLimit { continue }
+                if let gate {
+                    // Group commit: while answers wait, the next batch is what arrived during this one's round trip.
+                    if gate.holding {
+                        if copied == 0 { Thread.sleep(forTimeInterval: 0.000_2) }
+                    } else {
+                        gate.waitForHeld(timeout: 0.05)
+                    }
+                } else {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
             }
             copyChannels()
-            while forward() {}
+            while forward() == Self.batchLimit {}
             beat("stopped")
             finished.signal()
         }
@@ -111,6 +127,8 @@ final class ClusterReplication: Sendable {
             s.epoch = epoch
             s.forwarded = max(s.forwarded, newest)
         }
+        // Answers held for entries the reset cleared go out: those entries will never be copied.
+        gate?.advance(to: newest)
     }
 
     /// Queues a channel this replica created or deleted, for the thread to copy (never blocks).
@@ -143,16 +161,34 @@ final class ClusterReplication: Sendable {
         }
     }
 
-    /// One batch; true when it was full (more may be waiting).
+    /// One batch; the entries it copied (`batchLimit`: more may be waiting).
     @discardableResult
-    private func forward() -> Bool {
+    private func forward() -> Int {
         let (after, unsure, epoch) = state.withLock { ($0.forwarded, $0.unsure, $0.epoch) }
         if unsure {
-            guard let mark = try? store.journalMark(incarnation) else { return false }
-            state.withLock { $0.forwarded = max($0.forwarded, mark); $0.unsure = false }
-            return true
+            guard let mark = try? store.journalMark(incarnation) else { return 0 }
+            let forwarded = state.withLock { s -> Int64 in
+                s.forwarded = max(s.forwarded, mark)
+                s.unsure = false
+                return s.forwarded
+            }
+            gate?.advance(to: forwarded)
+            return Self.batchLimit
         }
-        guard let copy = journal.copy(after: after, count: Self.batchLimit) else { return false }
+        // Read before the copy: an entry appended after it is above `newest`, so when the copy finds nothing, the
+        // entries up to `newest` were cleared from the local journal before their copy, not yet to come.
+        let newest = journal.newestId
+        guard let copy = journal.copy(after: after, count: Self.batchLimit) else {
+            // None of them will come: their answers go out.
+            if newest > after {
+                state.withLock { s in
+                    s.missed += newest - max(after, s.forwarded)
+                    s.forwarded = max(s.forwarded, newest)
+                }
+                gate?.advance(to: newest)
+            }
+            return 0
+        }
         let aside = (try? JSONEncoder().encode(copy.aside)).map(Array.init) ?? Array("[]".utf8)
         let batch = SharedJournalBatch(replica: store.replicaId, count: copy.count, format: Self.journalFormat,
                                        entries: copy.bytes, aside: aside)
@@ -162,23 +198,26 @@ final class ClusterReplication: Sendable {
                                                 epoch: epoch, capacity: capacity)
             guard added else {
                 // A reset this replica has not heard of yet: the feed brings it, and `resetHappened` moves past.
-                return false
+                return 0
             }
             state.withLock { s in
                 s.forwarded = max(s.forwarded, copy.newestId)
                 s.missed += max(0, skipped)
                 s.lastError = nil
             }
-            return copy.count == Self.batchLimit
+            gate?.advance(to: copy.newestId)
+            return copy.count
         } catch {
             // The batch may have gone in with its reply lost: resume at the mark it wrote, or wait until it can be read.
             let mark = try? store.journalMark(incarnation)
-            state.withLock {
-                if let mark { $0.forwarded = max($0.forwarded, mark) } else { $0.unsure = true }
-                $0.lastError = "\(error)"
+            let forwarded = state.withLock { s -> Int64? in
+                if let mark { s.forwarded = max(s.forwarded, mark) } else { s.unsure = true }
+                s.lastError = "\(error)"
+                return mark == nil ? nil : s.forwarded
             }
+            if let forwarded { gate?.advance(to: forwarded) }
             Thread.sleep(forTimeInterval: 0.2)
-            return false
+            return 0
         }
     }
 

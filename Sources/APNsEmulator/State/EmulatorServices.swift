@@ -58,7 +58,9 @@ public final class EmulatorServices: Sendable {
         var replication: ClusterReplication?
         if let store = persistence as? any SharedStateStore {
             replication = ClusterReplication(store: store, journal: journal, metrics: metrics, clock: clock,
-                                             capacity: configuration.journalCapacity)
+                                             capacity: configuration.journalCapacity,
+                                             holdsAnswers: configuration.clusterJournal == .durable
+                                                && configuration.journalEnabled)
         }
         self.replication = replication
         // A channel is created on an APNs connection's event loop: its copy to the store is left to the replication

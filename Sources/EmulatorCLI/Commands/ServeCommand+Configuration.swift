@@ -24,6 +24,9 @@ extension ServeCommand {
                                       { EmulatorConfiguration.isValidReplicaId($0) ? $0 : nil }) {
             configuration.replicaId = id
         }
+        if let mode = try options.choice(Option.clusterJournal, ClusterJournalMode.allCases.map { ($0.rawValue, $0) }) {
+            configuration.clusterJournal = mode
+        }
         // An empty variable (compose's `${VAR:-}`) means unset, not "the empty token".
         if let token = try options.string(Option.controlToken) ?? environment[controlTokenVariable], !token.isEmpty {
             configuration.controlToken = token

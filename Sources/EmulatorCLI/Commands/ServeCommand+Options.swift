@@ -135,6 +135,14 @@ extension ServeCommand {
             help: "This emulator's name among the replicas of --state-store (letters, digits, . _ -; up to 64).",
             default: "<host name>-<pid>"
         )
+        static let clusterJournal = OptionDeclaration.value(
+            "cluster-journal",
+            valueName: "when",
+            help: "With --state-store, when an accepted push is answered: durable (once it is in the cluster journal, "
+                + "about a Redis round trip later, so a replica killed outright loses none a client saw accepted) or "
+                + "behind (at once; copied within 50 ms).",
+            default: "durable"
+        )
         static let controlToken = OptionDeclaration.value(
             "control-token",
             valueName: "token",
@@ -329,7 +337,7 @@ extension ServeCommand {
         static let all = [
             host, productionPort, sandboxPort, controlPort, frontDoorPort, noFrontDoors, fcmLegacyAPI, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, prefaceTimeout, maxConnections, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
-            stateDirectory, ephemeral, stateStore, replicaId, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
+            stateDirectory, ephemeral, stateStore, replicaId, clusterJournal, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
             lowPriorityDelay, latency, deliveryLatency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,
             tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,

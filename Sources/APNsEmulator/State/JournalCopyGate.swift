@@ -1,0 +1,116 @@
+import Dispatch
+import H2Transport
+import Synchronization
+
+/// Accepted answers held until the cluster journal holds their entries (`--cluster-journal durable`): a client
+/// that saw 200 can count on the push being in the cluster journal even if this replica is killed outright the
+/// next instant. The copier commits in groups (one Redis round trip for every answer waiting), so holding costs
+/// latency, not a store call per push.
+///
+/// Answers wait on the slot of their event loop, in journal order (ids only rise on one loop); once a copy
+/// passes them, the copier wakes each loop once and the loop sends its own answers.
+final class JournalCopyGate: Sendable {
+    /// Event loops get a slot each up to this many; beyond it loops share slots (their answers still go out on
+    /// their own loop, see `release`).
+    static let slotCount = 64
+
+    private struct Waiting: Sendable {
+        let id: Int64
+        let loop: EventLoop
+        let send: @Sendable () -> Void
+    }
+
+    private struct Slot: Sendable {
+        var waiting: [Waiting] = []
+        /// Waiting before this index were sent (compacted as the slot is drained).
+        var head = 0
+        /// The loop that drains the slot (the first that used it).
+        var loop: EventLoop?
+        /// A drain is already queued on `loop`.
+        var drainQueued = false
+    }
+
+    private final class SlotBox: Sendable {
+        let slot = Mutex(Slot())
+    }
+
+    private let slots: [SlotBox] = (0..<JournalCopyGate.slotCount).map { _ in SlotBox() }
+    /// The newest local journal id in the cluster journal (or past which nothing will be copied).
+    private let copied = Atomic<Int64>(0)
+    /// Slots below this index have been used.
+    private let usedSlots = Atomic<Int>(0)
+    private let held = Atomic<Int>(0)
+    private let work = DispatchSemaphore(value: 0)
+
+    init(copiedThrough id: Int64) { copied.store(id, ordering: .releasing) }
+
+    /// Answers waiting (the copier copies at once while any wait).
+    var holding: Bool { held.load(ordering: .relaxed) > 0 }
+
+    /// Sends `send` once entry `id` is copied (at once when it is already); on event loop `loop`, whose thread
+    /// this is.
+    func hold(_ id: Int64, loopIndex: Int, on loop: EventLoop, _ send: @escaping @Sendable () -> Void) {
+        guard id > copied.load(ordering: .acquiring) else { return send() }
+        let index = loopIndex & (Self.slotCount - 1)
+        slots[index].slot.withLock { s in
+            s.waiting.append(Waiting(id: id, loop: loop, send: send))
+            if s.loop == nil { s.loop = loop }
+        }
+        if usedSlots.load(ordering: .relaxed) <= index {
+            _ = usedSlots.max(index + 1, ordering: .relaxed)
+        }
+        if held.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { work.signal() }
+        // A copy that passed `id` between the check above and the append may have scanned the slot before it
+        // held this answer: the lock orders the two, so reading `copied` again here cannot miss it.
+        if copied.load(ordering: .acquiring) >= id { release(index, on: loop) }
+    }
+
+    /// The copier: entries through `id` are in the cluster journal (or will never be copied); wakes every loop
+    /// holding an answer it passed.
+    func advance(to id: Int64) {
+        let through = copied.max(id, ordering: .acquiringAndReleasing).newValue
+        for index in 0..<min(usedSlots.load(ordering: .relaxed), Self.slotCount) {
+            let loop = slots[index].slot.withLock { s -> EventLoop? in
+                guard !s.drainQueued, s.head < s.waiting.count, s.waiting[s.head].id <= through else { return nil }
+                s.drainQueued = true
+                return s.loop
+            }
+            if let loop { loop.execute { [self] in release(index, on: loop) } }
+        }
+    }
+
+    /// The copier waits here for an answer to hold, at most `timeout` seconds.
+    func waitForHeld(timeout seconds: Double) {
+        _ = work.wait(timeout: .now() + .milliseconds(Int(seconds * 1000)))
+    }
+
+    /// Sends the slot's answers the copy has passed; runs on `current`'s thread.
+    private func release(_ index: Int, on current: EventLoop) {
+        let through = copied.load(ordering: .acquiring)
+        let ready = slots[index].slot.withLock { s -> ArraySlice<Waiting> in
+            s.drainQueued = false
+            var end = s.head
+            while end < s.waiting.count, s.waiting[end].id <= through { end += 1 }
+            let ready = s.waiting[s.head..<end]
+            s.head = end
+            if s.head == s.waiting.count {
+                s.waiting.removeAll(keepingCapacity: true)
+                s.head = 0
+            } else if s.head > 1_024, s.head * 2 > s.waiting.count {
+                s.waiting.removeFirst(s.head)
+                s.head = 0
+            }
+            return ready
+        }
+        guard !ready.isEmpty else { return }
+        held.wrappingSubtract(ready.count, ordering: .relaxed)
+        for waiting in ready {
+            // Loops sharing a slot (more than `slotCount` of them) send their answers on their own thread.
+            if waiting.loop === current {
+                waiting.send()
+            } else {
+                waiting.loop.execute(waiting.send)
+            }
+        }
+    }
+}
