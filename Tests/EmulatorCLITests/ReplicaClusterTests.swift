@@ -421,7 +421,26 @@ struct ReplicaClusterTests {
         }
         #expect(located != nil, "\(found)")
         #expect((found["endpoints"] as? [String: Any])?["control"] as? String == owner.control)
+        #expect((found["device"] as? [String: Any])?["id"] as? String == "iphone", "\(found)")
         #expect(await other.call("GET", "/_emulator/cluster/devices/nowhere").status == 404)
+
+        // Reads through either replica merge both: the devices of each, the fate of the push on the owner's device,
+        // and the app's own views from the replica holding it.
+        #expect(await other.call("POST", "/_emulator/devices", #"{"id":"mac","platform":"macOS"}"#).status == 201)
+        let devices = await owner.call("GET", "/_emulator/cluster/devices").json
+        let holders = Dictionary((devices["devices"] as? [[String: Any]] ?? []).compactMap { d in
+            (d["id"] as? String).map { ($0, d["replica"] as? String ?? "") }
+        }, uniquingKeysWith: { a, _ in a })
+        #expect(holders == ["iphone": "owner", "mac": "other"], "\(devices)")
+        #expect((devices["unreachable"] as? [Any])?.isEmpty == true, "\(devices)")
+        let fates = await other.call("GET", "/_emulator/cluster/deliveries?apnsId=\(id)").json
+        let fate = (fates["deliveries"] as? [[String: Any]] ?? []).first
+        #expect(fate?["replica"] as? String == "owner", "\(fates)")
+        #expect((fate?["apnsId"] as? String)?.lowercased() == id, "\(fates)")
+        let throughOther = await other.call("GET", "/_emulator/cluster" + app.dropFirst("/_emulator".count) + "/notifications").json
+        #expect(!throughOther.isEmpty && NSDictionary(dictionary: throughOther).isEqual(to: shownNow),
+                "the app's notification centre read through other differs from the owner's: \(throughOther)")
+        #expect(await other.call("GET", "/_emulator/cluster" + app.dropFirst("/_emulator".count) + "/nothing").status == 404)
         let deliveries = await other.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]
         #expect(deliveries?["handedOver"] as? Int == 1)
         let received = await owner.call("GET", "/_emulator/cluster").json["deliveries"] as? [String: Any]

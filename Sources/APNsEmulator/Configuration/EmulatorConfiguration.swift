@@ -61,6 +61,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// This emulator's name among the replicas sharing `stateStore` (`--replica-id`; the host name and
     /// process id unless set).
     public var replicaId: String = EmulatorConfiguration.defaultReplicaId
+    /// The host other replicas reach this one's control API on (`--advertise-host`); nil: `host`, or this
+    /// machine's host name when `host` is a wildcard address.
+    public var advertiseHost: String? = nil
     /// When an accepted push is answered with a shared store (`--cluster-journal`).
     public var clusterJournal = ClusterJournalMode.durable
     /// Bearer token every control request must carry; required when the control port is not on loopback.

@@ -51,6 +51,7 @@ final class ClusterReplication: Sendable {
         var cluster: (replicas: [SharedReplica], journalCount: Int)?
         var stopping = false
         var endpoints: EmulatorEndpoints?
+        var controlURL: String?
         var lastError: String?
     }
     private let state = Mutex(State())
@@ -71,9 +72,9 @@ final class ClusterReplication: Sendable {
         gate = holdsAnswers ? JournalCopyGate(copiedThrough: newest) : nil
     }
 
-    /// Starts the thread (once); `endpoints` go into every report.
-    func start(endpoints: EmulatorEndpoints?) {
-        state.withLock { $0.endpoints = endpoints }
+    /// Starts the thread (once); `endpoints` and `controlURL` go into every report.
+    func start(endpoints: EmulatorEndpoints?, controlURL: String?) {
+        state.withLock { $0.endpoints = endpoints; $0.controlURL = controlURL }
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             var lastBeat = ContinuousClock.now - .seconds(10)
@@ -230,7 +231,8 @@ final class ClusterReplication: Sendable {
         let snapshot = metrics.snapshot()
         var report = ReplicaReport(
             id: store.replicaId, incarnation: incarnation, state: status, startedAt: startedAt, lastSeenAt: clock.now(),
-            endpoints: state.withLock { $0.endpoints }, answered: snapshot.answered, accepted: snapshot.succeeded,
+            endpoints: state.withLock { $0.endpoints }, controlURL: state.withLock { $0.controlURL },
+            answered: snapshot.answered, accepted: snapshot.succeeded,
             journalNewestId: journal.newestId, journalForwardedId: forwardedId)
         if let devices = state.withLock({ $0.devices })?() {
             report.devices = devices.count

@@ -95,7 +95,29 @@ public final class EmulatorServices: Sendable {
     }
 
     /// Starts copying the journal to the shared store and reporting this replica (no-op without one).
-    public func startReplication() { replication?.start(endpoints: endpoints.withLock { $0 }) }
+    public func startReplication() {
+        guard let replication else { return }
+        let endpoints = endpoints.withLock { $0 }
+        let controlURL = endpoints.map { "http://\(Self.advertisedHost(configuration)):\($0.controlPort)" }
+        replication.start(endpoints: endpoints, controlURL: controlURL)
+    }
+
+    /// The host other replicas reach this one on: `--advertise-host`, else `--host` unless it is a wildcard
+    /// address, else this machine's host name (a container's name on its network).
+    static func advertisedHost(_ configuration: EmulatorConfiguration) -> String {
+        if let host = configuration.advertiseHost { return Self.bracketed(host) }
+        switch configuration.host {
+        case "0.0.0.0", "::", "":
+            var name = [CChar](repeating: 0, count: 256)
+            guard gethostname(&name, name.count) == 0 else { return "127.0.0.1" }
+            return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        case let host: return Self.bracketed(host)
+        }
+    }
+
+    private static func bracketed(_ host: String) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
 
     /// Copies what is left of the journal, reports this replica stopped and closes the shared store.
     public func stopReplication() {

@@ -11,6 +11,8 @@ public struct ReplicaReport: Sendable, Codable, Equatable {
     public var startedAt: Millis
     public var lastSeenAt: Millis
     public var endpoints: EmulatorEndpoints?
+    /// Its control API as other replicas reach it (`--advertise-host`), for merged reads and forwarded device calls.
+    public var controlURL: String?
     /// APNs requests answered, and those answered 200.
     public var answered: UInt64
     public var accepted: UInt64

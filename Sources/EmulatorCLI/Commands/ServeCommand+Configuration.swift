@@ -24,6 +24,10 @@ extension ServeCommand {
                                       { EmulatorConfiguration.isValidReplicaId($0) ? $0 : nil }) {
             configuration.replicaId = id
         }
+        if let host = try options.value(Option.advertiseHost, expected: "a host name or address (no scheme or port)",
+                                        { h in !h.isEmpty && h.count <= 253 && !h.contains("/") && !h.contains(" ") ? h : nil }) {
+            configuration.advertiseHost = host
+        }
         if let mode = try options.choice(Option.clusterJournal, ClusterJournalMode.allCases.map { ($0.rawValue, $0) }) {
             configuration.clusterJournal = mode
         }

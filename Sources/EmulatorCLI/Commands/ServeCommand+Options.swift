@@ -135,6 +135,13 @@ extension ServeCommand {
             help: "This emulator's name among the replicas of --state-store (letters, digits, . _ -; up to 64).",
             default: "<host name>-<pid>"
         )
+        static let advertiseHost = OptionDeclaration.value(
+            "advertise-host",
+            valueName: "host",
+            help: "With --state-store, the host other replicas reach this one's control API on (merged reads, device "
+                + "calls through any replica).",
+            default: "--host, or the host name when --host is 0.0.0.0 or ::"
+        )
         static let clusterJournal = OptionDeclaration.value(
             "cluster-journal",
             valueName: "when",
@@ -337,7 +344,7 @@ extension ServeCommand {
         static let all = [
             host, productionPort, sandboxPort, controlPort, frontDoorPort, noFrontDoors, fcmLegacyAPI, readyFile, certificates, eventLoops, maxConcurrentStreams,
             maxBodyBytes, handshakeTimeout, prefaceTimeout, maxConnections, idleTimeout, shutdownGrace, noClientCertificates, transportOnly,
-            stateDirectory, ephemeral, stateStore, replicaId, clusterJournal, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
+            stateDirectory, ephemeral, stateStore, replicaId, advertiseHost, clusterJournal, importState, controlToken, realism, noJournal, journalCapacity, manualClock,
             lowPriorityDelay, latency, deliveryLatency, connectionRateLimit, goAwayAfterRequests, goAwayAfterSeconds, brownout,
             tokenRateLimit,
             tokenRateWindow, noSampleKey, requirePushType, allowBackgroundPriority10, nonObjectPayloadReason,

@@ -95,17 +95,20 @@ extension ControlAPI {
         var endpoints: EmulatorEndpoints?
     }
 
-    /// `GET /cluster/devices/{id}` → the replica holding the virtual device (from the replicas' reports, at most
-    /// a second or so old), 404 when no report lists it.
+    /// `GET /cluster/devices/{id}` → the live replica holding the virtual device, its endpoints, and the device as
+    /// that replica shows it (`device`); 404 when no live replica holds it.
     func findClusterDevice(_ request: ControlRequest) throws -> HTTP1Response {
         let id = request.parameter("deviceId")
         let shared = try requireShared()
-        guard let holder = try clusterReplicas(shared).first(where: { $0.report?.deviceIds.contains(id) == true }) else {
-            throw ControlAPIError.notFound("no replica reports a device '\(id)' (reports list up to "
-                                           + "\(ReplicaReport.maxDeviceIds) device ids each)")
+        guard let (holderId, device) = try locateDevice(id, authorization: request.http.header("authorization")),
+              let holder = try clusterReplicas(shared).first(where: { $0.id == holderId })
+        else {
+            throw ControlAPIError.notFound("no live replica holds a device '\(id)'")
         }
-        return try ControlAPIResponse.json(ClusterDeviceView(id: id, replica: holder.id, state: holder.state,
-                                                             endpoints: holder.report?.endpoints))
+        let view = ClusterDeviceView(id: id, replica: holder.id, state: holder.state, endpoints: holder.report?.endpoints)
+        var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(view)) as? [String: Any] ?? [:]
+        object["device"] = device
+        return try Self.rawJSON(object)
     }
 
     /// `GET /cluster/journal/count` → `{"count": N}`.
@@ -119,7 +122,7 @@ extension ControlAPI {
         return ControlAPIResponse.noContent()
     }
 
-    private func clusterReplicas(_ shared: any SharedStateStore) throws -> [ClusterReplicaView] {
+    func clusterReplicas(_ shared: any SharedStateStore) throws -> [ClusterReplicaView] {
         Self.views(try shared.replicas())
     }
 
@@ -170,7 +173,7 @@ extension ControlAPI {
         return lines
     }
 
-    private func requireShared() throws -> any SharedStateStore {
+    func requireShared() throws -> any SharedStateStore {
         guard let shared = services.shared else {
             throw ControlAPIError.conflict("this emulator shares no state store; start the replicas with "
                                            + "--state-store redis://HOST:PORT for a cluster journal")

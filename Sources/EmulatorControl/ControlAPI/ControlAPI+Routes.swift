@@ -12,6 +12,7 @@ enum ControlOperation: String, CaseIterable, Sendable {
     case getClock, advanceClock, freezeClock, resumeClock
     case metrics, stats, getShaping, updateShaping
     case getCluster, syncCluster, findClusterDevice, listClusterJournal, countClusterJournal, clearClusterJournal
+    case listClusterDevices, readClusterDeviceApp, listClusterDeliveries
 }
 
 extension ControlAPI {
@@ -66,7 +67,10 @@ extension ControlAPI {
 
         ("GET", "/_emulator/cluster", .getCluster),
         ("POST", "/_emulator/cluster/sync", .syncCluster),
+        ("GET", "/_emulator/cluster/devices", .listClusterDevices),
         ("GET", "/_emulator/cluster/devices/{deviceId}", .findClusterDevice),
+        ("GET", "/_emulator/cluster/devices/{deviceId}/apps/{bundleId}/{view}", .readClusterDeviceApp),
+        ("GET", "/_emulator/cluster/deliveries", .listClusterDeliveries),
         ("GET", "/_emulator/cluster/journal", .listClusterJournal),
         ("DELETE", "/_emulator/cluster/journal", .clearClusterJournal),
         ("GET", "/_emulator/cluster/journal/count", .countClusterJournal),
@@ -116,6 +120,9 @@ extension ControlAPI {
         case .listClusterJournal: return try listClusterJournal(request)
         case .countClusterJournal: return try countClusterJournal(request)
         case .clearClusterJournal: return try clearClusterJournal(request)
+        case .listClusterDevices: return try listClusterDevices(request)
+        case .readClusterDeviceApp: return try readClusterDeviceApp(request)
+        case .listClusterDeliveries: return try listClusterDeliveries(request)
         }
     }
 }

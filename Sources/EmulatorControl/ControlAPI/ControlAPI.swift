@@ -86,7 +86,8 @@ public struct ControlAPI: HTTP1Handler {
     public func waits(_ request: HTTP1Request) -> Bool {
         switch Self.router.match(method: request.method, path: request.path) {
         case .found(let operation, _):
-            return (operation == .listJournal && request.queryValue("waitSeconds") != nil) || operation == .syncCluster
+            return (operation == .listJournal && request.queryValue("waitSeconds") != nil)
+                || Self.operationsAskingReplicas.contains(operation)
         case .methodNotAllowed: return false
         case .notFound:
             guard case .found(let found, _) = extensionRouter.match(method: request.method, path: request.path) else {
@@ -95,6 +96,11 @@ public struct ControlAPI: HTTP1Handler {
             return extensions[found.index].waitingOperations.contains(found.operation)
         }
     }
+
+    /// Calls that wait on other replicas: they take no turn (each replica asked takes its own, so two replicas
+    /// asking each other at once cannot hold each other up).
+    static let operationsAskingReplicas: Set<ControlOperation> = [.syncCluster, .findClusterDevice, .listClusterDevices,
+                                                                  .readClusterDeviceApp, .listClusterDeliveries]
 
     /// The health check, the public assets, and the calls that wait (which lock what they read themselves).
     private func takesNoTurn(_ request: HTTP1Request) -> Bool {
@@ -156,7 +162,9 @@ public struct ControlAPI: HTTP1Handler {
 
     /// Endpoints that read query parameters themselves; every other one refuses any.
     private static let operationsWithQuery: Set<ControlOperation> = [.listTokens, .listJournal, .countJournal,
-                                                                          .listClusterJournal, .syncCluster]
+                                                                          .listClusterJournal, .syncCluster,
+                                                                          .readClusterDeviceApp, .listClusterDeliveries,
+                                                                          .listClusterDevices]
 
     /// Checks `Authorization: Bearer <token>` when a control token is set.
     private func authorize(_ request: HTTP1Request) throws(ControlAPIError) {

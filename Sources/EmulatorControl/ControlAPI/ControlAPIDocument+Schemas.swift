@@ -81,7 +81,24 @@ extension ControlAPIDocument {
                 ("replica", string("The replica holding it.")),
                 ("state", string("That replica's state.", choices: ["running", "stopped", "lost"])),
                 ("endpoints", ref("Endpoints")),
-            ], required: ["id", "replica", "state"]),
+                ("device", object("The device as its replica's GET /_emulator/devices/{deviceId} shows it.", [])),
+            ], required: ["id", "replica", "state", "device"]),
+            "ClusterUnreachable": array(object("A live replica that did not answer.", [
+                ("replica", string("The replica.")),
+                ("error", string("What went wrong.")),
+            ], required: ["replica", "error"]), "Live replicas left out of the answer, with why."),
+            "ClusterDevices": object("Every live replica's virtual devices.", [
+                ("devices", array(object("A device as its replica lists it, with `replica` added.", [
+                    ("replica", string("The replica holding it.")),
+                ], required: ["replica"]), "Replica by replica.")),
+                ("unreachable", ref("ClusterUnreachable")),
+            ], required: ["devices", "unreachable"]),
+            "ClusterDeliveries": object("Every live replica's delivery fates.", [
+                ("deliveries", array(object("A fate as its replica lists it, with `replica` added.", [
+                    ("replica", string("The replica whose device it reached.")),
+                ], required: ["replica"]), "Replica by replica.")),
+                ("unreachable", ref("ClusterUnreachable")),
+            ], required: ["deliveries", "unreachable"]),
             "Cluster": object("The replicas sharing one state store.", [
                 ("shared", boolean("Whether this emulator runs with --state-store.")),
                 ("store", string("The store's address.", nullable: true)),
