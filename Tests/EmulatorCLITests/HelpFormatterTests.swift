@@ -30,6 +30,8 @@ struct HelpFormatterTests {
         ("--ephemeral", nil),
         ("--state-store <url>", nil),
         ("--replica-id <name>", "<host name>-<pid>"),
+        ("--advertise-host <host>", "--host, or the host name when --host is 0.0.0.0 or ::"),
+        ("--cluster-journal <when>", "durable"),
         ("--import <file>", nil),
         ("--control-token <token>", nil),
         ("--realism <profile>", "documented"),
@@ -173,6 +175,17 @@ struct HelpFormatterTests {
               --replica-id <name>     This emulator's name among the replicas of
                                       --state-store (letters, digits, . _ -; up to 64).
                                       (default: <host name>-<pid>)
+              --advertise-host <host>
+                                      With --state-store, the host other replicas reach this
+                                      one's control API on, for reads merged across the
+                                      cluster. (default: --host, or the host name when
+                                      --host is 0.0.0.0 or ::)
+              --cluster-journal <when>
+                                      With --state-store, when an accepted push is answered:
+                                      durable (once it is in the cluster journal, about a
+                                      Redis round trip later, so a replica killed outright
+                                      loses none a client saw accepted) or behind (at once;
+                                      copied within 50 ms). (default: durable)
               --import <file>         Import a state snapshot (GET /_emulator/state) at
                                       start; with --state-store it replaces the shared
                                       state.

@@ -138,8 +138,8 @@ extension ServeCommand {
         static let advertiseHost = OptionDeclaration.value(
             "advertise-host",
             valueName: "host",
-            help: "With --state-store, the host other replicas reach this one's control API on (merged reads, device "
-                + "calls through any replica).",
+            help: "With --state-store, the host other replicas reach this one's control API on, for reads merged "
+                + "across the cluster.",
             default: "--host, or the host name when --host is 0.0.0.0 or ::"
         )
         static let clusterJournal = OptionDeclaration.value(
