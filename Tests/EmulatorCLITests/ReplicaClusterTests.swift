@@ -32,13 +32,7 @@ struct ReplicaClusterTests {
         /// `(status, JSON object)` of a control call (status 0 when curl could not run). Awaited, never blocking a
         /// thread of the test pool: a blocked pool stalls every other test of the run.
         func call(_ method: String, _ path: String, _ body: String? = nil) async -> (status: Int, json: [String: Any]) {
-            var arguments = ["-X", method, "-w", "\n%{http_code}", control + path]
-            if let body { arguments += ["-H", "content-type: application/json", "-d", body] }
-            let out = await ReplicaClusterTests.curl(arguments)
-            let status = Int(out.split(separator: "\n").last ?? "") ?? 0
-            let text = out.split(separator: "\n").dropLast().joined(separator: "\n")
-            let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-            return (status, json)
+            await ReplicaClusterTests.call(control, method, path, body)
         }
 
         /// SIGTERM, and wait for the exit (a clean stop copies the rest of the journal first).
@@ -48,6 +42,19 @@ struct ReplicaClusterTests {
         }
 
         func kill9() { served.stop() }
+    }
+
+    /// `Replica.call` on the control API at `control`.
+    static func call(_ control: String, _ method: String, _ path: String, _ body: String? = nil) async
+        -> (status: Int, json: [String: Any])
+    {
+        var arguments = ["-X", method, "-w", "\n%{http_code}", control + path]
+        if let body { arguments += ["-H", "content-type: application/json", "-d", body] }
+        let out = await ReplicaClusterTests.curl(arguments)
+        let status = Int(out.split(separator: "\n").last ?? "") ?? 0
+        let text = out.split(separator: "\n").dropLast().joined(separator: "\n")
+        let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        return (status, json)
     }
 
     /// A `redis-server` and replicas on it, stopped together (SIGKILL) when the test ends.
@@ -101,7 +108,10 @@ struct ReplicaClusterTests {
 
     /// One push to a replica's production listener.
     static func push(_ client: H2Client, to replica: Replica, token: String, jwt: String) async throws -> Answer {
-        let port = try #require(Int(try replica.served.port("production")))
+        try await push(client, port: try #require(Int(try replica.served.port("production"))), token: token, jwt: jwt)
+    }
+
+    static func push(_ client: H2Client, port: Int, token: String, jwt: String) async throws -> Answer {
         let connection = try await client.connect(host: "127.0.0.1", port: port, serverName: "api.push.apple.com")
         defer { connection.close() }
         return try await send(connection, port: port, token: token, jwt: jwt)
@@ -637,6 +647,89 @@ struct ReplicaClusterTests {
             ExecutableTests.binary.path, ["serve", "--state-store", "http://127.0.0.1:6379"], timeout: .seconds(30))
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("redis://HOST:PORT[/DB]"), "stderr: \(usage.stderr)")
+    }
+
+    /// The answer of `push`, or nil when none came within `bound` (a held answer must never wait for ever). The
+    /// push is not awaited past the bound: a request whose answer is held does not end on cancellation.
+    static func answered(within bound: Duration, _ push: @escaping @Sendable () async throws -> Answer) async throws -> Answer? {
+        let first = Mutex<CheckedContinuation<Answer?, any Error>?>(nil)
+        return try await withCheckedThrowingContinuation { continuation in
+            first.withLock { $0 = continuation }
+            let finish: @Sendable (Result<Answer?, any Error>) -> Void = { result in
+                first.withLock { c in c.take() }?.resume(with: result)
+            }
+            Task {
+                do { finish(.success(try await push())) } catch { finish(.failure(error)) }
+            }
+            Task { try? await Task.sleep(for: bound); finish(.success(nil)) }
+        }
+    }
+
+    /// A reset counted in Redis whose notice never arrived (as when the feed was reconnecting): the copier is
+    /// refused for the old count, and must move past rather than hold accepted answers for ever.
+    @Test func aResetWhoseNoticeWasLostHoldsNoAnswerForEver() async throws {
+        let cluster = try await Cluster(["solo"])
+        defer { cluster.stop() }
+        let solo = cluster["solo"]
+        let signer = try Signer()
+        #expect(await solo.call("POST", "/_emulator/keys", signer.registration).status == 201)
+        let token = try await Self.newToken(on: solo)
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let jwt = try signer.jwt()
+        let port = try #require(Int(try solo.served.port("production")))
+        let first = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: token, jwt: jwt) }
+        #expect(first?.status == 200)
+
+        let counted = try await SpawnedProcess.runToCompletion(
+            "redis-cli", ["-p", String(cluster.redis.port), "INCR", "apns-emulator:epoch"], timeout: .seconds(10))
+        #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "redis-cli: \(counted.stdout)\(counted.stderr)")
+        let during = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: token, jwt: jwt) }
+        #expect(during?.status == 200, "the push accepted after the unheard reset was not answered within 10 s")
+
+        // Batches carry the new count from then on: the next push is copied.
+        let before = await solo.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int ?? -1
+        let after = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: token, jwt: jwt) }
+        #expect(after?.status == 200)
+        let copied = await Self.within(.seconds(3)) {
+            await solo.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int == before + 1
+        }
+        #expect(copied != nil, "the push after the reset count moved was not copied (\(before) before)")
+    }
+
+    /// A live replica that does not answer (stopped with SIGSTOP, its report not lapsed yet) is named by the
+    /// merged reads, and a device found nowhere else is 503, not a 404 that may be wrong.
+    @Test func aReplicaThatDoesNotAnswerIsNamedAndAnUnfoundDeviceIsUnavailable() async throws {
+        let cluster = try await Cluster(["one", "two"])
+        defer { cluster.stop() }
+        let one = cluster["one"], two = cluster["two"]
+        #expect(await one.call("POST", "/_emulator/devices", #"{"id":"iphone"}"#).status == 201)
+        #expect(await two.call("POST", "/_emulator/devices", #"{"id":"mac","platform":"macOS"}"#).status == 201)
+        let listed = await Self.within(.seconds(5)) {
+            let replicas = await one.call("GET", "/_emulator/cluster").json["replicas"] as? [[String: Any]] ?? []
+            return replicas.filter {
+                (($0["report"] as? [String: Any])?["deviceIds"] as? [String])?.count == 1 && $0["state"] as? String == "running"
+            }.count == 2
+        }
+        try #require(listed != nil, "both replicas never reported their device")
+        let pid = two.served.process.processIdentifier
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        // At once and together: two's last report (at most a second old) lives three seconds.
+        let control = one.control
+        async let merged = Self.call(control, "GET", "/_emulator/cluster/devices")
+        async let nowhere = Self.call(control, "GET", "/_emulator/cluster/devices/nowhere")
+        async let found = Self.call(control, "GET", "/_emulator/cluster/devices/iphone")
+        let (devices, missing, iphone) = await (merged, nowhere, found)
+        kill(pid, SIGCONT)
+        #expect(devices.status == 200)
+        #expect((devices.json["devices"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } == ["iphone"], "\(devices.json)")
+        let unreachable = devices.json["unreachable"] as? [[String: Any]] ?? []
+        #expect(unreachable.map { $0["replica"] as? String } == ["two"], "\(devices.json)")
+        #expect(missing.status == 503, "\(missing)")
+        #expect((missing.json["error"] as? String)?.contains("did not answer") == true, "\(missing.json)")
+        #expect(iphone.status == 200 && iphone.json["replica"] as? String == "one", "\(iphone)")
+        #expect(iphone.json["controlURL"] as? String == one.control, "\(iphone.json)")
     }
 
 }

@@ -121,7 +121,7 @@ package final class APNsHandler: H2ServerHandler {
                                     started: context.readAt)
         let responder = context.responder
         if let gate, case .accepted = decision.answer, let journaledAt, journaledAt.id > 0 {
-            // Its latency includes the wait for the copy (and any delay, which runs alongside it).
+            // Its latency includes the wait for the copy (and any delay, which starts once the copy is in).
             let metrics = self.metrics
             let delay = decision.effects.delay
             gate.hold(journaledAt.id, loopIndex: loopIndex, on: responder.eventLoop) { [response] in

@@ -245,11 +245,13 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Empties the journal (ids keep increasing).
-    public func clear() {
+    /// Empties the journal (ids keep increasing); the newest id it cleared.
+    @discardableResult
+    public func clear() -> Int64 {
         state.withLock { s in
             s.arena.removeAll()
             s.aside.removeAll()
+            return s.nextId - 1
         }
     }
 }

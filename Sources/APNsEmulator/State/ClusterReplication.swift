@@ -17,6 +17,8 @@ final class ClusterReplication: Sendable {
     static let heartbeatMillis = 1_000
     static let heartbeatTTLMillis = 3_000
     static let batchLimit = 1_000
+    /// The first pause when answers are held and there was nothing to copy; doubles up to 50 ms.
+    static let minIdlePause = 0.000_2
 
     let store: any SharedStateStore
     let incarnation = UUID().uuidString.lowercased()
@@ -41,8 +43,10 @@ final class ClusterReplication: Sendable {
         var forwarded: Int64 = 0
         /// A batch failed and its mark could not be read: copy nothing until it can.
         var unsure = false
-        /// Resets the cluster has seen, as this replica last learnt.
+        /// Resets the cluster has seen, as this replica last learnt (what batches are tagged with).
         var epoch: Int64 = 0
+        /// Resets this replica has applied (forgotten its state for); the copier may learn of one first.
+        var appliedEpoch: Int64 = 0
         /// Entries the local journal dropped (capacity, memory) before they could be copied.
         var missed: Int64 = 0
         /// The layer above's virtual devices: their count and ids (set once the devices exist).
@@ -78,6 +82,7 @@ final class ClusterReplication: Sendable {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             var lastBeat = ContinuousClock.now - .seconds(10)
+            var idlePause = Self.minIdlePause
             while !state.withLock({ $0.stopping }) {
                 copyChannels()
                 let copied = forward()
@@ -88,9 +93,17 @@ final class ClusterReplication: Sendable {
                 if copied == Self.batchLimit { continue }
                 if let gate {
                     // Group commit: while answers wait, the next batch is what arrived during this one's round trip.
-                    if gate.holding {
-                        if copied == 0 { Thread.sleep(forTimeInterval: 0.000_2) }
+                    if copied > 0 {
+                        idlePause = Self.minIdlePause
+                        if !gate.holding { gate.waitForHeld(timeout: 0.05) }
+                    } else if gate.holding {
+                        // Held answers the last copy passed whose loops have not sent them yet, or a store that
+                        // refuses: wake their loops again and back off rather than spin (a new answer wakes it).
+                        gate.advance(to: forwardedId)
+                        gate.waitForHeld(timeout: idlePause)
+                        idlePause = min(idlePause * 2, 0.05)
                     } else {
+                        idlePause = Self.minIdlePause
                         gate.waitForHeld(timeout: 0.05)
                     }
                 } else {
@@ -120,17 +133,20 @@ final class ClusterReplication: Sendable {
     var forwardedId: Int64 { state.withLock { $0.forwarded } }
     var missedCount: Int64 { state.withLock { $0.missed } }
 
-    /// The cluster was reset (here or elsewhere) and this replica's journal cleared: what it held before is not
-    /// to be copied, and batches are tagged with the new count.
-    func resetHappened(epoch: Int64) {
-        let newest = journal.newestId
+    /// The cluster was reset (here or elsewhere) and this replica's journal cleared through `cleared`: what it
+    /// held before is not to be copied, and batches are tagged with the new count.
+    func resetHappened(epoch: Int64, clearedThrough cleared: Int64) {
         state.withLock { s in
-            s.epoch = epoch
-            s.forwarded = max(s.forwarded, newest)
+            s.epoch = max(s.epoch, epoch)
+            s.appliedEpoch = max(s.appliedEpoch, epoch)
+            s.forwarded = max(s.forwarded, cleared)
         }
         // Answers held for entries the reset cleared go out: those entries will never be copied.
-        gate?.advance(to: newest)
+        gate?.advance(to: cleared)
     }
+
+    /// The resets this replica has applied.
+    var appliedEpoch: Int64 { state.withLock { $0.appliedEpoch } }
 
     /// Queues a channel this replica created or deleted, for the thread to copy (never blocks).
     func copyChannel(_ id: String, _ info: ChannelInfo?) {
@@ -198,7 +214,16 @@ final class ClusterReplication: Sendable {
             let added = try store.appendJournal(batch, newestLocalId: copy.newestId, incarnation: incarnation,
                                                 epoch: epoch, capacity: capacity)
             guard added else {
-                // A reset this replica has not heard of yet: the feed brings it, and `resetHappened` moves past.
+                // A reset elsewhere this replica has not applied yet. The feed normally brings it (and
+                // `resetHappened` moves past); should its notice be lost, the batch is what that reset clears here
+                // too, so answers held for it do not wait for ever.
+                guard let current = try? store.currentEpoch(), current > epoch else { return 0 }
+                let forwarded = state.withLock { s -> Int64 in
+                    s.epoch = max(s.epoch, current)
+                    s.forwarded = max(s.forwarded, copy.newestId)
+                    return s.forwarded
+                }
+                gate?.advance(to: forwarded)
                 return 0
             }
             state.withLock { s in

@@ -87,7 +87,7 @@ public final class EmulatorServices: Sendable {
             if let json = try shared.clock() { try applyClock(json) }
             if let startVersion { try shared.markApplied(startVersion) }
             if let replication { try shared.claimReplicaId(replication.incarnation, ttlMillis: ClusterReplication.heartbeatTTLMillis) }
-            replication?.resetHappened(epoch: try shared.currentEpoch())
+            replication?.resetHappened(epoch: try shared.currentEpoch(), clearedThrough: journal.newestId)
             // Subscribed before the load above, so a change made meanwhile arrives here too.
             shared.watch { [weak self] change in self?.applyShared(change) }
         }
@@ -215,8 +215,8 @@ public final class EmulatorServices: Sendable {
             case .reset:
                 // This replica's own reset already forgot everything (and may have registered since).
                 guard !change.ownChange else { break }
-                forgetAll()
-                replication?.resetHappened(epoch: try shared.currentEpoch())
+                let cleared = forgetAll()
+                replication?.resetHappened(epoch: try shared.currentEpoch(), clearedThrough: cleared)
                 for listener in clusterResetListeners.withLock({ $0 }) { listener() }
             }
             if let version { try shared.markApplied(version) }
@@ -248,6 +248,13 @@ public final class EmulatorServices: Sendable {
 
     private func reloadShared() throws {
         guard let shared else { return }
+        // A reset whose notice was lost (the feed reconnected): this replica forgets as if it had heard it.
+        let epoch = try shared.currentEpoch()
+        if let replication, epoch > replication.appliedEpoch {
+            let cleared = forgetAll()
+            replication.resetHappened(epoch: epoch, clearedThrough: cleared)
+            for listener in clusterResetListeners.withLock({ $0 }) { listener() }
+        }
         let stored = try shared.load()
         try keys.restore(stored.keys)
         tokens.restore(stored.tokens)
@@ -326,18 +333,20 @@ public final class EmulatorServices: Sendable {
     /// store the whole cluster forgets them (and the cluster journal).
     public func reset() throws {
         if let shared { try shared.resetCluster() } else { try persistence.replaceAll(with: EmulatorState()) }
-        forgetAll()
-        if let shared { replication?.resetHappened(epoch: try shared.currentEpoch()) }
+        let cleared = forgetAll()
+        if let shared { replication?.resetHappened(epoch: try shared.currentEpoch(), clearedThrough: cleared) }
         if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
     }
 
-    private func forgetAll() {
+    /// The newest journal id it cleared.
+    @discardableResult
+    private func forgetAll() -> Int64 {
         keys.removeAll()
         tokens.removeAll()
         faults.removeAll()
         channels.removeAll()
-        journal.clear()
-        shaping.update(initialShaping)
+        defer { shaping.update(initialShaping) }
+        return journal.clear()
     }
 
     /// Registers `AuthKey_<sampleKeyId>.p8` from the certificates folder as a legacy team key.

@@ -37,10 +37,10 @@ final class JournalCopyGate: Sendable {
     private let slots: [SlotBox] = (0..<JournalCopyGate.slotCount).map { _ in SlotBox() }
     /// The newest local journal id in the cluster journal (or past which nothing will be copied).
     private let copied = Atomic<Int64>(0)
-    /// Slots below this index have been used.
-    private let usedSlots = Atomic<Int>(0)
     private let held = Atomic<Int>(0)
     private let work = DispatchSemaphore(value: 0)
+    /// The copier is waiting in `waitForHeld`: a new answer wakes it even while others are still held.
+    private let copierWaiting = Atomic<Bool>(false)
 
     init(copiedThrough id: Int64) { copied.store(id, ordering: .releasing) }
 
@@ -56,20 +56,19 @@ final class JournalCopyGate: Sendable {
             s.waiting.append(Waiting(id: id, loop: loop, send: send))
             if s.loop == nil { s.loop = loop }
         }
-        if usedSlots.load(ordering: .relaxed) <= index {
-            _ = usedSlots.max(index + 1, ordering: .relaxed)
-        }
-        if held.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { work.signal() }
+        let first = held.wrappingAdd(1, ordering: .relaxed).oldValue == 0
+        if copierWaiting.exchange(false, ordering: .acquiringAndReleasing) || first { work.signal() }
         // A copy that passed `id` between the check above and the append may have scanned the slot before it
         // held this answer: the lock orders the two, so reading `copied` again here cannot miss it.
         if copied.load(ordering: .acquiring) >= id { release(index, on: loop) }
     }
 
     /// The copier: entries through `id` are in the cluster journal (or will never be copied); wakes every loop
-    /// holding an answer it passed.
+    /// holding an answer it passed. Every slot is looked at (under its lock, after `copied` moved), so an answer
+    /// held meanwhile is either seen here or sees the new `copied` in `hold`.
     func advance(to id: Int64) {
         let through = copied.max(id, ordering: .acquiringAndReleasing).newValue
-        for index in 0..<min(usedSlots.load(ordering: .relaxed), Self.slotCount) {
+        for index in 0..<Self.slotCount {
             let loop = slots[index].slot.withLock { s -> EventLoop? in
                 guard !s.drainQueued, s.head < s.waiting.count, s.waiting[s.head].id <= through else { return nil }
                 s.drainQueued = true
@@ -81,14 +80,18 @@ final class JournalCopyGate: Sendable {
 
     /// The copier waits here for an answer to hold, at most `timeout` seconds.
     func waitForHeld(timeout seconds: Double) {
-        _ = work.wait(timeout: .now() + .milliseconds(Int(seconds * 1000)))
+        copierWaiting.store(true, ordering: .releasing)
+        _ = work.wait(timeout: .now() + .microseconds(Int(seconds * 1_000_000)))
+        copierWaiting.store(false, ordering: .releasing)
     }
 
     /// Sends the slot's answers the copy has passed; runs on `current`'s thread.
     private func release(_ index: Int, on current: EventLoop) {
-        let through = copied.load(ordering: .acquiring)
         let ready = slots[index].slot.withLock { s -> ArraySlice<Waiting> in
+            // Read after clearing the flag, under the lock: an `advance` that saw the flag set and queued no drain
+            // moved `copied` before it looked, so this read sees its value.
             s.drainQueued = false
+            let through = copied.load(ordering: .acquiring)
             var end = s.head
             while end < s.waiting.count, s.waiting[end].id <= through { end += 1 }
             let ready = s.waiting[s.head..<end]

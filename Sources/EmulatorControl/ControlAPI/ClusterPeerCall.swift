@@ -30,12 +30,22 @@ struct ClusterPeerCall {
         }
     }
 
+    private static let queryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "+&=;#"))
+
+    private static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? text
+    }
+
     /// The peer's status, content type and body; waits at most `timeout` seconds.
     func send(to base: String) throws(Failure) -> (status: Int, contentType: String?, body: [UInt8]) {
         // Setting `path` percent-encodes it (ids as the caller's decoded path gave them).
         guard var components = URLComponents(string: base) else { throw .badURL(base + path) }
         components.path = path
-        if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.name, value: $0.value) } }
+        if !query.isEmpty {
+            // `queryItems` leaves `+` as is, which the peer reads as a space.
+            components.percentEncodedQuery = query.map { Self.encode($0.name) + "=" + Self.encode($0.value) }
+                .joined(separator: "&")
+        }
         guard let url = components.url else { throw .badURL(base + path) }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.timeout)
         request.httpMethod = method

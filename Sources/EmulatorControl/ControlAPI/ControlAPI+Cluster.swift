@@ -91,21 +91,22 @@ extension ControlAPI {
         var id: String
         var replica: String
         var state: String
-        /// Its replica's endpoints: the device's own routes are on that control API.
+        /// Its replica's endpoints and control API: the device's own routes are there.
         var endpoints: EmulatorEndpoints?
+        var controlURL: String?
     }
 
-    /// `GET /cluster/devices/{id}` → the live replica holding the virtual device, its endpoints, and the device as
-    /// that replica shows it (`device`); 404 when no live replica holds it.
+    /// `GET /cluster/devices/{id}` → the live replica holding the virtual device, its endpoints and control URL,
+    /// and the device as that replica shows it (`device`); 404 when no live replica holds it, 503 when one that
+    /// did not answer might.
     func findClusterDevice(_ request: ControlRequest) throws -> HTTP1Response {
         let id = request.parameter("deviceId")
         let shared = try requireShared()
-        guard let (holderId, device) = try locateDevice(id, authorization: request.http.header("authorization")),
-              let holder = try clusterReplicas(shared).first(where: { $0.id == holderId })
-        else {
-            throw ControlAPIError.notFound("no live replica holds a device '\(id)'")
-        }
-        let view = ClusterDeviceView(id: id, replica: holder.id, state: holder.state, endpoints: holder.report?.endpoints)
+        let (peer, device) = try locateDevice(id, authorization: request.http.header("authorization"))
+        let holder = try clusterReplicas(shared).first(where: { $0.id == peer.id })
+        let view = ClusterDeviceView(id: id, replica: peer.id, state: holder?.state ?? "running",
+                                     endpoints: holder?.report?.endpoints,
+                                     controlURL: holder?.report?.controlURL ?? peer.controlURL)
         var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(view)) as? [String: Any] ?? [:]
         object["device"] = device
         return try Self.rawJSON(object)

@@ -81,6 +81,7 @@ extension ControlAPIDocument {
                 ("replica", string("The replica holding it.")),
                 ("state", string("That replica's state.", choices: ["running", "stopped", "lost"])),
                 ("endpoints", ref("Endpoints")),
+                ("controlURL", string("That replica's control API, as it advertises it.")),
                 ("device", object("The device as its replica's GET /_emulator/devices/{deviceId} shows it.", [])),
             ], required: ["id", "replica", "state", "device"]),
             "ClusterUnreachable": array(object("A live replica that did not answer.", [
