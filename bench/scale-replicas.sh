@@ -10,6 +10,7 @@
 # memory per registered token (TOKENS registered through POST /_emulator/tokens:batch on a replica).
 #
 #   bench/scale.sh replicas    ROUNDS (5) REQUESTS (100000 per round) CLIENTS (8) STREAMS (100) TOKENS (100000)
+#                              CLUSTER_JOURNAL (durable: answers wait for their copy; behind: copied after)
 # Binds 127.0.0.1 only; stops what it started. Servers and Redis share the last CPU, load drivers the others.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -18,6 +19,8 @@ REQUESTS=${REQUESTS:-100000}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 TOKENS=${TOKENS:-100000}
+CLUSTER_JOURNAL=${CLUSTER_JOURNAL:-durable}
+[[ $CLUSTER_JOURNAL == durable || $CLUSTER_JOURNAL == behind ]] || bench_die "CLUSTER_JOURNAL is durable or behind"
 ((ROUNDS >= 1 && REQUESTS >= 1000 && TOKENS >= 1000)) || bench_die "ROUNDS ≥ 1, REQUESTS ≥ 1000 and TOKENS ≥ 1000"
 bench_require h2load haproxy redis-server redis-cli curl python3
 
@@ -57,12 +60,12 @@ bench_register_key "$EMULATOR_CONTROL_URL"; standalone_jwt=$JWT
 bench_register_token "$EMULATOR_CONTROL_URL"; standalone_token=$TOKEN
 haproxy_in_front standalone "$EMULATOR_PRODUCTION_PORT"; standalone_front=$FRONT_PORT
 
-bench_start_emulator --event-loops 1 --no-front-doors --state-store "$store" --replica-id one
+bench_start_emulator --event-loops 1 --no-front-doors --state-store "$store" --cluster-journal "$CLUSTER_JOURNAL" --replica-id one
 one_pid=$EMULATOR_PID; one_port=$EMULATOR_PRODUCTION_PORT; one_control=$EMULATOR_CONTROL_URL
 bench_register_key "$one_control"; cluster_jwt=$JWT
 bench_register_token "$one_control"; cluster_token=$TOKEN
 haproxy_in_front replicas-1 "$one_port"; one_front=$FRONT_PORT
-bench_start_emulator --event-loops 1 --no-front-doors --state-store "$store" --replica-id two
+bench_start_emulator --event-loops 1 --no-front-doors --state-store "$store" --cluster-journal "$CLUSTER_JOURNAL" --replica-id two
 two_pid=$EMULATOR_PID; two_port=$EMULATOR_PRODUCTION_PORT
 curl -fsS -X POST "$one_control/_emulator/cluster/sync" >/dev/null
 haproxy_in_front replicas-2 "$one_port" "$two_port"; two_front=$FRONT_PORT
@@ -113,14 +116,14 @@ for first in range(0, total, 10000):
 PY
 after=$(redis-cli -p "$redis_port" info memory | awk -F: '/^used_memory:/ { print $2 + 0 }')
 
-python3 - "$results" "$before" "$after" "$TOKENS" "$(bench_commit)" <<'PY'
+python3 - "$results" "$before" "$after" "$TOKENS" "$(bench_commit)" "$CLUSTER_JOURNAL" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 by = {}
 for name, us, rate in rows:
     by.setdefault(name, []).append((float(us), float(rate)))
 base = statistics.median(us for us, _ in by["standalone"])
-print(f"commit {sys.argv[5]}")
+print(f"commit {sys.argv[5]}  cluster journal {sys.argv[6]}")
 for name in ("standalone", "replicas-1", "replicas-2"):
     us = statistics.median(u for u, _ in by[name])
     rate = statistics.median(r for _, r in by[name])
