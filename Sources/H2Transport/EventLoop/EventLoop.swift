@@ -35,6 +35,8 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var registrations: ContiguousArray<Selectable?> = []
     @exclusivity(unchecked) private var timers = TimerQueue()
     @exclusivity(unchecked) private var resumeList: [ReadResumable] = []
+    /// Connections with output held back while `coalescingWrites` runs (nil when it does not).
+    @exclusivity(unchecked) private var heldFlushes: [FlushDeferrable]?
     /// The loop thread's pthread_t (0 until it runs), read by `inEventLoop` from any thread.
     private let threadID = Atomic<UInt>(0)
     /// Whether `start` ran (set by the group's thread, read by the one that joins). The thread itself is not kept:
@@ -184,6 +186,26 @@ public final class EventLoop: @unchecked Sendable {
     /// Asks the loop to call `resumeReading` after this tick's other events (fairness, see Overview).
     func resumeReadingNextTick(_ connection: ReadResumable) {
         resumeList.append(connection)
+    }
+
+    /// Runs `body` on this loop's thread and sends what it produced once per connection when it ends: answers
+    /// sent together from outside a read (released by another thread, say) go out in one TLS write each
+    /// connection, as a read's answers do, instead of one write apiece.
+    public func coalescingWrites(_ body: () -> Void) {
+        preconditionInLoop()
+        guard heldFlushes == nil else { return body() }
+        heldFlushes = []
+        body()
+        let held = heldFlushes ?? []
+        heldFlushes = nil
+        for connection in held { connection.flushDeferred() }
+    }
+
+    /// Holds `connection`'s flush for the running `coalescingWrites`; false when none runs.
+    func holdFlush(_ connection: FlushDeferrable) -> Bool {
+        guard heldFlushes != nil else { return false }
+        heldFlushes!.append(connection)
+        return true
     }
 
     /// Whether `stop` was called: the loop is ending, and its last sweep closes what is registered.

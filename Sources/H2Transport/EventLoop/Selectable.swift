@@ -12,3 +12,8 @@ protocol Selectable: AnyObject {
 protocol ReadResumable: AnyObject {
     func resumeReading()
 }
+
+/// A connection whose output `EventLoop.coalescingWrites` holds back until its body ends.
+protocol FlushDeferrable: AnyObject {
+    func flushDeferred()
+}

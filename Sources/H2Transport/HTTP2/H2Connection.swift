@@ -21,7 +21,7 @@ import Glibc
 /// stream tables in `didClose`.
 /// Fields marked `@exclusivity(unchecked)` skip Swift's dynamic exclusivity check: they are touched only on the
 /// owning event loop, one call at a time, and no access to one overlaps another. See `ServerStream`.
-public class H2Connection: Selectable, ReadResumable {
+public class H2Connection: Selectable, ReadResumable, FlushDeferrable {
     enum State: Equatable {
         case connecting     // client: TCP connect in progress
         case handshaking    // TLS handshake in progress
@@ -39,6 +39,8 @@ public class H2Connection: Selectable, ReadResumable {
     @exclusivity(unchecked) var session: OpaquePointer? = nil
     /// Set while this connection runs inside handleEvent, so nested submits do not flush re-entrantly.
     @exclusivity(unchecked) private var activating = false
+    /// Its flush waits for the loop's `coalescingWrites` to end.
+    @exclusivity(unchecked) private var flushHeld = false
     /// Whether the connection is inside a read or resume (nghttp2 delivering frames): nothing is sent meanwhile.
     var isActivating: Bool { activating }
     /// A connection-level failure recorded by a callback, reported when the connection closes.
@@ -113,9 +115,16 @@ public class H2Connection: Selectable, ReadResumable {
     /// Output produced outside an event (a deferred response, a timer) is sent right away.
     func flushIfIdle() {
         guard !activating, state != .closed else { return }
+        if flushHeld { return }
+        if loop.holdFlush(self) { flushHeld = true; return }
         activating = true
         defer { activating = false }
         finishActivation()
+    }
+
+    func flushDeferred() {
+        flushHeld = false
+        flushIfIdle()
     }
 
     private func readAvailable() {
