@@ -25,8 +25,10 @@ public protocol SharedStateStore: StatePersistence {
     func clock() throws -> [UInt8]?
     func setClock(_ json: [UInt8]) throws
 
-    /// Empties the store (keys, tokens, faults, shaping, the cluster journal) and tells every replica to reset.
-    func resetCluster() throws
+    /// Empties the store (keys, tokens, faults, shaping, the cluster journal) and tells every replica to reset;
+    /// returns the resets the cluster has now seen (its epoch).
+    @discardableResult
+    func resetCluster() throws -> Int64
 
     /// Adds a batch to the cluster journal, which keeps about `capacity` entries (the oldest batches dropped), and
     /// records `newestLocalId` as `incarnation`'s mark in the same step. False (nothing added) when the cluster
