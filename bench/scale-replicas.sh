@@ -10,7 +10,7 @@
 # memory per registered token (TOKENS registered through POST /_emulator/tokens:batch on a replica).
 #
 #   bench/scale.sh replicas    ROUNDS (5) REQUESTS (100000 per round) CLIENTS (8) STREAMS (100) TOKENS (100000)
-#                              CLUSTER_JOURNAL (durable: answers wait for their copy; behind: copied after)
+#                              CLUSTER_JOURNAL (behind, the default: copied after the answer; durable: answers wait for their copy)
 # Binds 127.0.0.1 only; stops what it started. Servers and Redis share the last CPU, load drivers the others.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,7 +19,7 @@ REQUESTS=${REQUESTS:-100000}
 CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 TOKENS=${TOKENS:-100000}
-CLUSTER_JOURNAL=${CLUSTER_JOURNAL:-durable}
+CLUSTER_JOURNAL=${CLUSTER_JOURNAL:-behind}
 [[ $CLUSTER_JOURNAL == durable || $CLUSTER_JOURNAL == behind ]] || bench_die "CLUSTER_JOURNAL is durable or behind"
 ((ROUNDS >= 1 && REQUESTS >= 1000 && TOKENS >= 1000)) || bench_die "ROUNDS ≥ 1, REQUESTS ≥ 1000 and TOKENS ≥ 1000"
 bench_require h2load haproxy redis-server redis-cli curl python3

@@ -31,7 +31,7 @@ struct HelpFormatterTests {
         ("--state-store <url>", nil),
         ("--replica-id <name>", "<host name>-<pid>"),
         ("--advertise-host <host>", "--host, or the host name when --host is 0.0.0.0 or ::"),
-        ("--cluster-journal <when>", "durable"),
+        ("--cluster-journal <when>", "behind"),
         ("--import <file>", nil),
         ("--control-token <token>", nil),
         ("--realism <profile>", "documented"),
@@ -182,10 +182,13 @@ struct HelpFormatterTests {
                                       --host is 0.0.0.0 or ::)
               --cluster-journal <when>
                                       With --state-store, when an accepted push is answered:
+                                      behind (at once, copied within 50 ms; a replica killed
+                                      outright loses the copies of its last 50 ms) or
                                       durable (once it is in the cluster journal, about a
-                                      Redis round trip later, so a replica killed outright
-                                      loses none a client saw accepted) or behind (at once;
-                                      copied within 50 ms). (default: durable)
+                                      Redis round trip later: a replica killed outright
+                                      loses none a client saw accepted, and a cluster
+                                      journal read after the answer holds it).
+                                      (default: behind)
               --import <file>         Import a state snapshot (GET /_emulator/state) at
                                       start; with --state-store it replaces the shared
                                       state.

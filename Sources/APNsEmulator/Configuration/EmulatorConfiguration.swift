@@ -65,7 +65,7 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// machine's host name when `host` is a wildcard address.
     public var advertiseHost: String? = nil
     /// When an accepted push is answered with a shared store (`--cluster-journal`).
-    public var clusterJournal = ClusterJournalMode.durable
+    public var clusterJournal = ClusterJournalMode.behind
     /// Bearer token every control request must carry; required when the control port is not on loopback.
     public var controlToken: String? = nil
     /// Apple-observed connection behaviours (see `ConnectionBehavior`); `--realism strict` turns them on.

@@ -34,6 +34,8 @@ final class ClusterReplication: Sendable {
     /// Redis is unreachable.
     static let maxPendingChannels = 10_000
 
+    private static let noAside = Array("[]".utf8)
+
     /// The layout of copied entries: this build's journal layout (a reader of another build skips them).
     static let journalFormat = "apns-emulator-journal/\(EmulatorVersion.current)"
 
@@ -53,6 +55,8 @@ final class ClusterReplication: Sendable {
         var devices: (@Sendable () -> (count: Int, ids: [String]))?
         /// The replicas and the cluster journal's size as the last beat read them (for `/metrics`).
         var cluster: (replicas: [SharedReplica], journalCount: Int)?
+        /// Applies a reset the store counts and this replica has not applied (`onMissedReset`).
+        var missedReset: (@Sendable (Int64) -> Void)?
         var stopping = false
         var endpoints: EmulatorEndpoints?
         var controlURL: String?
@@ -84,6 +88,8 @@ final class ClusterReplication: Sendable {
             var lastBeat = ContinuousClock.now - .seconds(10)
             var idlePause = Self.minIdlePause
             while !state.withLock({ $0.stopping }) {
+                // Read before the copy: an answer held after it may be for an entry the copy did not take.
+                let seen = gate?.holdCount ?? 0
                 copyChannels()
                 let copied = forward()
                 if ContinuousClock.now - lastBeat >= .milliseconds(Self.heartbeatMillis) {
@@ -92,19 +98,16 @@ final class ClusterReplication: Sendable {
                 }
                 if copied == Self.batchLimit { continue }
                 if let gate {
-                    // Group commit: while answers wait, the next batch is what arrived during this one's round trip.
-                    if copied > 0 {
-                        idlePause = Self.minIdlePause
-                        if !gate.holding { gate.waitForHeld(timeout: 0.05) }
-                    } else if gate.holding {
+                    // Group commit: the next batch is what was held during this one's round trip, at once if any was.
+                    if copied == 0 && gate.holding {
                         // Held answers the last copy passed whose loops have not sent them yet, or a store that
                         // refuses: wake their loops again and back off rather than spin (a new answer wakes it).
                         gate.advance(to: forwardedId)
-                        gate.waitForHeld(timeout: idlePause)
+                        gate.waitForHold(after: seen, timeout: idlePause)
                         idlePause = min(idlePause * 2, 0.05)
                     } else {
                         idlePause = Self.minIdlePause
-                        gate.waitForHeld(timeout: 0.05)
+                        gate.waitForHold(after: seen, timeout: 0.05)
                     }
                 } else {
                     Thread.sleep(forTimeInterval: 0.05)
@@ -133,6 +136,16 @@ final class ClusterReplication: Sendable {
     var forwardedId: Int64 { state.withLock { $0.forwarded } }
     var missedCount: Int64 { state.withLock { $0.missed } }
 
+    /// Takes the job of applying the cluster's reset number `epoch` here: true for the first of the paths that
+    /// learn of it (this replica's own reset, the feed, a reload, the copier), so state is forgotten once.
+    func claimReset(_ epoch: Int64) -> Bool {
+        state.withLock { s in
+            guard epoch > s.appliedEpoch else { return false }
+            s.appliedEpoch = epoch
+            return true
+        }
+    }
+
     /// The cluster was reset (here or elsewhere) and this replica's journal cleared through `cleared`: what it
     /// held before is not to be copied, and batches are tagged with the new count.
     func resetHappened(epoch: Int64, clearedThrough cleared: Int64) {
@@ -145,8 +158,23 @@ final class ClusterReplication: Sendable {
         gate?.advance(to: cleared)
     }
 
+    /// The store counts fewer resets than this replica has seen: it lost its data (a Redis restarted without
+    /// persistence, a flush). Its count is taken as it is, so batches are accepted and later resets are applied.
+    func storeEpochFell(to epoch: Int64) {
+        state.withLock { s in
+            s.epoch = min(s.epoch, epoch)
+            s.appliedEpoch = min(s.appliedEpoch, epoch)
+        }
+    }
+
     /// The resets this replica has applied.
     var appliedEpoch: Int64 { state.withLock { $0.appliedEpoch } }
+
+    /// Applies a reset the copier learnt of before this replica did (set by the services): forgets, then calls
+    /// `resetHappened`.
+    func onMissedReset(_ body: @escaping @Sendable (Int64) -> Void) {
+        state.withLock { $0.missedReset = body }
+    }
 
     /// Queues a channel this replica created or deleted, for the thread to copy (never blocks).
     func copyChannel(_ id: String, _ info: ChannelInfo?) {
@@ -206,7 +234,7 @@ final class ClusterReplication: Sendable {
             }
             return 0
         }
-        let aside = (try? JSONEncoder().encode(copy.aside)).map(Array.init) ?? Array("[]".utf8)
+        let aside = copy.aside.isEmpty ? Self.noAside : (try? JSONEncoder().encode(copy.aside)).map(Array.init) ?? Self.noAside
         let batch = SharedJournalBatch(replica: store.replicaId, count: copy.count, format: Self.journalFormat,
                                        entries: copy.bytes, aside: aside)
         let skipped = copy.newestId - after - Int64(copy.count)
@@ -214,16 +242,7 @@ final class ClusterReplication: Sendable {
             let added = try store.appendJournal(batch, newestLocalId: copy.newestId, incarnation: incarnation,
                                                 epoch: epoch, capacity: capacity)
             guard added else {
-                // A reset elsewhere this replica has not applied yet. The feed normally brings it (and
-                // `resetHappened` moves past); should its notice be lost, the batch is what that reset clears here
-                // too, so answers held for it do not wait for ever.
-                guard let current = try? store.currentEpoch(), current > epoch else { return 0 }
-                let forwarded = state.withLock { s -> Int64 in
-                    s.epoch = max(s.epoch, current)
-                    s.forwarded = max(s.forwarded, copy.newestId)
-                    return s.forwarded
-                }
-                gate?.advance(to: forwarded)
+                refused(epoch: epoch)
                 return 0
             }
             state.withLock { s in
@@ -244,6 +263,21 @@ final class ClusterReplication: Sendable {
             if let forwarded { gate?.advance(to: forwarded) }
             Thread.sleep(forTimeInterval: 0.2)
             return 0
+        }
+    }
+
+    /// A batch tagged `epoch` was refused: the store counts another number of resets. One applied meanwhile (the
+    /// feed's notice, this replica's own) moved the copy on: the next batch is read again. Otherwise the store is
+    /// ahead, a reset whose notice is late or lost, and is applied here now (its entries are what it clears, so
+    /// answers held for them go out); or behind, having lost its data, and its count is taken.
+    private func refused(epoch: Int64) {
+        guard let current = try? store.currentEpoch() else { return }
+        let (unchanged, missedReset) = state.withLock { ($0.epoch == epoch, $0.missedReset) }
+        guard unchanged else { return }
+        if current > epoch {
+            missedReset?(current)
+        } else if current < epoch {
+            storeEpochFell(to: current)
         }
     }
 

@@ -88,6 +88,7 @@ public final class EmulatorServices: Sendable {
             if let startVersion { try shared.markApplied(startVersion) }
             if let replication { try shared.claimReplicaId(replication.incarnation, ttlMillis: ClusterReplication.heartbeatTTLMillis) }
             replication?.resetHappened(epoch: try shared.currentEpoch(), clearedThrough: journal.newestId)
+            replication?.onMissedReset { [weak self] epoch in self?.applyClusterReset(epoch) }
             // Subscribed before the load above, so a change made meanwhile arrives here too.
             shared.watch { [weak self] change in self?.applyShared(change) }
         }
@@ -215,9 +216,7 @@ public final class EmulatorServices: Sendable {
             case .reset:
                 // This replica's own reset already forgot everything (and may have registered since).
                 guard !change.ownChange else { break }
-                let cleared = forgetAll()
-                replication?.resetHappened(epoch: try shared.currentEpoch(), clearedThrough: cleared)
-                for listener in clusterResetListeners.withLock({ $0 }) { listener() }
+                applyClusterReset(try shared.currentEpoch())
             }
             if let version { try shared.markApplied(version) }
         } catch {
@@ -250,11 +249,8 @@ public final class EmulatorServices: Sendable {
         guard let shared else { return }
         // A reset whose notice was lost (the feed reconnected): this replica forgets as if it had heard it.
         let epoch = try shared.currentEpoch()
-        if let replication, epoch > replication.appliedEpoch {
-            let cleared = forgetAll()
-            replication.resetHappened(epoch: epoch, clearedThrough: cleared)
-            for listener in clusterResetListeners.withLock({ $0 }) { listener() }
-        }
+        if let replication, epoch < replication.appliedEpoch { replication.storeEpochFell(to: epoch) }
+        applyClusterReset(epoch)
         let stored = try shared.load()
         try keys.restore(stored.keys)
         tokens.restore(stored.tokens)
@@ -332,10 +328,27 @@ public final class EmulatorServices: Sendable {
     /// Forgets keys, tokens, faults and the journal; the sample key comes back if configured. With a shared
     /// store the whole cluster forgets them (and the cluster journal).
     public func reset() throws {
-        if let shared { try shared.resetCluster() } else { try persistence.replaceAll(with: EmulatorState()) }
-        let cleared = forgetAll()
-        if let shared { replication?.resetHappened(epoch: try shared.currentEpoch(), clearedThrough: cleared) }
+        if let shared {
+            let epoch = try shared.resetCluster()
+            // Claimed before forgetting, so the feed or a reload that learns of it meanwhile does not forget again.
+            if let replication {
+                if replication.claimReset(epoch) { replication.resetHappened(epoch: epoch, clearedThrough: forgetAll()) }
+            } else {
+                forgetAll()
+            }
+        } else {
+            try persistence.replaceAll(with: EmulatorState())
+            forgetAll()
+        }
         if configuration.registerSampleKey { try registerSampleKeyIfPresent() }
+    }
+
+    /// Forgets what the cluster's reset number `epoch` cleared, once: whichever of the feed, a reload and the
+    /// journal's copier learns of it first (the others find it claimed); tells the reset listeners.
+    private func applyClusterReset(_ epoch: Int64) {
+        guard let replication, replication.claimReset(epoch) else { return }
+        replication.resetHappened(epoch: epoch, clearedThrough: forgetAll())
+        for listener in clusterResetListeners.withLock({ $0 }) { listener() }
     }
 
     /// The newest journal id it cleared.

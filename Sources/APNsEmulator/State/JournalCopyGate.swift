@@ -28,6 +28,8 @@ final class JournalCopyGate: Sendable {
         var loop: EventLoop?
         /// A drain is already queued on `loop`.
         var drainQueued = false
+        /// The copier's wake-up is queued for the end of the holding loop's tick.
+        var wakeQueued = false
     }
 
     private final class SlotBox: Sendable {
@@ -39,8 +41,12 @@ final class JournalCopyGate: Sendable {
     private let copied = Atomic<Int64>(0)
     private let held = Atomic<Int>(0)
     private let work = DispatchSemaphore(value: 0)
-    /// The copier is waiting in `waitForHeld`: a new answer wakes it even while others are still held.
+    /// Answers ever held: the copier waits only when none came since it last looked.
+    private let holds = Atomic<Int>(0)
+    /// The copier is waiting in `waitForHold`: the tick that holds an answer wakes it.
     private let copierWaiting = Atomic<Bool>(false)
+    /// Bit i: slot i has held an answer (never cleared), so `advance` looks at used slots only.
+    private let usedSlots = Atomic<UInt64>(0)
 
     init(copiedThrough id: Int64) { copied.store(id, ordering: .releasing) }
 
@@ -48,27 +54,46 @@ final class JournalCopyGate: Sendable {
     var holding: Bool { held.load(ordering: .relaxed) > 0 }
 
     /// Sends `send` once entry `id` is copied (at once when it is already); on event loop `loop`, whose thread
-    /// this is.
+    /// this is. A sleeping copier is woken once per loop tick, after the tick's reads, so a batch carries every
+    /// answer the tick held (woken at the first, a copier sharing the CPU would take them one by one).
     func hold(_ id: Int64, loopIndex: Int, on loop: EventLoop, _ send: @escaping @Sendable () -> Void) {
         guard id > copied.load(ordering: .acquiring) else { return send() }
         let index = loopIndex & (Self.slotCount - 1)
-        slots[index].slot.withLock { s in
+        usedSlots.bitwiseOr(1 << UInt64(index), ordering: .sequentiallyConsistent)
+        let wake = slots[index].slot.withLock { s -> Bool in
             s.waiting.append(Waiting(id: id, loop: loop, send: send))
             if s.loop == nil { s.loop = loop }
+            defer { s.wakeQueued = true }
+            return !s.wakeQueued
         }
-        let first = held.wrappingAdd(1, ordering: .relaxed).oldValue == 0
-        if copierWaiting.exchange(false, ordering: .acquiringAndReleasing) || first { work.signal() }
+        held.wrappingAdd(1, ordering: .relaxed)
+        holds.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        if wake { loop.execute { [self] in wakeCopier(index) } }
         // A copy that passed `id` between the check above and the append may have scanned the slot before it
         // held this answer: the lock orders the two, so reading `copied` again here cannot miss it.
-        if copied.load(ordering: .acquiring) >= id { release(index, on: loop) }
+        if copied.load(ordering: .sequentiallyConsistent) >= id { release(index, on: loop) }
     }
 
+    /// The end of a tick that held answers: the copier, if it sleeps, copies them now.
+    private func wakeCopier(_ index: Int) {
+        slots[index].slot.withLock { $0.wakeQueued = false }
+        if copierWaiting.exchange(false, ordering: .sequentiallyConsistent) { work.signal() }
+    }
+
+    /// Answers held so far (ever); the copier reads it before a copy to know whether any came after.
+    var holdCount: Int { holds.load(ordering: .sequentiallyConsistent) }
+
     /// The copier: entries through `id` are in the cluster journal (or will never be copied); wakes every loop
-    /// holding an answer it passed. Every slot is looked at (under its lock, after `copied` moved), so an answer
-    /// held meanwhile is either seen here or sees the new `copied` in `hold`.
+    /// holding an answer it passed. Every slot ever used is looked at, under its lock, after `copied` moved: an
+    /// answer held meanwhile is either seen here or sees the new `copied` in `hold`. (A slot whose bit this
+    /// missed was marked after the load, so its answer was appended after it and reads `copied` after the move:
+    /// all three are sequentially consistent.)
     func advance(to id: Int64) {
-        let through = copied.max(id, ordering: .acquiringAndReleasing).newValue
-        for index in 0..<Self.slotCount {
+        let through = copied.max(id, ordering: .sequentiallyConsistent).newValue
+        var used = usedSlots.load(ordering: .sequentiallyConsistent)
+        while used != 0 {
+            let index = used.trailingZeroBitCount
+            used &= used - 1
             let loop = slots[index].slot.withLock { s -> EventLoop? in
                 guard !s.drainQueued, s.head < s.waiting.count, s.waiting[s.head].id <= through else { return nil }
                 s.drainQueued = true
@@ -78,11 +103,14 @@ final class JournalCopyGate: Sendable {
         }
     }
 
-    /// The copier waits here for an answer to hold, at most `timeout` seconds.
-    func waitForHeld(timeout seconds: Double) {
-        copierWaiting.store(true, ordering: .releasing)
-        _ = work.wait(timeout: .now() + .microseconds(Int(seconds * 1_000_000)))
-        copierWaiting.store(false, ordering: .releasing)
+    /// The copier waits here, at most `timeout` seconds, unless an answer was held since `holdCount` was `seen`.
+    func waitForHold(after seen: Int, timeout seconds: Double) {
+        copierWaiting.store(true, ordering: .sequentiallyConsistent)
+        // A hold after this store finds the copier waiting at its tick's end and signals; one before it is counted.
+        if holds.load(ordering: .sequentiallyConsistent) == seen {
+            _ = work.wait(timeout: .now() + .microseconds(Int(seconds * 1_000_000)))
+        }
+        copierWaiting.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Sends the slot's answers the copy has passed; runs on `current`'s thread.
@@ -107,12 +135,14 @@ final class JournalCopyGate: Sendable {
         }
         guard !ready.isEmpty else { return }
         held.wrappingSubtract(ready.count, ordering: .relaxed)
-        for waiting in ready {
-            // Loops sharing a slot (more than `slotCount` of them) send their answers on their own thread.
-            if waiting.loop === current {
-                waiting.send()
-            } else {
-                waiting.loop.execute(waiting.send)
+        current.coalescingWrites {
+            for waiting in ready {
+                // Loops sharing a slot (more than `slotCount` of them) send their answers on their own thread.
+                if waiting.loop === current {
+                    waiting.send()
+                } else {
+                    waiting.loop.execute(waiting.send)
+                }
             }
         }
     }

@@ -145,10 +145,11 @@ extension ServeCommand {
         static let clusterJournal = OptionDeclaration.value(
             "cluster-journal",
             valueName: "when",
-            help: "With --state-store, when an accepted push is answered: durable (once it is in the cluster journal, "
-                + "about a Redis round trip later, so a replica killed outright loses none a client saw accepted) or "
-                + "behind (at once; copied within 50 ms).",
-            default: "durable"
+            help: "With --state-store, when an accepted push is answered: behind (at once, copied within 50 ms; a "
+                + "replica killed outright loses the copies of its last 50 ms) or durable (once it is in the cluster "
+                + "journal, about a Redis round trip later: a replica killed outright loses none a client saw accepted, "
+                + "and a cluster journal read after the answer holds it).",
+            default: "behind"
         )
         static let controlToken = OptionDeclaration.value(
             "control-token",

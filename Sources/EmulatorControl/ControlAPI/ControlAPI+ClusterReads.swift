@@ -120,23 +120,22 @@ extension ControlAPI {
         let peers = try livePeers()
         let probe = ClusterPeerCall(method: "GET", path: "/_emulator/devices/\(id)", authorization: authorization)
         var failures: [String] = []
-        let listed = peers.filter { $0.deviceIds.contains(id) }
-        for round in [listed, peers.filter { !$0.deviceIds.contains(id) }] where !round.isEmpty {
-            for (peer, answer) in zip(round, askAll(round, probe)) {
-                switch answer {
-                case .failure(let failure):
-                    failures.append(failure.description)
-                case .success(let answer) where answer.status == 200:
-                    if let device = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] {
-                        return (peer, device)
-                    }
-                    failures.append("replica \(peer.id) answered a device that is not a JSON object")
-                case .success(let answer) where answer.status == 404:
-                    continue
-                case .success(let answer):
-                    failures.append("replica \(peer.id) answered \(answer.status): "
-                                    + String(decoding: answer.body.prefix(300), as: UTF8.self))
+        // All at once, under one deadline; the replicas whose reports list the device are looked at first.
+        let ordered = peers.filter { $0.deviceIds.contains(id) } + peers.filter { !$0.deviceIds.contains(id) }
+        for (peer, answer) in zip(ordered, askAll(ordered, probe)) {
+            switch answer {
+            case .failure(let failure):
+                failures.append(failure.description)
+            case .success(let answer) where answer.status == 200:
+                if let device = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] {
+                    return (peer, device)
                 }
+                failures.append("replica \(peer.id) answered a device that is not a JSON object")
+            case .success(let answer) where answer.status == 404:
+                continue
+            case .success(let answer):
+                failures.append("replica \(peer.id) answered \(answer.status): "
+                                + String(decoding: answer.body.prefix(300), as: UTF8.self))
             }
         }
         guard failures.isEmpty else {

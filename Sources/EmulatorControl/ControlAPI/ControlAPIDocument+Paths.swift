@@ -284,7 +284,7 @@ extension ControlAPIDocument {
                         + " control URL, and the device.",
                       success: (200, "The device and its replica.", "ClusterDevice"),
                       errors: [404: "No live replica holds it.", 409: "This emulator shares no state store.",
-                               503: "No replica that answered holds it, and one did not answer."]),
+                               503: "No replica that answered holds it, and one did not answer or answered with an error (named)."]),
             Operation(id: .readClusterDeviceApp, method: "GET",
                       path: prefix + "/cluster/devices/{deviceId}/apps/{bundleId}/{view}", tag: "cluster",
                       summary: "An app's events, calls, forwards, notifications or SDK state, through any replica",
@@ -293,7 +293,7 @@ extension ControlAPIDocument {
                       success: (200, "The view, as the holding replica answers it.", nil),
                       errors: [404: "No live replica holds the device, or no such view.",
                                409: "This emulator shares no state store.",
-                               503: "The holding replica did not answer, or one that might hold it did not."]),
+                               503: "The holding replica did not answer, or one that might hold it did not answer or answered with an error."]),
             Operation(id: .listClusterDeliveries, method: "GET", path: prefix + "/cluster/deliveries", tag: "cluster",
                       summary: "Delivery fates across the replicas",
                       description: "Each live replica's fates of pushes that reached its devices (wherever they were"
