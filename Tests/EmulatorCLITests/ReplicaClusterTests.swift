@@ -667,69 +667,129 @@ struct ReplicaClusterTests {
         }
     }
 
+    /// One `--cluster-journal durable` replica with a key registered, and a client to push with: answers held
+    /// for their copy show whether the copier went on.
+    final class DurableSolo {
+        let cluster: Cluster
+        let solo: Replica
+        let signer: Signer
+        let client: H2Client
+        let jwt: String
+        let port: Int
+
+        init(_ extra: [String] = []) async throws {
+            cluster = try await Cluster(["solo"], extra: ["--cluster-journal", "durable"] + extra)
+            solo = cluster["solo"]
+            signer = try Signer()
+            client = try ReplicaClusterTests.client()
+            jwt = try signer.jwt()
+            port = try #require(Int(try solo.served.port("production")))
+            try await registerKey()
+        }
+
+        func registerKey() async throws {
+            let registered = await solo.call("POST", "/_emulator/keys", signer.registration)
+            try #require(registered.status == 201, "POST /_emulator/keys answered \(registered.status)")
+        }
+
+        /// The answer to one push to `token`, or nil when none came within 10 s.
+        func push(_ token: String) async throws -> Answer? {
+            let (client, port, jwt) = (client, port, jwt)
+            return try await ReplicaClusterTests.answered(within: .seconds(10)) {
+                try await ReplicaClusterTests.push(client, port: port, token: token, jwt: jwt)
+            }
+        }
+
+        func redis(_ arguments: String...) async throws -> String {
+            let run = try await SpawnedProcess.runToCompletion(
+                "redis-cli", ["-p", String(cluster.redis.port)] + arguments, timeout: .seconds(10))
+            return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + run.stderr
+        }
+
+        func clusterJournalCount() async -> Int? {
+            await solo.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int
+        }
+
+        /// The apns-ids of the cluster journal's first 1,000 entries, oldest first (lowercased).
+        func clusterJournalIds() async -> [String] {
+            let entries = await solo.call("GET", "/_emulator/cluster/journal?limit=1000").json["entries"] as? [[String: Any]] ?? []
+            return entries.compactMap { (($0["entry"] as? [String: Any])?["apnsId"] as? String)?.lowercased() }
+        }
+
+        /// Whether the cluster journal's first 1,000 entries hold the push answered with `apnsId`.
+        func clusterJournalHolds(apnsId: String) async -> Bool {
+            await clusterJournalIds().contains(apnsId.lowercased())
+        }
+
+        func stop() {
+            client.shutdown()
+            cluster.stop()
+        }
+    }
+
+    /// The cluster journal keeps about `--journal-capacity` entries: the oldest batches go, the newest stay, and
+    /// the count says what the stream holds.
+    @Test func theClusterJournalDropsItsOldestBatchesPastTheCapacity() async throws {
+        let fixture = try await DurableSolo(["--journal-capacity", "20"])
+        defer { fixture.stop() }
+        let token = try await Self.newToken(on: fixture.solo)
+        var ids: [String] = []
+        // One at a time, each answered once copied: batches of one entry.
+        for _ in 0..<60 {
+            let answer = try await fixture.push(token)
+            try #require(answer?.status == 200, "push \(ids.count) answered \(String(describing: answer?.status))")
+            ids.append(try #require(answer?.apnsId).lowercased())
+        }
+        let held = await fixture.clusterJournalIds()
+        #expect(held.count == (await fixture.clusterJournalCount()), "the count disagrees with the stream")
+        #expect(!held.isEmpty && held.count <= 20, "\(held.count) entries kept for a capacity of 20")
+        #expect(held == Array(ids.suffix(held.count)), "what is kept is not the newest, in order")
+    }
+
     /// A reset counted in Redis whose notice never arrived (as when the feed was reconnecting): the copier, refused
     /// for the old count, applies the reset there and then, rather than hold accepted answers for ever.
     @Test func aResetWhoseNoticeWasLostIsAppliedByTheCopierAndHoldsNoAnswerForEver() async throws {
-        let cluster = try await Cluster(["solo"], extra: ["--cluster-journal", "durable"])
-        defer { cluster.stop() }
-        let solo = cluster["solo"]
-        let signer = try Signer()
-        #expect(await solo.call("POST", "/_emulator/keys", signer.registration).status == 201)
-        let token = try await Self.newToken(on: solo)
-        let client = try Self.client()
-        defer { client.shutdown() }
-        let jwt = try signer.jwt()
-        let port = try #require(Int(try solo.served.port("production")))
-        let first = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: token, jwt: jwt) }
-        #expect(first?.status == 200)
+        let fixture = try await DurableSolo()
+        defer { fixture.stop() }
+        let token = try await Self.newToken(on: fixture.solo)
+        #expect(try await fixture.push(token)?.status == 200)
 
-        let counted = try await SpawnedProcess.runToCompletion(
-            "redis-cli", ["-p", String(cluster.redis.port), "INCR", "apns-emulator:epoch"], timeout: .seconds(10))
-        #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "redis-cli: \(counted.stdout)\(counted.stderr)")
-        let during = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: token, jwt: jwt) }
+        let counted = try await fixture.redis("INCR", "apns-emulator:epoch")
+        #expect(counted == "1", "redis-cli: \(counted)")
+        let during = try await fixture.push(token)
         #expect(during?.status == 200, "the push accepted after the unheard reset was not answered within 10 s")
         // Applied here as the notice would have: the journal and the key are forgotten.
-        let journal = await solo.call("GET", "/_emulator/journal").json["entries"] as? [Any]
+        let journal = await fixture.solo.call("GET", "/_emulator/journal").json["entries"] as? [Any]
         #expect(journal?.isEmpty == true, "the local journal was not cleared: \(journal ?? [])")
-        let refused = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: token, jwt: jwt) }
+        let refused = try await fixture.push(token)
         #expect(refused?.status == 403, "the key outlived the reset: \(String(describing: refused?.status))")
 
         // Batches carry the new count from then on: a push after registering again is copied.
-        #expect(await solo.call("POST", "/_emulator/keys", signer.registration).status == 201)
-        let again = try await Self.newToken(on: solo)
-        let before = await solo.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int ?? -1
-        let after = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: again, jwt: jwt) }
+        try await fixture.registerKey()
+        let again = try await Self.newToken(on: fixture.solo)
+        let after = try await fixture.push(again)
         #expect(after?.status == 200)
-        let copied = await Self.within(.seconds(3)) {
-            await solo.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int == before + 1
-        }
-        #expect(copied != nil, "the push after the reset was applied was not copied (\(before) before)")
+        let id = try #require(after?.apnsId)
+        // Durable: answered once copied, so the cluster journal holds it now.
+        #expect(await fixture.clusterJournalHolds(apnsId: id), "the push after the reset was applied was not copied")
     }
 
     /// A Redis that lost its data (here flushed; a restart without persistence is the same) counts fewer resets
     /// than the replica: its count is taken, so accepted answers are not held for ever and pushes are copied again.
     @Test func aStoreThatLostItsResetCountIsTakenAsItIsAndCopyingGoesOn() async throws {
-        let cluster = try await Cluster(["solo"], extra: ["--cluster-journal", "durable"])
-        defer { cluster.stop() }
-        let solo = cluster["solo"]
-        #expect(await solo.call("POST", "/_emulator/reset").status == 204)
-        let signer = try Signer()
-        #expect(await solo.call("POST", "/_emulator/keys", signer.registration).status == 201)
-        let token = try await Self.newToken(on: solo)
-        let client = try Self.client()
-        defer { client.shutdown() }
-        let jwt = try signer.jwt()
-        let port = try #require(Int(try solo.served.port("production")))
+        let fixture = try await DurableSolo()
+        defer { fixture.stop() }
+        #expect(await fixture.solo.call("POST", "/_emulator/reset").status == 204)
+        try await fixture.registerKey()
+        let token = try await Self.newToken(on: fixture.solo)
 
-        let flushed = try await SpawnedProcess.runToCompletion(
-            "redis-cli", ["-p", String(cluster.redis.port), "FLUSHALL"], timeout: .seconds(10))
-        #expect(flushed.stdout.contains("OK"), "redis-cli: \(flushed.stdout)\(flushed.stderr)")
-        let pushed = try await Self.answered(within: .seconds(10)) { try await Self.push(client, port: port, token: token, jwt: jwt) }
+        let flushed = try await fixture.redis("FLUSHALL")
+        #expect(flushed.contains("OK"), "redis-cli: \(flushed)")
+        let pushed = try await fixture.push(token)
         #expect(pushed?.status == 200, "the push after the store lost its reset count was not answered within 10 s")
-        let copied = await Self.within(.seconds(3)) {
-            await solo.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int == 1
-        }
-        #expect(copied != nil, "the push was not copied into the emptied store")
+        let id = try #require(pushed?.apnsId)
+        #expect(await fixture.clusterJournalHolds(apnsId: id), "the push was not copied into the emptied store")
+        #expect(await fixture.clusterJournalCount() == 1)
     }
 
     /// A live replica that does not answer (stopped with SIGSTOP, its report not lapsed yet) is named by the

@@ -37,6 +37,9 @@ public final class EmulatorServices: Sendable {
     public let shared: (any SharedStateStore)?
     /// Copies the journal into the cluster journal and reports this replica, when `shared` is set.
     let replication: ClusterReplication?
+    /// Held while a cluster reset is claimed and applied (this replica's own from `resetCluster` on): a path that
+    /// finds the reset claimed returns only once it has been applied, so nothing it does next is forgotten.
+    private let resetting = Mutex(())
     /// Run when another replica resets the cluster, for the layers above (devices) to forget theirs.
     private let clusterResetListeners = Mutex<[@Sendable () -> Void]>([])
     /// Run when another replica moves the manual clock, with the new now (devices fire their timers).
@@ -214,8 +217,7 @@ public final class EmulatorServices: Sendable {
                 version = try shared.currentVersion()
                 try reloadShared()
             case .reset:
-                // This replica's own reset already forgot everything (and may have registered since).
-                guard !change.ownChange else { break }
+                // This replica's own reset is claimed by `reset`, unless its reply was lost and it never was.
                 applyClusterReset(try shared.currentEpoch())
             }
             if let version { try shared.markApplied(version) }
@@ -329,12 +331,15 @@ public final class EmulatorServices: Sendable {
     /// store the whole cluster forgets them (and the cluster journal).
     public func reset() throws {
         if let shared {
-            let epoch = try shared.resetCluster()
-            // Claimed before forgetting, so the feed or a reload that learns of it meanwhile does not forget again.
-            if let replication {
-                if replication.claimReset(epoch) { replication.resetHappened(epoch: epoch, clearedThrough: forgetAll()) }
-            } else {
-                forgetAll()
+            // Under the lock from the store's reset on, so the feed, a reload or the copier that learns of it
+            // meanwhile finds it claimed (and its listeners, for other replicas' resets, are not run for this one).
+            try resetting.withLock { _ in
+                let epoch = try shared.resetCluster()
+                if let replication {
+                    if replication.claimReset(epoch) { replication.resetHappened(epoch: epoch, clearedThrough: forgetAll()) }
+                } else {
+                    forgetAll()
+                }
             }
         } else {
             try persistence.replaceAll(with: EmulatorState())
@@ -344,11 +349,14 @@ public final class EmulatorServices: Sendable {
     }
 
     /// Forgets what the cluster's reset number `epoch` cleared, once: whichever of the feed, a reload and the
-    /// journal's copier learns of it first (the others find it claimed); tells the reset listeners.
+    /// journal's copier learns of it first (the others wait, then find it claimed); tells the reset listeners.
     private func applyClusterReset(_ epoch: Int64) {
-        guard let replication, replication.claimReset(epoch) else { return }
-        replication.resetHappened(epoch: epoch, clearedThrough: forgetAll())
-        for listener in clusterResetListeners.withLock({ $0 }) { listener() }
+        guard let replication else { return }
+        resetting.withLock { _ in
+            guard replication.claimReset(epoch) else { return }
+            replication.resetHappened(epoch: epoch, clearedThrough: forgetAll())
+            for listener in clusterResetListeners.withLock({ $0 }) { listener() }
+        }
     }
 
     /// The newest journal id it cleared.

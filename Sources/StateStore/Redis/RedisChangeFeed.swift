@@ -18,13 +18,11 @@ final class RedisChangeFeed: Sendable {
     private let state = Mutex(State())
     private let address: RedisAddress
     private let channel: String
-    private let replicaId: String
     private let finished = DispatchSemaphore(value: 0)
 
-    init(address: RedisAddress, channel: String, replicaId: String) throws {
+    init(address: RedisAddress, channel: String) throws {
         self.address = address
         self.channel = channel
-        self.replicaId = replicaId
         // The connection is made and used on the feed's thread only; `init` waits for its first SUBSCRIBE.
         let subscribed = DispatchSemaphore(value: 0)
         let firstError = Mutex<RedisError?>(nil)
@@ -134,7 +132,7 @@ final class RedisChangeFeed: Sendable {
         case .all: change = .everything
         case .reset: change = .reset
         }
-        return SharedStateChange(change, version: version, ownChange: fields[0] == replicaId)
+        return SharedStateChange(change, version: version)
     }
 
     /// Hands `change` (nil: none, just what waits) to the handler after whatever waited for it, or keeps it

@@ -21,8 +21,9 @@ struct RedisKeys: Sendable {
     /// The cluster journal, a stream of batches, and how many entries its batches hold.
     var journal: String { prefix + "journal" }
     var journalCount: String { prefix + "journal-count" }
-    /// The journal's batches, oldest first, as `<id> <entries>`: what trimming drops without reading a batch.
-    var journalSizes: String { prefix + "journal-sizes" }
+    /// Each batch's entry count, oldest first: what trimming drops without reading a batch back. (Builds that
+    /// kept `<id> <entries>` lines used `journal-sizes`; this name keeps the two apart on one Redis.)
+    var journalCounts: String { prefix + "journal-counts" }
     /// How many times the cluster was reset: a journal batch read before a reset is refused after it.
     var epoch: String { prefix + "epoch" }
     /// Per replica incarnation, the newest local journal id already in the stream (so a retried append

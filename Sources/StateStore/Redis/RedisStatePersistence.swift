@@ -29,7 +29,7 @@ public final class RedisStatePersistence: SharedStateStore {
         self.names = RedisKeys(prefix: prefix)
         self.connection = try RedisConnectionSlot(address, connectNow: true)
         self.bulk = try RedisConnectionSlot(address, connectNow: false)
-        self.feed = try RedisChangeFeed(address: address, channel: names.changes, replicaId: replicaId)
+        self.feed = try RedisChangeFeed(address: address, channel: names.changes)
     }
 
     /// Stops the feed and closes the connections (`EmulatorServices.stopReplication` calls it; nothing else
@@ -138,7 +138,7 @@ public final class RedisStatePersistence: SharedStateStore {
     public func resetCluster() throws -> Int64 {
         let results = try transaction("resetting the shared state", retry: false, [
             Self.args(["DEL", names.keys, names.tokens, names.faults, names.shaping, names.channels, names.journal,
-                       names.journalCount, names.journalSizes, names.journalMarks]),
+                       names.journalCount, names.journalCounts, names.journalMarks]),
             Self.args(["INCR", names.epoch]),
             Self.args(["EVAL", Self.forgetLostScript, "2", names.replicas, names.applied, names.alive(""), names.inbox("")]),
             notice(.reset, ""),
@@ -168,7 +168,7 @@ public final class RedisStatePersistence: SharedStateStore {
         while total > cap do
             local head = redis.call('LPOP', KEYS[5])
             if not head then break end
-            total = redis.call('DECRBY', KEYS[2], tonumber(head))
+            total = redis.call('DECRBY', KEYS[2], tonumber(string.match(head, '(%d+)$')) or 0)
             dropped = dropped + 1
         end
         if dropped > 0 then
@@ -184,7 +184,7 @@ public final class RedisStatePersistence: SharedStateStore {
                                         "format", batch.format, "entries"])
             + [batch.entries, Array("aside".utf8), batch.aside]
         let account = Self.args(["EVAL", Self.appendScript, "5", names.journal, names.journalCount, names.journalMarks,
-                                 names.epoch, names.journalSizes, String(max(capacity, 1)), incarnation,
+                                 names.epoch, names.journalCounts, String(max(capacity, 1)), incarnation,
                                  String(newestLocalId), String(batch.count), String(epoch)])
         // Not retried: after a lost reply the caller asks `journalMark` where it got to instead of appending twice.
         let results = try transaction("appending to the cluster journal", bulk: true, retry: false, [add, account])
@@ -224,7 +224,7 @@ public final class RedisStatePersistence: SharedStateStore {
     public func clearJournal() throws {
         // The marks stay: a copy whose reply was lost still finds where it got to.
         _ = try checked("clearing the cluster journal") {
-            try $0.command(["DEL", names.journal, names.journalCount, names.journalSizes])
+            try $0.command(["DEL", names.journal, names.journalCount, names.journalCounts])
         }
     }
 

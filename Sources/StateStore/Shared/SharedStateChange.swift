@@ -21,12 +21,8 @@ public struct SharedStateChange: Sendable, Equatable {
     public var kind: Kind
     /// The change's number in the store (nil when the feed itself reports `.everything` after reconnecting).
     public var version: Int64?
-    /// This replica made it (its memory already has it, unless the write's reply was lost).
-    public var ownChange: Bool
-
-    public init(_ kind: Kind, version: Int64?, ownChange: Bool = false) {
+    public init(_ kind: Kind, version: Int64?) {
         self.kind = kind
         self.version = version
-        self.ownChange = ownChange
     }
 }
