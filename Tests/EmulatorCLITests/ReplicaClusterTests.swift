@@ -67,6 +67,13 @@ struct ReplicaClusterTests {
             for id in ids { replicas.append(try await Replica(id, store: redis.url, extra: extra)) }
         }
 
+        /// `redis-cli` against the cluster's Redis: its trimmed output, then anything it wrote to stderr.
+        func redisCLI(_ arguments: String...) async throws -> String {
+            let run = try await SpawnedProcess.runToCompletion(
+                "redis-cli", ["-p", String(redis.port)] + arguments, timeout: .seconds(10))
+            return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + run.stderr
+        }
+
         subscript(id: String) -> Replica { replicas.first { $0.id == id }! }
 
         func stop() {
@@ -700,12 +707,6 @@ struct ReplicaClusterTests {
             }
         }
 
-        func redis(_ arguments: String...) async throws -> String {
-            let run = try await SpawnedProcess.runToCompletion(
-                "redis-cli", ["-p", String(cluster.redis.port)] + arguments, timeout: .seconds(10))
-            return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + run.stderr
-        }
-
         func clusterJournalCount() async -> Int? {
             await solo.call("GET", "/_emulator/cluster/journal/count").json["count"] as? Int
         }
@@ -754,7 +755,7 @@ struct ReplicaClusterTests {
         let token = try await Self.newToken(on: fixture.solo)
         #expect(try await fixture.push(token)?.status == 200)
 
-        let counted = try await fixture.redis("INCR", "apns-emulator:epoch")
+        let counted = try await fixture.cluster.redisCLI("INCR", "apns-emulator:epoch")
         #expect(counted == "1", "redis-cli: \(counted)")
         let during = try await fixture.push(token)
         #expect(during?.status == 200, "the push accepted after the unheard reset was not answered within 10 s")
@@ -783,7 +784,7 @@ struct ReplicaClusterTests {
         try await fixture.registerKey()
         let token = try await Self.newToken(on: fixture.solo)
 
-        let flushed = try await fixture.redis("FLUSHALL")
+        let flushed = try await fixture.cluster.redisCLI("FLUSHALL")
         #expect(flushed.contains("OK"), "redis-cli: \(flushed)")
         let pushed = try await fixture.push(token)
         #expect(pushed?.status == 200, "the push after the store lost its reset count was not answered within 10 s")
@@ -812,9 +813,8 @@ struct ReplicaClusterTests {
         defer { kill(pid, SIGCONT) }
         // Hung but still counted live (its liveness key kept past its TTL), however slowly the calls below start;
         // two's next beat after SIGCONT sets the TTL again.
-        let kept = try await SpawnedProcess.runToCompletion(
-            "redis-cli", ["-p", String(cluster.redis.port), "PERSIST", "apns-emulator:alive:two"], timeout: .seconds(10))
-        try #require(kept.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "redis-cli: \(kept.stdout)\(kept.stderr)")
+        let kept = try await cluster.redisCLI("PERSIST", "apns-emulator:alive:two")
+        try #require(kept == "1", "redis-cli: \(kept)")
         let control = one.control
         async let merged = Self.call(control, "GET", "/_emulator/cluster/devices")
         async let nowhere = Self.call(control, "GET", "/_emulator/cluster/devices/nowhere")

@@ -136,14 +136,18 @@ final class ClusterReplication: Sendable {
     var forwardedId: Int64 { state.withLock { $0.forwarded } }
     var missedCount: Int64 { state.withLock { $0.missed } }
 
-    /// Takes the job of applying the cluster's reset number `epoch` here: true for the first of the paths that
-    /// learn of it (this replica's own reset, the feed, a reload, the copier), so state is forgotten once.
-    func claimReset(_ epoch: Int64) -> Bool {
-        state.withLock { s in
+    /// Applies the cluster's reset number `epoch` here, for the first of the paths that learn of it (this
+    /// replica's own reset, the feed, a reload, the copier) only: `forget` clears this replica's state and returns
+    /// the newest journal id it cleared. False when it was applied already. Batches keep the old count until the
+    /// clear is done, so no entry from before the reset is tagged with the new one.
+    func applyReset(_ epoch: Int64, forget: () -> Int64) -> Bool {
+        let claimed = state.withLock { s -> Bool in
             guard epoch > s.appliedEpoch else { return false }
             s.appliedEpoch = epoch
             return true
         }
+        if claimed { resetHappened(epoch: epoch, clearedThrough: forget()) }
+        return claimed
     }
 
     /// The cluster was reset (here or elsewhere) and this replica's journal cleared through `cleared`: what it
@@ -170,8 +174,8 @@ final class ClusterReplication: Sendable {
     /// The resets this replica has applied.
     var appliedEpoch: Int64 { state.withLock { $0.appliedEpoch } }
 
-    /// Applies a reset the copier learnt of before this replica did (set by the services): forgets, then calls
-    /// `resetHappened`.
+    /// Applies a reset the copier learnt of before this replica did (set by the services, which forget and call
+    /// `applyReset`).
     func onMissedReset(_ body: @escaping @Sendable (Int64) -> Void) {
         state.withLock { $0.missedReset = body }
     }

@@ -330,17 +330,10 @@ public final class EmulatorServices: Sendable {
     /// Forgets keys, tokens, faults and the journal; the sample key comes back if configured. With a shared
     /// store the whole cluster forgets them (and the cluster journal).
     public func reset() throws {
-        if let shared {
+        if let shared, let replication {
             // Under the lock from the store's reset on, so the feed, a reload or the copier that learns of it
-            // meanwhile finds it claimed (and its listeners, for other replicas' resets, are not run for this one).
-            try resetting.withLock { _ in
-                let epoch = try shared.resetCluster()
-                if let replication {
-                    if replication.claimReset(epoch) { replication.resetHappened(epoch: epoch, clearedThrough: forgetAll()) }
-                } else {
-                    forgetAll()
-                }
-            }
+            // meanwhile finds it applied (and its listeners, for other replicas' resets, are not run for this one).
+            try resetting.withLock { _ in _ = replication.applyReset(try shared.resetCluster(), forget: forgetAll) }
         } else {
             try persistence.replaceAll(with: EmulatorState())
             forgetAll()
@@ -353,8 +346,7 @@ public final class EmulatorServices: Sendable {
     private func applyClusterReset(_ epoch: Int64) {
         guard let replication else { return }
         resetting.withLock { _ in
-            guard replication.claimReset(epoch) else { return }
-            replication.resetHappened(epoch: epoch, clearedThrough: forgetAll())
+            guard replication.applyReset(epoch, forget: forgetAll) else { return }
             for listener in clusterResetListeners.withLock({ $0 }) { listener() }
         }
     }

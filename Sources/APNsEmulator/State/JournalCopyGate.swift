@@ -59,7 +59,11 @@ final class JournalCopyGate: Sendable {
     func hold(_ id: Int64, loopIndex: Int, on loop: EventLoop, _ send: @escaping @Sendable () -> Void) {
         guard id > copied.load(ordering: .acquiring) else { return send() }
         let index = loopIndex & (Self.slotCount - 1)
-        usedSlots.bitwiseOr(1 << UInt64(index), ordering: .sequentiallyConsistent)
+        // Read first: once the bit is set, holds only load the shared word (the copier reads it too).
+        let bit: UInt64 = 1 << UInt64(index)
+        if usedSlots.load(ordering: .sequentiallyConsistent) & bit == 0 {
+            usedSlots.bitwiseOr(bit, ordering: .sequentiallyConsistent)
+        }
         let wake = slots[index].slot.withLock { s -> Bool in
             s.waiting.append(Waiting(id: id, loop: loop, send: send))
             if s.loop == nil { s.loop = loop }
@@ -86,8 +90,8 @@ final class JournalCopyGate: Sendable {
     /// The copier: entries through `id` are in the cluster journal (or will never be copied); wakes every loop
     /// holding an answer it passed. Every slot ever used is looked at, under its lock, after `copied` moved: an
     /// answer held meanwhile is either seen here or sees the new `copied` in `hold`. (A slot whose bit this
-    /// missed was marked after the load, so its answer was appended after it and reads `copied` after the move:
-    /// all three are sequentially consistent.)
+    /// missed was marked after the load, and `hold` read or set the bit before appending and reading `copied`
+    /// again, so that read comes after the move: all of them are sequentially consistent.)
     func advance(to id: Int64) {
         let through = copied.max(id, ordering: .sequentiallyConsistent).newValue
         var used = usedSlots.load(ordering: .sequentiallyConsistent)
