@@ -53,8 +53,9 @@ struct DeliveryEngineTests {
             return RealTime(emulator: emulator, farm: farm, endpoints: endpoints, client: client, tokens: tokens)
         }
 
-        /// `count` pushes over one connection, spread over the devices in turn; their apns-ids.
-        func push(_ count: Int) async throws -> [String] {
+        /// `count` pushes over one connection, spread over the devices (or `only` these tokens) in turn; their apns-ids.
+        func push(_ count: Int, only: [String]? = nil) async throws -> [String] {
+            let tokens = only ?? self.tokens
             let key = try PrivateKey(pem: String(contentsOfFile: bundledCertificates + "/AuthKey_\(DevCertificates.sampleKeyId).p8",
                                                  encoding: .utf8))
             let jwt = try ProviderTokenSigner.makeToken(privateKey: key, keyId: DevCertificates.sampleKeyId,
@@ -106,6 +107,29 @@ struct DeliveryEngineTests {
             #expect(Set(shown.map(\.deviceId)).count == rt.farm.spread.count, "devices of every shard got pushes")
             #expect(rt.farm.deliveryLatency().count == UInt64(ids.count))
             #expect(rt.farm.inFlight == 0)
+        } catch {
+            await rt.stop()
+            throw error
+        }
+        await rt.stop()
+    }
+
+    @Test func aBurstToOneAppIsRecordedInTheOrderItWasAccepted() async throws {
+        // Held for the same 50 ms, the burst reaches the shard in one batch: the pushes are handed to the app in one
+        // visit, which must keep their order and give each its own fate.
+        let rt = try RealTime.start(latency: .fixed(ms: 50))
+        do {
+            let token = rt.tokens[0]
+            let ids = try await rt.push(80, only: [token])
+            #expect(await rt.settle(timeout: .seconds(20)))
+            let accepted = rt.emulator.services.journal.query(JournalFilter(token: token))
+                .sorted { $0.id < $1.id }.map { $0.apnsId.lowercased() }
+            let shown = rt.farm.fates().filter { $0.token == token && $0.fate == .shown }.map { $0.apnsId.lowercased() }
+            #expect(accepted.count == 80 && Set(accepted) == Set(ids))
+            #expect(shown == accepted, "one shown fate per push, in the order APNs accepted them")
+            let device = try #require(rt.farm.fates().first { $0.token == token }?.deviceId)
+            let centre = try rt.farm.app("com.example.app", on: device).notifications.compactMap { $0.apnsId?.lowercased() }
+            #expect(Array(centre.reversed()) == accepted, "the notification centre, newest first, holds them in the same order")
         } catch {
             await rt.stop()
             throw error

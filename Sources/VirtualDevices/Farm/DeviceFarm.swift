@@ -121,8 +121,51 @@ public final class DeviceFarm: DeliverySink {
     /// A batch from a shard's delivery engine, under that shard's lock.
     func deliver(_ arrivals: ArraySlice<DeliveryArrival>, shard: Int) {
         shards[shard].state.withLock { s in
-            for arrival in arrivals { deliver(arrival.push, acceptedAt: arrival.acceptedAt, now: arrival.arrivesAt, in: &s) }
+            var next = arrivals.startIndex
+            while next < arrivals.endIndex { next = deliverRun(arrivals[next...], in: &s) }
         }
+    }
+
+    /// Delivers the first push of `arrivals` and those right after it that go to the same app at once, with one
+    /// lookup of the app for all of them (a sender's burst to one device arrives as such a run); returns where the
+    /// next run starts. Order is kept: a run is consecutive, and it ends at a push that changed the app's token.
+    private func deliverRun(_ arrivals: ArraySlice<DeliveryArrival>, in s: inout DeviceStore) -> Int {
+        let start = arrivals.startIndex
+        let first = arrivals[start].push
+        guard let owner = s.owners[TokenKey(first.token)],
+              s.queue.deliversAtOnce(priority: first.priority, online: owner.online) else {
+            let arrival = arrivals[start]
+            deliver(arrival.push, acceptedAt: arrival.acceptedAt, now: arrival.arrivesAt, in: &s)
+            return start + 1
+        }
+        var end = start + 1
+        while end < arrivals.endIndex, arrivals[end].push.token == first.token,
+              s.queue.deliversAtOnce(priority: arrivals[end].push.priority, online: true) {
+            end += 1
+        }
+        // Moved out for the run: the app is reached through `s` meanwhile.
+        var payloads = PayloadCache()
+        swap(&payloads, &s.payloads)
+        var delivered = start
+        _ = try? withAppAndContext(&s, owner.deviceId, owner.bundleId, now: arrivals[start].arrivesAt) { app, ctx in
+            while delivered < end {
+                let arrival = arrivals[delivered]
+                let push = QueuedPush(arrival.push, acceptedAt: arrival.acceptedAt)
+                ctx.now = arrival.arrivesAt
+                app.receive(push, content: payloads.content(of: push.payload), ctx)
+                delivered += 1
+                // The pushes after one that changed the token are owned anew.
+                if app.tokenBefore != nil { break }
+            }
+        }
+        swap(&payloads, &s.payloads)
+        guard delivered == start else { return delivered }
+        // No such app any more: as `hand` records it, for each push of the run.
+        for arrival in arrivals[start..<end] {
+            record(QueuedPush(arrival.push, acceptedAt: arrival.acceptedAt), .dropped, .notInstalled,
+                   "the app is no longer installed", s, arrival.arrivesAt)
+        }
+        return end
     }
 
     /// A push reaching APNs' delivery at `now` (its acceptance plus any delivery latency): delivered, held or
@@ -225,6 +268,14 @@ public final class DeviceFarm: DeliverySink {
     @discardableResult
     func withApp<T>(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, now: Millis,
                     _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
+        try withAppAndContext(&s, deviceId, bundleId, now: now) { (app, ctx) throws(DeviceError) in try body(&app, ctx) }
+    }
+
+    /// `withApp` whose body may move the context's clock on (several pushes in one visit); a token the app changed
+    /// is stamped with the context's time when the body ends.
+    @discardableResult
+    func withAppAndContext<T>(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, now: Millis,
+                              _ body: (inout VirtualApp, inout OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
         guard let d = s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
         let files = s.files
         let fates = s.fates
@@ -236,6 +287,7 @@ public final class DeviceFarm: DeliverySink {
         var tokenBefore: String??
         var tokenAfter: String?
         var deviceOnline = false
+        var endedAt = now
         var tickChanged = false
         var ticking = false
         // Everything is read through the `inout` of each value position: a read through the dictionaries'
@@ -254,7 +306,8 @@ public final class DeviceFarm: DeliverySink {
             ctx.muted = device.configuration.muted
             deviceOnline = device.configuration.online
             Self.update(&device.apps.values[a]) { app in
-                do throws(DeviceError) { value = try body(&app, ctx) } catch { failure = error }
+                do throws(DeviceError) { value = try body(&app, &ctx) } catch { failure = error }
+                endedAt = ctx.now
                 let needsTick = app.hasTimedWork
                 if needsTick != app.ticking {
                     app.ticking = needsTick
@@ -273,7 +326,7 @@ public final class DeviceFarm: DeliverySink {
             if ticking { s.ticking.insert(key) } else { s.ticking.remove(key) }
         }
         if let before = tokenBefore, before != tokenAfter {
-            if let before { unown(before, in: &s, now: now) }
+            if let before { unown(before, in: &s, now: endedAt) }
             if let tokenAfter {
                 own(tokenAfter, TokenOwner(deviceId: deviceId, bundleId: bundleId, online: deviceOnline), in: &s)
             }

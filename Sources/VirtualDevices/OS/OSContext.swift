@@ -19,7 +19,8 @@ struct OSContext {
     let deviceId: String
     let platform: Platform
     let online: Bool
-    let now: Millis
+    /// Moved on between the pushes of one visit (`DeviceFarm.withAppAndContext`).
+    var now: Millis
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
     /// A Focus is on; the ring/silent switch is on silent.
