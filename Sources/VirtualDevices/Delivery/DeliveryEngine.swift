@@ -55,7 +55,7 @@ final class DeliveryEngine: Sendable {
     /// Pushes handed to the devices under one take of the shard's lock at most.
     private static let batchLimit = 512
     /// The pause between batches while busy: the delivery latency a sustained load adds, at most.
-    private static let busyPollMicros: UInt32 = 500
+    private static let busyPollMicros: UInt32 = 2000
 
     /// The farm's shard this engine feeds.
     let shard: Int
