@@ -115,18 +115,20 @@ struct DeliveryEngineTests {
     }
 
     @Test func aBurstToOneAppIsRecordedInTheOrderItWasAccepted() async throws {
-        // Held for the same 50 ms, the burst reaches the shard in one batch: the pushes are handed to the app in one
-        // visit, which must keep their order and give each its own fate.
+        // Held for the same 50 ms, the burst reaches the shard in few batches, each handed to the app in one visit,
+        // which must keep the pushes' order and give each its own fate at its own time.
         let rt = try RealTime.start(latency: .fixed(ms: 50))
         do {
             let token = rt.tokens[0]
             let ids = try await rt.push(80, only: [token])
             #expect(await rt.settle(timeout: .seconds(20)))
-            let accepted = rt.emulator.services.journal.query(JournalFilter(token: token))
-                .sorted { $0.id < $1.id }.map { $0.apnsId.lowercased() }
-            let shown = rt.farm.fates().filter { $0.token == token && $0.fate == .shown }.map { $0.apnsId.lowercased() }
+            let entries = rt.emulator.services.journal.query(JournalFilter(token: token)).sorted { $0.id < $1.id }
+            let accepted = entries.map { $0.apnsId.lowercased() }
+            let shownFates = rt.farm.fates().filter { $0.token == token && $0.fate == .shown }
+            let shown = shownFates.map { $0.apnsId.lowercased() }
             #expect(accepted.count == 80 && Set(accepted) == Set(ids))
             #expect(shown == accepted, "one shown fate per push, in the order APNs accepted them")
+            #expect(shownFates.map(\.at) == entries.map { $0.receivedAt + 50 }, "each at its own acceptance plus the latency")
             let device = try #require(rt.farm.fates().first { $0.token == token }?.deviceId)
             let centre = try rt.farm.app("com.example.app", on: device).notifications.compactMap { $0.apnsId?.lowercased() }
             #expect(Array(centre.reversed()) == accepted, "the notification centre, newest first, holds them in the same order")

@@ -97,6 +97,32 @@ struct DeviceDeliveryTests {
         }
     }
 
+    @Test func aBatchFromTheEngineKeepsEachPushsOwnTimeAndTheQueuesRulesInOrder() async throws {
+        // The engine's hand-over, called directly: pushes to one app in a row are handed over in one visit of it,
+        // and a low-priority push among them still waits, in its place.
+        try await DeviceHarness.run(configure: { $0.lowPriorityDelaySeconds = 30 }) { h in
+            let app = try h.device()
+            let token = try h.authorizedToken(app)
+            let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+            func arrival(_ id: String, priority: Int, at ms: Millis, seq: UInt64) -> DeliveryArrival {
+                var summary = RequestSummary()
+                summary.token = token
+                summary.topic = "com.example.app"
+                let push = AcceptedPush(summary: summary, bundleId: "com.example.app", pushType: .alert, priority: priority,
+                                        apnsId: id, payload: body, payloadSummary: PayloadScanner.scan(body), environment: .sandbox)
+                return DeliveryArrival(push: push, acceptedAt: ms, arrivesAt: ms, acceptedAtNanos: 0, seq: seq)
+            }
+            let t = h.emu.services.clock.now()
+            let batch = [arrival("b-1", priority: 10, at: t + 1, seq: 0), arrival("b-2", priority: 10, at: t + 2, seq: 1),
+                         arrival("b-3", priority: 5, at: t + 3, seq: 2), arrival("b-4", priority: 10, at: t + 4, seq: 3)]
+            h.farm.deliver(batch[...], shard: h.farm.spread.shard(ofToken: token))
+            let fates = h.farm.fates(deviceId: "phone").filter { $0.apnsId.hasPrefix("b-") }
+            #expect(fates.map { "\($0.apnsId) \($0.fate.rawValue)" } == ["b-1 shown", "b-2 shown", "b-3 deferred", "b-4 shown"])
+            #expect(fates.map(\.at) == [t + 1, t + 2, t + 3, t + 4], "each push is recorded at its own arrival")
+            #expect(h.notificationIds(app) == ["b-4", "b-2", "b-1"])
+        }
+    }
+
     @Test func pushesToRegistryOnlyTokensReachNoDevice() async throws {
         try await DeviceHarness.run { h in
             _ = try h.device()

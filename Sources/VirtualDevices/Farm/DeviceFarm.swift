@@ -346,8 +346,8 @@ public final class DeviceFarm: DeliverySink {
         if s.setOwner(owner, for: TokenKey(token)) { ownedTokenCount.add(1, ordering: .relaxed) }
     }
 
-    /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withApp`
-    /// after the app's operation, so these drops follow whatever the app itself recorded (an uninstall records
+    /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withAppAndContext`
+    /// after the app's operation (a run of pushes ends at one that changed the token), so these drops follow whatever the app itself recorded (an uninstall records
     /// the push the device held for it first, then those APNs held).
     func unown(_ token: String, in s: inout DeviceStore, now: Millis) {
         let owner = s.removeOwner(of: TokenKey(token))

@@ -13,8 +13,9 @@ public protocol TokenRegistrar: AnyObject, Sendable {
     func isRegistered(_ token: String, bundleId: String) -> Bool
 }
 
-/// What an app's OS model needs to know about its device and the moment. Built by `DeviceFarm.withApp` for
-/// one call, under its shard's lock (which guards the fate recorder it carries).
+/// What an app's OS model needs to know about its device and the moment. Built by `DeviceFarm.withAppAndContext`
+/// for one visit of the app (one call, or a run of pushes with `now` moved on for each), under its shard's lock
+/// (which guards the fate recorder it carries).
 struct OSContext {
     let deviceId: String
     let platform: Platform

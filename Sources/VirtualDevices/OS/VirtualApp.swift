@@ -22,8 +22,8 @@ public struct VirtualApp: Sendable {
         didSet { if tokenBefore == nil { tokenBefore = .some(oldValue) } }
     }
     /// The token before its first change since the farm last took it (`.some(nil)`: there was none). The farm
-    /// keeps its token→owner map in step after every operation on the app; this way it learns of a change
-    /// without copying the token out before and after each push to compare.
+    /// keeps its token→owner map in step after every operation on the app (and ends a run of pushes at one that
+    /// set this); this way it learns of a change without copying the token out before and after each push.
     var tokenBefore: String??
     /// Tokens of earlier installs on this device (unregistered).
     public internal(set) var previousTokens: [String] = []
