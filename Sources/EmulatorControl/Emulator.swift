@@ -69,9 +69,6 @@ public final class Emulator: Sendable {
         }
         let extensions = try makeExtensions(services)
         self.extensions = extensions
-        // Another replica's reset reaches the devices and the other layers as this one's would.
-        services.onClusterReset { for ext in extensions { ext.reset() } }
-        services.onClusterClockMoved { now in for ext in extensions { ext.clockAdvanced(to: now) } }
         let observers: [any AcceptedPushObserver] = extensions.filter(\.observesPushes)
         var router: ClusterDeliveryRouter?
         if let store = services.shared { router = ClusterDeliveryRouter(services: services, store: store, observers: observers) }
@@ -85,6 +82,10 @@ public final class Emulator: Sendable {
             services: services, controlToken: configuration.controlToken, extensions: extensions,
             transportCounters: { server.counters }, deliveryRouter: router), maxBodyBytes: ControlAPI.maxBodyBytes,
             connectionLimit: configuration.controlConnectionLimit)
+        // Another replica's reset reaches the devices and the other layers as this one's would. Weak: the extensions
+        // hold the services, so the services holding them would keep every emulator alive after `shutdown`.
+        services.onClusterReset { [weak self] in for ext in self?.extensions ?? [] { ext.reset() } }
+        services.onClusterClockMoved { [weak self] now in for ext in self?.extensions ?? [] { ext.clockAdvanced(to: now) } }
     }
 
     /// Binds the APNs listeners and the control port, writes the ready file, and returns the endpoints.
