@@ -13,9 +13,13 @@ struct CoalescingWritesTests {
         let ended = Mutex<ContinuousClock.Instant?>(nil)
         let handler = RecordingHandler { request, _, responder in
             let index = request.headers.firstIndex(of: "x-index").map { request.headers.value(at: $0) } ?? "?"
+            // Taken out whole: responders left in the handler's state would hold their connections, and through them
+            // the server and this handler, for ever.
             let all = waiting.withLock { w -> [(H2Responder, String)]? in
                 w.append((responder, index))
-                return w.count == count ? w : nil
+                guard w.count == count else { return nil }
+                defer { w.removeAll() }
+                return w
             }
             guard let all else { return }
             let loop = responder.eventLoop
