@@ -98,7 +98,9 @@ public final class DeviceFarm: DeliverySink {
         if let engine = shard.engine {
             engine.enqueue(push, acceptedAt: now, readAt: readAt)
         } else {
-            shard.state.withLock { s in deliver(push, acceptedAt: now, now: now, in: &s) }
+            shard.state.withLock { s in
+                if let owner = s.owners[TokenKey(push.token)] { deliver(push, acceptedAt: now, now: now, owner: owner, in: &s) }
+            }
         }
     }
 
@@ -122,24 +124,22 @@ public final class DeviceFarm: DeliverySink {
     func deliver(_ arrivals: ArraySlice<DeliveryArrival>, shard: Int) {
         shards[shard].state.withLock { s in
             var next = arrivals.startIndex
-            while next < arrivals.endIndex { next = deliverRun(arrivals[next...], in: &s) }
+            while next < arrivals.endIndex { next = deliverRun(arrivals, from: next, in: &s) }
         }
     }
 
-    /// Delivers the first push of `arrivals` and those right after it that go to the same app at once, with one
-    /// lookup of the app for all of them (a sender's burst to one device arrives as such a run); returns where the
+    /// Delivers the push at `start` if a device owns its token, with the pushes right after it that go to the same
+    /// app at once, in one visit of the app (a sender's burst to one device arrives as such a run); returns where the
     /// next run starts. Order is kept: a run is consecutive, and it ends at a push that changed the app's token.
-    private func deliverRun(_ arrivals: ArraySlice<DeliveryArrival>, in s: inout DeviceStore) -> Int {
-        let start = arrivals.startIndex
-        let first = arrivals[start].push
-        guard let owner = s.owners[TokenKey(first.token)],
-              s.queue.deliversAtOnce(priority: first.priority, online: owner.online) else {
-            let arrival = arrivals[start]
-            deliver(arrival.push, acceptedAt: arrival.acceptedAt, now: arrival.arrivesAt, in: &s)
+    private func deliverRun(_ arrivals: ArraySlice<DeliveryArrival>, from start: Int, in s: inout DeviceStore) -> Int {
+        let first = arrivals[start]
+        guard let owner = s.owners[TokenKey(first.push.token)] else { return start + 1 }
+        guard s.queue.deliversAtOnce(priority: first.push.priority, online: owner.online) else {
+            deliver(first.push, acceptedAt: first.acceptedAt, now: first.arrivesAt, owner: owner, in: &s)
             return start + 1
         }
         var end = start + 1
-        while end < arrivals.endIndex, arrivals[end].push.token == first.token,
+        while end < arrivals.endIndex, arrivals[end].push.token == first.push.token,
               s.queue.deliversAtOnce(priority: arrivals[end].push.priority, online: true) {
             end += 1
         }
@@ -147,7 +147,7 @@ public final class DeviceFarm: DeliverySink {
         var payloads = PayloadCache()
         swap(&payloads, &s.payloads)
         var delivered = start
-        _ = try? withAppAndContext(&s, owner.deviceId, owner.bundleId, now: arrivals[start].arrivesAt) { app, ctx in
+        _ = try? withApp(&s, owner.deviceId, owner.bundleId, now: first.arrivesAt) { app, ctx in
             while delivered < end {
                 let arrival = arrivals[delivered]
                 let push = QueuedPush(arrival.push, acceptedAt: arrival.acceptedAt)
@@ -160,18 +160,16 @@ public final class DeviceFarm: DeliverySink {
         }
         swap(&payloads, &s.payloads)
         guard delivered == start else { return delivered }
-        // No such app any more: as `hand` records it, for each push of the run.
+        // No such app any more: `hand` records each push as dropped.
         for arrival in arrivals[start..<end] {
-            record(QueuedPush(arrival.push, acceptedAt: arrival.acceptedAt), .dropped, .notInstalled,
-                   "the app is no longer installed", s, arrival.arrivesAt)
+            hand(QueuedPush(arrival.push, acceptedAt: arrival.acceptedAt), owner: owner, to: &s, now: arrival.arrivesAt)
         }
         return end
     }
 
-    /// A push reaching APNs' delivery at `now` (its acceptance plus any delivery latency): delivered, held or
-    /// dropped per APNs semantics if a device owns its token.
-    private func deliver(_ accepted: AcceptedPush, acceptedAt: Millis, now: Millis, in s: inout DeviceStore) {
-        guard let owner = s.owners[TokenKey(accepted.token)] else { return }
+    /// A push reaching APNs' delivery at `now` (its acceptance plus any delivery latency) for the app `owner`:
+    /// delivered, held or dropped per APNs semantics.
+    private func deliver(_ accepted: AcceptedPush, acceptedAt: Millis, now: Millis, owner: TokenOwner, in s: inout DeviceStore) {
         let push = QueuedPush(accepted, acceptedAt: acceptedAt)
         if s.queue.deliversAtOnce(priority: push.priority, online: owner.online) {
             hand(push, owner: owner, to: &s, now: now)
@@ -265,17 +263,12 @@ public final class DeviceFarm: DeliverySink {
     ///
     /// The app is mutated in place through the dictionaries' value positions, so it is never copied and its
     /// arrays stay uniquely referenced (appends do not copy them).
+    ///
+    /// The body may move the context's clock on (a run of pushes in one visit); a token the app changed is stamped
+    /// with the context's time when the body ends.
     @discardableResult
     func withApp<T>(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, now: Millis,
-                    _ body: (inout VirtualApp, OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
-        try withAppAndContext(&s, deviceId, bundleId, now: now) { (app, ctx) throws(DeviceError) in try body(&app, ctx) }
-    }
-
-    /// `withApp` whose body may move the context's clock on (several pushes in one visit); a token the app changed
-    /// is stamped with the context's time when the body ends.
-    @discardableResult
-    func withAppAndContext<T>(_ s: inout DeviceStore, _ deviceId: String, _ bundleId: String, now: Millis,
-                              _ body: (inout VirtualApp, inout OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
+                    _ body: (inout VirtualApp, inout OSContext) throws(DeviceError) -> T) throws(DeviceError) -> T {
         guard let d = s.devices.index(forKey: deviceId) else { throw .deviceNotFound(deviceId) }
         let files = s.files
         let fates = s.fates
@@ -346,7 +339,7 @@ public final class DeviceFarm: DeliverySink {
         if s.setOwner(owner, for: TokenKey(token)) { ownedTokenCount.add(1, ordering: .relaxed) }
     }
 
-    /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withAppAndContext`
+    /// The token left its install: what APNs held for it is dropped (and recorded so). Called by `withApp`
     /// after the app's operation (a run of pushes ends at one that changed the token), so these drops follow whatever the app itself recorded (an uninstall records
     /// the push the device held for it first, then those APNs held).
     func unown(_ token: String, in s: inout DeviceStore, now: Millis) {

@@ -7,7 +7,7 @@ import APNsProtocol
 /// runs under its shard's lock, never re-entered.
 ///
 /// `@unchecked Sendable`: reached only under its shard's `Mutex` (the shard holds it in
-/// `DeviceStore`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withAppAndContext`).
+/// `DeviceStore`, which that lock guards, and an `OSContext` exists only inside `DeviceFarm.withApp`).
 final class FateRecorder: @unchecked Sendable {
     /// The newest fates (a ring: the oldest go once it is full).
     @exclusivity(unchecked) private(set) var log: FateLog

@@ -13,14 +13,14 @@ public protocol TokenRegistrar: AnyObject, Sendable {
     func isRegistered(_ token: String, bundleId: String) -> Bool
 }
 
-/// What an app's OS model needs to know about its device and the moment. Built by `DeviceFarm.withAppAndContext`
+/// What an app's OS model needs to know about its device and the moment. Built by `DeviceFarm.withApp`
 /// for one visit of the app (one call, or a run of pushes with `now` moved on for each), under its shard's lock
 /// (which guards the fate recorder it carries).
 struct OSContext {
     let deviceId: String
     let platform: Platform
     let online: Bool
-    /// Moved on between the pushes of one visit (`DeviceFarm.withAppAndContext`).
+    /// Moved on between the pushes of one visit (`DeviceFarm.withApp`).
     var now: Millis
     /// Background pushes a suspended app may receive per rolling hour (0: unlimited).
     let backgroundBudgetPerHour: Int
