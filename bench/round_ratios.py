@@ -5,6 +5,13 @@ import statistics
 
 # Server CPU per request over nghttpd's that the issues set (journal on, journal off).
 GOALS = {"emulator-journal": 1.25, "emulator-nojournal": 1.1}
+# With pushes spread over many devices (10,000 in the goal) delivery works on cold state: the goals are wider.
+SPREAD_GOALS = {"emulator-journal": 1.3, "emulator-nojournal": 1.2}
+
+
+def goals_for(devices):
+    """The CPU-ratio goals for a load spread over `devices` virtual devices."""
+    return GOALS if devices <= 1 else SPREAD_GOALS
 
 
 def median_interval(sorted_values, level=0.9):
