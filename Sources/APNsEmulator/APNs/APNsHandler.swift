@@ -92,14 +92,7 @@ package final class APNsHandler: H2ServerHandler {
             .map(FaultHit.init)
         let decision = pipeline.decide(request, fault: fault, state: state, now: now)
         countTokenUpdates(state, now: now)
-        let journaledAt: (finished: UInt64, id: Int64)?
-        if case .accepted(let push, _) = decision.answer {
-            journaledAt = journal(decision, summary: push.summary, request: request, connectionId: connection.id,
-                                  started: context.readAt, now: now)
-        } else {
-            journaledAt = journal(decision, summary: decision.record.summary?.summary ?? RequestSummary(), request: request,
-                                  connectionId: connection.id, started: context.readAt, now: now)
-        }
+        let journaledAt = journal(decision, request: request, connectionId: connection.id, started: context.readAt, now: now)
 
         if let streams = decision.effects.maxConcurrentStreams { advertise(streams, on: connection) }
         if let goAway = decision.effects.goAwayBeforeAnswer { connection.sendGoAway(debugData: goAway) }
@@ -186,9 +179,20 @@ package final class APNsHandler: H2ServerHandler {
     }
 
     /// Records the decision when the journal is on; returns the time it read for the entry's duration, and its id.
-    private func journal(_ decision: borrowing PushDecision, summary: borrowing RequestSummary, request: H2Request,
+    /// The summary is read here, once the journal is known to be on: read by the caller it was copied (and let go)
+    /// for every push with the journal off too.
+    private func journal(_ decision: borrowing PushDecision, request: H2Request,
                          connectionId: UInt64, started: UInt64, now: Millis) -> (finished: UInt64, id: Int64)? {
         guard services.journal.isEnabled else { return nil }
+        if case .accepted(let push, _) = decision.answer {
+            return journal(decision, summary: push.summary, request: request, connectionId: connectionId, started: started, now: now)
+        }
+        return journal(decision, summary: decision.record.summary?.summary ?? RequestSummary(), request: request,
+                       connectionId: connectionId, started: started, now: now)
+    }
+
+    private func journal(_ decision: borrowing PushDecision, summary: borrowing RequestSummary, request: H2Request,
+                         connectionId: UInt64, started: UInt64, now: Millis) -> (finished: UInt64, id: Int64) {
         let finished = monotonicNanoseconds()
         let id = services.journal.append(JournalRecord(
             receivedAt: now, connectionId: connectionId, environment: decision.environment,

@@ -1,47 +1,59 @@
 import APNsProtocol
 
 /// An accepted push on its way to a device: what the delivery queue and the device need of the request.
+///
+/// It carries the validator's push itself (immutable and shared) and reads its fields from it: a push is queued,
+/// handed over and recorded for every delivery, and copying its six strings and payload cost a retain each, and a
+/// release each when the copy went.
 public struct QueuedPush: Sendable, Equatable {
-    /// The `apns-id` answered to the sender: links the device's record of the push to the journal.
-    public var apnsId: String
-    /// Lowercase hex device token.
-    public var token: String
-    public var bundleId: String
-    public var topic: String
-    public var pushType: PushType
-    public var priority: Int
-    /// `apns-expiration` in UNIX seconds; nil when absent, 0 = deliver now or never.
-    public var expiration: Int64?
-    public var collapseId: String?
-    /// The JSON payload as sent.
-    public var payload: [UInt8]
-    public var environment: APNsEnvironment
+    /// The push the validator accepted.
+    public let accepted: AcceptedPush
     /// When APNs accepted it (ms since the epoch, emulator clock).
-    public var acceptedAt: Millis
+    public let acceptedAt: Millis
 
-    public init(apnsId: String, token: String, bundleId: String, topic: String, pushType: PushType,
-                priority: Int, expiration: Int64?, collapseId: String?, payload: [UInt8],
-                environment: APNsEnvironment, acceptedAt: Millis) {
-        self.apnsId = apnsId
-        self.token = token
-        self.bundleId = bundleId
-        self.topic = topic
-        self.pushType = pushType
-        self.priority = priority
-        self.expiration = expiration
-        self.collapseId = collapseId
-        self.payload = payload
-        self.environment = environment
+    /// The `apns-id` answered to the sender: links the device's record of the push to the journal.
+    public var apnsId: String { accepted.apnsId }
+    /// Lowercase hex device token.
+    public var token: String { accepted.token }
+    public var bundleId: String { accepted.bundleId }
+    public var topic: String { accepted.topic }
+    public var pushType: PushType { accepted.pushType }
+    public var priority: Int { accepted.priority }
+    /// `apns-expiration` in UNIX seconds; nil when absent, 0 = deliver now or never.
+    public var expiration: Int64? { accepted.expiration }
+    public var collapseId: String? { accepted.collapseId }
+    /// The JSON payload as sent.
+    public var payload: [UInt8] { accepted.payload }
+    public var environment: APNsEnvironment { accepted.environment }
+
+    public init(_ push: AcceptedPush, acceptedAt: Millis) {
+        accepted = push
         self.acceptedAt = acceptedAt
     }
 
-    /// The queue's view of a push the validator accepted.
-    /// Borrows the push: an owned parameter made callers copy the whole push (and this destroy it) to read
-    /// the six fields kept.
-    public init(_ push: borrowing AcceptedPush, acceptedAt: Millis) {
-        self.init(apnsId: push.apnsId, token: push.token, bundleId: push.bundleId, topic: push.topic,
-                  pushType: push.pushType, priority: push.priority, expiration: push.expiration,
-                  collapseId: push.collapseId, payload: push.payload, environment: push.environment,
+    /// A push built from its parts, as if the validator had accepted it (its payload is scanned again).
+    public init(apnsId: String, token: String, bundleId: String, topic: String, pushType: PushType,
+                priority: Int, expiration: Int64?, collapseId: String?, payload: [UInt8],
+                environment: APNsEnvironment, acceptedAt: Millis) {
+        var summary = RequestSummary()
+        summary.token = token
+        summary.topic = topic
+        summary.pushType = pushType
+        summary.priority = priority
+        summary.expiration = expiration
+        summary.collapseId = collapseId
+        summary.apnsId = apnsId
+        let scanned = PayloadScanner.scan(payload)
+        self.init(AcceptedPush(summary: summary, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: apnsId,
+                               payload: payload, payloadSummary: scanned, environment: environment),
                   acceptedAt: acceptedAt)
+    }
+
+    /// Equal when every field the queue and the device read is (two pushes built apart can be equal).
+    public static func == (a: QueuedPush, b: QueuedPush) -> Bool {
+        a.acceptedAt == b.acceptedAt && (a.accepted === b.accepted || (
+            a.apnsId == b.apnsId && a.token == b.token && a.bundleId == b.bundleId && a.topic == b.topic
+            && a.pushType == b.pushType && a.priority == b.priority && a.expiration == b.expiration
+            && a.collapseId == b.collapseId && a.payload == b.payload && a.environment == b.environment))
     }
 }
