@@ -12,12 +12,12 @@
 # Writes bench/results/load-<timestamp>.md and .json. Targets: ≤1.25× nghttpd journal on, ≤1.1× off (≤1.3× and
 # ≤1.2× with DEVICES over 1), ≤48 KiB per connection, bench ≥0.8× h2load, ≤2 Swift-side allocations per push.
 #
-# Rounds measure the steady state: the emulator's warm-up (WARMUP, default 120,000 pushes, or 110 a device when
-# DEVICES is over 1,090) runs past the journal's 100,000-entry cap, the 100,000-fate ring and every device's
+# Rounds measure the steady state: the emulator's warm-up (WARMUP, default 120,000 pushes, or at least 110 a device
+# when that is more) runs past the journal's 100,000-entry cap, the 100,000-fate ring and every device's
 # 100-notification centre, so no round pays for filling them (the first pass through fresh memory costs page
 # faults a long-running load test pays once; docs/performance.md measures that pass apart).
 #
-#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000, or 110 × DEVICES) DRIVER_ROUNDS (3) ALLOC_ROUNDS (3) DEVICES (1)
+#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000, or at least 110 a device) DRIVER_ROUNDS (3) ALLOC_ROUNDS (3) DEVICES (1)
 #
 # DEVICES=N spreads the timed rounds over N virtual iPhones (each connection takes their tokens in turn; nghttpd
 # serves as many paths): the validator's and the farm's lookups then miss their caches as a fan-out does. The
@@ -31,13 +31,16 @@ CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 CONNECTIONS=${CONNECTIONS:-10000}
 DEVICES=${DEVICES:-1}
-# Each device's notification centre keeps 100: the warm-up gives every device a few more than that.
-WARMUP=${WARMUP:-$((DEVICES * 110 > 120000 ? DEVICES * 110 : 120000))}
-# The counted emulator has one device: the journal's and the fate ring's caps are all it fills.
-COUNTED_WARMUP=${COUNTED_WARMUP:-120000}
 DRIVER_ROUNDS=${DRIVER_ROUNDS:-3}
 ALLOC_ROUNDS=${ALLOC_ROUNDS:-3}
-((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1 && DEVICES >= 1)) || { echo "ROUNDS, ALLOC_ROUNDS, DRIVER_ROUNDS and DEVICES must be at least 1" >&2; exit 64; }
+[[ "$DEVICES$ROUNDS$ALLOC_ROUNDS$DRIVER_ROUNDS$CLIENTS" =~ ^[0-9]+$ ]] && ((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1)) \
+    || { echo "ROUNDS, ALLOC_ROUNDS, DRIVER_ROUNDS, DEVICES and CLIENTS must be whole numbers, at least 1" >&2; exit 64; }
+# Each device's notification centre keeps 100. h2load walks the path list from its start on every connection, so a
+# warm-up of CLIENTS × ceil(110 / CLIENTS) pushes a device gives every device at least 110.
+spread_warmup=$((DEVICES * CLIENTS * ((110 + CLIENTS - 1) / CLIENTS)))
+WARMUP=${WARMUP:-$((spread_warmup > 120000 ? spread_warmup : 120000))}
+# The counted emulator has one device: the journal's and the fate ring's caps are all it fills.
+COUNTED_WARMUP=${COUNTED_WARMUP:-120000}
 RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
 
 bench_require h2load python3 curl nghttpd cc
@@ -83,8 +86,10 @@ run_load() { if ((DEVICES > 1)); then REQUEST_PATHS_FILE=$BENCH_TMP/paths.txt be
 # The counted emulator's load: the same pushes to its own device, with its own key.
 run_counted() { REQUEST_PATH=/3/device/$counted_token JWT=$counted_jwt bench_h2load_pushes "$@"; }
 
-# nghttpd warms up over every path at least twice (its first open of each file stays out of the rounds).
-run_load "$NGHTTPD_PORT" "$((DEVICES * 2 > 20000 ? DEVICES * 2 : 20000))" "$BENCH_TMP/warmup-nghttpd.txt"
+# nghttpd warms up over every path at least twice on every connection (its first open of each file stays out of
+# the rounds).
+nghttpd_warmup=$((DEVICES * 2 * CLIENTS))
+run_load "$NGHTTPD_PORT" "$((nghttpd_warmup > 20000 ? nghttpd_warmup : 20000))" "$BENCH_TMP/warmup-nghttpd.txt"
 run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
 run_counted "$counted_port" "$COUNTED_WARMUP" "$BENCH_TMP/warmup-counted.txt"
 

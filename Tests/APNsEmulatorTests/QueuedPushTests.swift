@@ -5,19 +5,20 @@ import Testing
 
 @Suite("QueuedPush: the accepted push on its way to a device")
 struct QueuedPushTests {
-    static func push(apnsId: String = "id-1", token: String = "aa", collapseId: String? = nil, priority: Int = 10,
-                     expiration: Int64? = nil, payload: String = #"{"aps":{"alert":"hi"}}"#,
-                     at: Millis = 1_000) -> QueuedPush {
-        QueuedPush(apnsId: apnsId, token: token, bundleId: "com.example.app", topic: "com.example.app", pushType: .alert,
+    static func push(apnsId: String = "id-1", token: String = "aa", bundleId: String = "com.example.app",
+                     topic: String = "com.example.app.voip", pushType: PushType = .alert, collapseId: String? = nil,
+                     priority: Int = 10, expiration: Int64? = nil, payload: String = #"{"aps":{"alert":"hi"}}"#,
+                     environment: APNsEnvironment = .sandbox, at: Millis = 1_000) -> QueuedPush {
+        QueuedPush(apnsId: apnsId, token: token, bundleId: bundleId, topic: topic, pushType: pushType,
                    priority: priority, expiration: expiration, collapseId: collapseId, payload: Array(payload.utf8),
-                   environment: .sandbox, acceptedAt: at)
+                   environment: environment, acceptedAt: at)
     }
 
     @Test func readsEveryFieldFromTheAcceptedPushItCarries() {
         let p = Self.push(collapseId: "c", priority: 5, expiration: 77)
         #expect(p.apnsId == "id-1")
         #expect(p.token == "aa")
-        #expect(p.bundleId == "com.example.app" && p.topic == "com.example.app")
+        #expect(p.bundleId == "com.example.app" && p.topic == "com.example.app.voip")
         #expect(p.pushType == .alert && p.priority == 5 && p.expiration == 77 && p.collapseId == "c")
         #expect(p.payload == Array(#"{"aps":{"alert":"hi"}}"#.utf8))
         #expect(p.environment == .sandbox && p.acceptedAt == 1_000)
@@ -32,6 +33,10 @@ struct QueuedPushTests {
         #expect(Self.push() == Self.push())
         #expect(Self.push() != Self.push(apnsId: "id-2"))
         #expect(Self.push() != Self.push(token: "bb"))
+        #expect(Self.push() != Self.push(bundleId: "com.example.other"))
+        #expect(Self.push() != Self.push(topic: "com.example.app"))
+        #expect(Self.push() != Self.push(pushType: .background))
+        #expect(Self.push() != Self.push(environment: .production))
         #expect(Self.push() != Self.push(collapseId: "c"))
         #expect(Self.push() != Self.push(priority: 5))
         #expect(Self.push() != Self.push(expiration: 0))

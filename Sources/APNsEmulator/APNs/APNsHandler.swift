@@ -179,8 +179,7 @@ package final class APNsHandler: H2ServerHandler {
     }
 
     /// Records the decision when the journal is on; returns the time it read for the entry's duration, and its id.
-    /// The summary is read here, once the journal is known to be on: read by the caller it was copied (and let go)
-    /// for every push with the journal off too.
+    /// Reads the summary only once the journal is on, so a push with the journal off never copies it.
     private func journal(_ decision: borrowing PushDecision, request: H2Request,
                          connectionId: UInt64, started: UInt64, now: Millis) -> (finished: UInt64, id: Int64)? {
         guard services.journal.isEnabled else { return nil }

@@ -2,9 +2,8 @@ import APNsProtocol
 
 /// An accepted push on its way to a device: what the delivery queue and the device need of the request.
 ///
-/// It carries the validator's push itself (immutable and shared) and reads its fields from it: a push is queued,
-/// handed over and recorded for every delivery, and copying its six strings and payload cost a retain each, and a
-/// release each when the copy went.
+/// Holds the validator's push (one shared reference) rather than copies of its strings and payload, which every
+/// delivery would retain and release.
 public struct QueuedPush: Sendable, Equatable {
     /// The push the validator accepted.
     public let accepted: AcceptedPush
@@ -31,21 +30,13 @@ public struct QueuedPush: Sendable, Equatable {
         self.acceptedAt = acceptedAt
     }
 
-    /// A push built from its parts, as if the validator had accepted it (its payload is scanned again).
+    /// A push built from its parts, as if the validator had accepted it (its payload is scanned here).
     public init(apnsId: String, token: String, bundleId: String, topic: String, pushType: PushType,
                 priority: Int, expiration: Int64?, collapseId: String?, payload: [UInt8],
                 environment: APNsEnvironment, acceptedAt: Millis) {
-        var summary = RequestSummary()
-        summary.token = token
-        summary.topic = topic
-        summary.pushType = pushType
-        summary.priority = priority
-        summary.expiration = expiration
-        summary.collapseId = collapseId
-        summary.apnsId = apnsId
-        let scanned = PayloadScanner.scan(payload)
-        self.init(AcceptedPush(summary: summary, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: apnsId,
-                               payload: payload, payloadSummary: scanned, environment: environment),
+        self.init(AcceptedPush(token: token, topic: topic, bundleId: bundleId, pushType: pushType, priority: priority,
+                               expiration: expiration, collapseId: collapseId, apnsId: apnsId, payload: payload,
+                               environment: environment),
                   acceptedAt: acceptedAt)
     }
 

@@ -34,16 +34,8 @@ struct HandedOverPush: Codable {
 
     /// The push as the accepting replica's validator produced it (the payload scanned again here).
     var accepted: AcceptedPush {
-        var summary = RequestSummary()
-        summary.token = token
-        summary.topic = topic
-        summary.pushType = pushType
-        summary.priority = priority
-        summary.expiration = expiration
-        summary.collapseId = collapseId
-        summary.apnsId = apnsId
-        let bytes = Array(payload)
-        return AcceptedPush(summary: summary, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: apnsId,
-                            payload: bytes, payloadSummary: PayloadScanner.scan(bytes), environment: environment)
+        AcceptedPush(token: token, topic: topic, bundleId: bundleId, pushType: pushType, priority: priority,
+                     expiration: expiration, collapseId: collapseId, apnsId: apnsId, payload: Array(payload),
+                     environment: environment)
     }
 }

@@ -59,6 +59,23 @@ public final class AcceptedPush: ValidatedRequest {
         self.environment = environment
     }
 
+    /// A push built from its parts, as if the validator had accepted it: the payload is scanned here. For a push
+    /// another replica accepted, and for tests.
+    package convenience init(token: String, topic: String, bundleId: String, pushType: PushType, priority: Int,
+                             expiration: Int64?, collapseId: String?, apnsId: String, payload: [UInt8],
+                             environment: APNsEnvironment) {
+        var summary = RequestSummary()
+        summary.token = token
+        summary.topic = topic
+        summary.pushType = pushType
+        summary.priority = priority
+        summary.expiration = expiration
+        summary.collapseId = collapseId
+        summary.apnsId = apnsId
+        self.init(summary: summary, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: apnsId,
+                  payload: payload, payloadSummary: PayloadScanner.scan(payload), environment: environment)
+    }
+
     /// Lowercase hex device token.
     public var token: String { summary.token! }
     public var topic: String { summary.topic! }
