@@ -17,7 +17,7 @@
 # 100-notification centre, so no round pays for filling them (the first pass through fresh memory costs page
 # faults a long-running load test pays once; docs/performance.md measures that pass apart).
 #
-#   bench/load.sh      REQUESTS (200000) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000, or at least 110 a device) DRIVER_ROUNDS (3) ALLOC_ROUNDS (3) DEVICES (1)
+#   bench/load.sh      REQUESTS (200000 a round, or DEVICES × CLIENTS when that is more) ROUNDS (25: this shared VM is noisy; 25 paired rounds give a 96% interval for the median ratio: the 8th smallest to the 8th largest ratio) CLIENTS (8) STREAMS (100) CONNECTIONS (10000) WARMUP (120000, or at least 110 a device) DRIVER_ROUNDS (3) ALLOC_ROUNDS (3) DEVICES (1)
 #
 # DEVICES=N spreads the timed rounds over N virtual iPhones (each connection takes their tokens in turn; nghttpd
 # serves as many paths): the validator's and the farm's lookups then miss their caches as a fan-out does. The
@@ -33,14 +33,16 @@ CONNECTIONS=${CONNECTIONS:-10000}
 DEVICES=${DEVICES:-1}
 DRIVER_ROUNDS=${DRIVER_ROUNDS:-3}
 ALLOC_ROUNDS=${ALLOC_ROUNDS:-3}
-[[ "$DEVICES$ROUNDS$ALLOC_ROUNDS$DRIVER_ROUNDS$CLIENTS" =~ ^[0-9]+$ ]] && ((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1)) \
-    || { echo "ROUNDS, ALLOC_ROUNDS, DRIVER_ROUNDS, DEVICES and CLIENTS must be whole numbers, at least 1" >&2; exit 64; }
+[[ "$DEVICES$ROUNDS$ALLOC_ROUNDS$DRIVER_ROUNDS$CLIENTS$REQUESTS" =~ ^[0-9]+$ ]] && ((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1 && REQUESTS >= 1)) \
+    || { echo "ROUNDS, ALLOC_ROUNDS, DRIVER_ROUNDS, DEVICES, CLIENTS and REQUESTS must be whole numbers, at least 1" >&2; exit 64; }
 # Each device's notification centre keeps 100. h2load walks the path list from its start on every connection, so a
 # warm-up of CLIENTS × ceil(110 / CLIENTS) pushes a device gives every device at least 110.
 spread_warmup=$((DEVICES * CLIENTS * ((110 + CLIENTS - 1) / CLIENTS)))
 WARMUP=${WARMUP:-$((spread_warmup > 120000 ? spread_warmup : 120000))}
 # The counted emulator has one device: the journal's and the fate ring's caps are all it fills.
 COUNTED_WARMUP=${COUNTED_WARMUP:-120000}
+# A timed round passes every device at least once on every connection.
+ROUND_REQUESTS=$((DEVICES * CLIENTS > REQUESTS ? DEVICES * CLIENTS : REQUESTS))
 RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
 
 bench_require h2load python3 curl nghttpd cc
@@ -126,7 +128,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
         esac
         out=$BENCH_TMP/h2load-$s-$round.txt
         before=$(bench_cpu_ticks "$pid") || bench_die "$s is gone"
-        run_load "$port" "$REQUESTS" "$out"
+        run_load "$port" "$ROUND_REQUESTS" "$out"
         after=$(bench_cpu_ticks "$pid") || bench_die "$s died during round $round"
         bench_check_2xx "$s" "$out"
         n_done=$(bench_requests_done "$out")
