@@ -43,7 +43,8 @@ struct FCMClientTests {
             let output = try await SpawnedProcess.runToCompletion(
                 python, [script, "--client", client, "--front-door", frontDoor, "--ca", AioapnsPaths.ca.path,
                          "--service-account", AioapnsPaths.certificates.appendingPathComponent("fcm-service-account.json").path,
-                         "--token", token, "--title", "Room 1", "--body", "hello"],
+                         // One argument: a registration token may start with "-", which argparse would read as an option.
+                         "--token=\(token)", "--title", "Room 1", "--body", "hello"],
                 directory: AioapnsPaths.packageRoot, timeout: .seconds(120))
             let line = output.stdout.split(separator: "\n").last { $0.hasPrefix("{") }
             guard output.status == 0, let line, let result = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
