@@ -105,11 +105,9 @@ struct DeviceDeliveryTests {
             let token = try h.authorizedToken(app)
             let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
             func arrival(_ id: String, priority: Int, at ms: Millis, seq: UInt64) -> DeliveryArrival {
-                var summary = RequestSummary()
-                summary.token = token
-                summary.topic = "com.example.app"
-                let push = AcceptedPush(summary: summary, bundleId: "com.example.app", pushType: .alert, priority: priority,
-                                        apnsId: id, payload: body, payloadSummary: PayloadScanner.scan(body), environment: .sandbox)
+                let push = AcceptedPush(token: token, topic: "com.example.app", bundleId: "com.example.app", pushType: .alert,
+                                        priority: priority, expiration: nil, collapseId: nil, apnsId: id, payload: body,
+                                        environment: .sandbox)
                 return DeliveryArrival(push: push, acceptedAt: ms, arrivesAt: ms, acceptedAtNanos: 0, seq: seq)
             }
             let t = h.emu.services.clock.now()

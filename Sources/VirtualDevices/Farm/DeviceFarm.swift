@@ -140,7 +140,7 @@ public final class DeviceFarm: DeliverySink {
         }
         var end = start + 1
         while end < arrivals.endIndex, arrivals[end].push.token == first.push.token,
-              s.queue.deliversAtOnce(priority: arrivals[end].push.priority, online: true) {
+              s.queue.deliversAtOnce(priority: arrivals[end].push.priority, online: owner.online) {
             end += 1
         }
         // Moved out for the run: the app is reached through `s` meanwhile.
