@@ -297,6 +297,22 @@ import Testing
         #expect(again.payloadSummary == first.payloadSummary)
     }
 
+    /// The transport reuses a request's body buffer for the stream's next request; a push that held it would make
+    /// that request allocate a new one. So an accepted push keeps a copy, and pushes repeating the connection's
+    /// last payload share that one copy.
+    @Test mutating func anAcceptedPushKeepsACopyOfThePayloadSharedByRepeatsNotTheRequestsBuffer() throws {
+        let body = #"{"aps":{"alert":"hi"}}"#
+        let first = push(jwt: jwt, body: body), second = push(jwt: jwt, body: body)
+        let a = try h.run(first).get(), b = try h.run(second).get()
+        func address(_ bytes: [UInt8]) -> UnsafeRawPointer? { bytes.withUnsafeBytes { $0.baseAddress } }
+        #expect(a.payload == Array(body.utf8) && b.payload == a.payload)
+        #expect(address(a.payload) != address(first.body) && address(b.payload) != address(second.body))
+        #expect(address(a.payload) == address(b.payload), "a repeated payload shares the first one's copy")
+        // A new payload gets a copy of its own; the pushes before it keep theirs unchanged.
+        let c = try h.run(push(jwt: jwt, body: #"{"aps":{"badge":2}}"#)).get()
+        #expect(address(c.payload) != address(a.payload) && a.payload == Array(body.utf8))
+    }
+
     @Test mutating func certificateAuth() {
         let cert = ClientCertificateInfo(trusted: true, currentlyValid: true, bundleId: "com.example.app",
                                          environments: [.production], topics: [])

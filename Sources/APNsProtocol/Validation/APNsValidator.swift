@@ -213,7 +213,7 @@ public struct APNsValidator: Sendable {
         // 8. Payload.
         if bodyLength == 0 { return reject(.payloadEmpty, summary) }
         if bodyExceededLimit || bodyLength > pushType.payloadLimit { return reject(.payloadTooLarge, summary) }
-        let scanned = state.scanPayload(body)
+        let (scanned, payload) = state.scanPayload(body)
         guard scanned.isObject else {
             summary.warnings.append("payload is not a JSON object")
             return reject(context.policy.nonObjectPayloadReason, summary)
@@ -243,7 +243,7 @@ public struct APNsValidator: Sendable {
         swap(&taken, &summary)
         return .success(AcceptedPush(
             summary: taken, bundleId: bundleId, pushType: pushType, priority: priority, apnsId: responseId,
-            payload: copy body, payloadSummary: scanned, environment: context.environment))
+            payload: payload, payloadSummary: scanned, environment: context.environment))
     }
 
     /// The topic minus the push type's suffix.

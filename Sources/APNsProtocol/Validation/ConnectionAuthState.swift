@@ -10,9 +10,10 @@ public struct ConnectionAuthState: Sendable {
     var lastToken: (token: String, generation: UInt64, info: DeviceTokenInfo?)?
     /// Generates apns-ids for requests that carry none.
     public var ids = APNsIDGenerator()
-    /// The last payload scanned on this connection (a copy: holding the request's own buffer would stop the
-    /// transport reusing it) and what the scan found. Senders repeat one payload template, and comparing
-    /// its bytes costs a tenth of scanning them again.
+    /// The last payload scanned on this connection (a copy of its own) and what the scan found. Senders repeat one
+    /// payload template: comparing its bytes costs a tenth of scanning them again, and an accepted push keeps this
+    /// copy rather than the request's buffer, which the transport then reuses for the stream's next request
+    /// instead of allocating a new one while the push is on its way to its device.
     private var lastPayload: [UInt8] = []
     private var lastPayloadSummary = PayloadScanner.Summary()
     private static let payloadMemoLimit = 8 * 1024
@@ -43,17 +44,16 @@ public struct ConnectionAuthState: Sendable {
         return topic
     }
 
-    /// `PayloadScanner.scan(body)`, answered from the memo when `body` is the last payload scanned.
-    mutating func scanPayload(_ body: [UInt8]) -> PayloadScanner.Summary {
-        let same = !body.isEmpty && bytesEqual(body, lastPayload)
-        if same { return lastPayloadSummary }
+    /// `PayloadScanner.scan(body)`, answered from the memo when `body` is the last payload scanned, and the bytes
+    /// an accepted push keeps: the memo's copy whenever there is one.
+    mutating func scanPayload(_ body: [UInt8]) -> (summary: PayloadScanner.Summary, bytes: [UInt8]) {
+        if !body.isEmpty && bytesEqual(body, lastPayload) { return (lastPayloadSummary, lastPayload) }
         let summary = PayloadScanner.scan(body)
-        if body.count <= Self.payloadMemoLimit {
-            lastPayload.removeAll(keepingCapacity: true)
-            lastPayload.append(contentsOf: body)
-            lastPayloadSummary = summary
-        }
-        return summary
+        guard body.count <= Self.payloadMemoLimit else { return (summary, body) }
+        // A new array rather than the old one refilled: pushes still on their way share the old one.
+        lastPayload = body.withUnsafeBufferPointer { Array($0) }
+        lastPayloadSummary = summary
+        return (summary, lastPayload)
     }
 }
 
