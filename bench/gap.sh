@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Where the emulator's CPU per push goes next to nghttpd's, by component: the same load (one device, the JWT and
+# path of bench/load.sh) on each server in turn under `perf record`, each sample put in one bucket by thread and
+# library (nghttp2, TLS, kernel, the serving thread's own code, other threads), and the buckets scaled to the
+# µs per request /proc measured for that round. Timing one build against another is ab.sh's job; this one says
+# which part of the gap to nghttpd a change would have to move.
+#
+#   bench/gap.sh      PUSHES (600000 a round) ROUNDS (2) WARMUP (150000, or 110 a device when that is more) JOURNAL
+#                     (false) CLIENTS (8) STREAMS (100) FREQUENCY (2000 samples a second) DEVICES (1)
+#
+# DEVICES=N spreads the pushes over N virtual iPhones as bench/load.sh does (nghttpd serves as many paths); the
+# warm-up then fills every device's notification centre first.
+#
+# Needs perf. Binds 127.0.0.1 only; stops what it started. Writes bench/results/gap-<timestamp>.md and .json.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+PUSHES=${PUSHES:-600000}
+ROUNDS=${ROUNDS:-2}
+DEVICES=${DEVICES:-1}
+JOURNAL=${JOURNAL:-false}
+CLIENTS=${CLIENTS:-8}
+STREAMS=${STREAMS:-100}
+FREQUENCY=${FREQUENCY:-2000}
+RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
+[[ "$PUSHES$ROUNDS$DEVICES$CLIENTS$STREAMS$FREQUENCY" =~ ^[0-9]+$ ]] \
+    && ((PUSHES >= 1 && ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1 && STREAMS >= 1 && FREQUENCY >= 1)) \
+    || { echo "PUSHES, ROUNDS, DEVICES, CLIENTS, STREAMS and FREQUENCY must be whole numbers, at least 1" >&2; exit 64; }
+# As bench/load.sh: h2load walks the path list from its start on every connection.
+spread_warmup=$((DEVICES * CLIENTS * ((110 + CLIENTS - 1) / CLIENTS)))
+WARMUP=${WARMUP:-$((spread_warmup > 150000 ? spread_warmup : 150000))}
+[[ "$WARMUP" =~ ^[0-9]+$ ]] || { echo "WARMUP must be a whole number" >&2; exit 64; }
+[[ "$JOURNAL" == true || "$JOURNAL" == false ]] || { echo "JOURNAL must be true or false" >&2; exit 64; }
+
+bench_require perf h2load python3 curl nghttpd
+[[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'swift build -c release' first"
+bench_prepare_certs
+bench_write_body
+
+bench_start_emulator --event-loops 1 --ephemeral --no-sample-key
+bench_register_key "$EMULATOR_CONTROL_URL"
+bench_register_device "$EMULATOR_CONTROL_URL"
+curl -fsS -X PUT -d "{\"enabled\":$JOURNAL}" "$EMULATOR_CONTROL_URL/_emulator/journal/settings" >/dev/null
+REQUEST_PATH=/3/device/$TOKEN
+paths=("$REQUEST_PATH")
+if ((DEVICES > 1)); then
+    bench_register_devices "$EMULATOR_CONTROL_URL" "$((DEVICES - 1))" bench-phone-more-
+    for token in "${TOKENS[@]}"; do paths+=("/3/device/$token"); done
+fi
+printf '%s\n' "${paths[@]}" >"$BENCH_TMP/paths.txt"
+run_load() { if ((DEVICES > 1)); then REQUEST_PATHS_FILE=$BENCH_TMP/paths.txt bench_h2load_pushes "$@"; else bench_h2load_pushes "$@"; fi; }
+bench_start_nghttpd "${paths[@]}"
+nghttpd_warmup=$((DEVICES * 2 * CLIENTS))
+run_load "$NGHTTPD_PORT" "$((nghttpd_warmup > 20000 ? nghttpd_warmup : 20000))" "$BENCH_TMP/warmup-nghttpd.txt"
+run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
+
+SAMPLES=$BENCH_TMP/samples.tsv
+: >"$SAMPLES"
+# profile SERVER PID PORT ROUND: one round under perf; appends "server round µs/req tid dso" lines, one a sample.
+profile() {
+    local data=$BENCH_TMP/$1-$4.data out=$BENCH_TMP/h2load-$1-$4.txt before after perf_pid us
+    perf record -q -F "$FREQUENCY" -p "$2" -o "$data" -- sleep 3600 >/dev/null 2>&1 &
+    perf_pid=$!
+    sleep 0.5
+    before=$(bench_cpu_ticks "$2") || bench_die "$1 is gone"
+    run_load "$3" "$PUSHES" "$out"
+    after=$(bench_cpu_ticks "$2") || bench_die "$1 died during round $4"
+    kill -INT "$perf_pid"
+    wait "$perf_pid" || true
+    bench_check_2xx "$1" "$out"
+    us=$(bench_us_per_request $((after - before)) "$(bench_requests_done "$out")")
+    printf '%-8s round %d: %s µs/req\n' "$1" "$4" "$us"
+    perf script -i "$data" -F tid,ip,dso 2>/dev/null | awk -v s="$1" -v r="$4" -v us="$us" \
+        'NF >= 3 { d = $NF; gsub(/[()]/, "", d); n = split(d, p, "/"); print s "\t" r "\t" us "\t" $1 "\t" p[n] }' >>"$SAMPLES"
+}
+for ((round = 1; round <= ROUNDS; round++)); do
+    mapfile -t order < <(bench_round_order "$round" nghttpd emulator)
+    for s in "${order[@]}"; do
+        if [[ "$s" == nghttpd ]]; then profile nghttpd "$NGHTTPD_PID" "$NGHTTPD_PORT" "$round"
+        else profile emulator "$EMULATOR_PID" "$EMULATOR_PRODUCTION_PORT" "$round"; fi
+    done
+done
+
+mkdir -p "$RESULTS_DIR"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+python3 "$BENCH_DIR/gap_report.py" "$SAMPLES" "$RESULTS_DIR/gap-$stamp" "$(bench_commit)" "$JOURNAL" "$PUSHES" "$DEVICES"
