@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Where the emulator's CPU per push goes next to nghttpd's, by component: the same load (one device, the JWT and
-# path of bench/load.sh) on each server in turn under `perf record`, each sample put in one bucket by thread and
+# Where the emulator's CPU per push goes next to nghttpd's, by component: the same load (bench/load.sh's JWT and
+# paths, one device or DEVICES) on each server in turn under `perf record`, each sample put in one bucket by thread and
 # library (nghttp2, TLS, kernel, the serving thread's own code, other threads), and the buckets scaled to the
 # µs per request /proc measured for that round. Timing one build against another is ab.sh's job; this one says
 # which part of the gap to nghttpd a change would have to move.
@@ -11,7 +11,8 @@
 # DEVICES=N spreads the pushes over N virtual iPhones as bench/load.sh does (nghttpd serves as many paths); the
 # warm-up then fills every device's notification centre first.
 #
-# Needs perf. Binds 127.0.0.1 only; stops what it started. Writes bench/results/gap-<timestamp>.md and .json.
+# Needs perf, and root or kernel.perf_event_paranoid ≤ 1 (else the kernel's samples are missing and its time is
+# spread over the other components). Binds 127.0.0.1 only; stops what it started. Writes bench/results/gap-<timestamp>.md and .json.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -29,10 +30,12 @@ RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
 # As bench/load.sh: h2load walks the path list from its start on every connection.
 spread_warmup=$((DEVICES * CLIENTS * ((110 + CLIENTS - 1) / CLIENTS)))
 WARMUP=${WARMUP:-$((spread_warmup > 150000 ? spread_warmup : 150000))}
-[[ "$WARMUP" =~ ^[0-9]+$ ]] || { echo "WARMUP must be a whole number" >&2; exit 64; }
+[[ "$WARMUP" =~ ^[0-9]+$ ]] && ((WARMUP >= 1)) || { echo "WARMUP must be a whole number, at least 1" >&2; exit 64; }
 [[ "$JOURNAL" == true || "$JOURNAL" == false ]] || { echo "JOURNAL must be true or false" >&2; exit 64; }
 
 bench_require perf h2load python3 curl nghttpd
+[[ $(id -u) == 0 || $(cat /proc/sys/kernel/perf_event_paranoid) -le 1 ]] \
+    || bench_die "perf must see kernel samples: run as root or set kernel.perf_event_paranoid to 1 or less"
 [[ -x "$APNS_EMULATOR_BIN" ]] || bench_die "$APNS_EMULATOR_BIN not found; run 'swift build -c release' first"
 bench_prepare_certs
 bench_write_body
@@ -56,22 +59,20 @@ run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
 
 SAMPLES=$BENCH_TMP/samples.tsv
 : >"$SAMPLES"
-# profile SERVER PID PORT ROUND: one round under perf; appends "server round µs/req tid dso" lines, one a sample.
+# profile SERVER PID PORT ROUND: one round, perf recording the server for exactly the duration of h2load (perf on the
+# load driver's CPUs); appends "server round µs/req tid dso" lines, one a sample.
 profile() {
-    local data=$BENCH_TMP/$1-$4.data out=$BENCH_TMP/h2load-$1-$4.txt before after perf_pid us
-    perf record -q -F "$FREQUENCY" -p "$2" -o "$data" -- sleep 3600 >/dev/null 2>&1 &
-    perf_pid=$!
-    sleep 0.5
+    local data=$BENCH_TMP/$1-$4.data out=$BENCH_TMP/h2load-$1-$4.txt before after us
     before=$(bench_cpu_ticks "$2") || bench_die "$1 is gone"
-    run_load "$3" "$PUSHES" "$out"
+    run_load "$3" "$PUSHES" "$out" "${BENCH_DRIVER_PIN[@]}" perf record -q -F "$FREQUENCY" -p "$2" -o "$data" --
     after=$(bench_cpu_ticks "$2") || bench_die "$1 died during round $4"
-    kill -INT "$perf_pid"
-    wait "$perf_pid" || true
     bench_check_2xx "$1" "$out"
+    [[ -s "$data" ]] || bench_die "perf recorded nothing for $1 (see $out)"
     us=$(bench_us_per_request $((after - before)) "$(bench_requests_done "$out")")
     printf '%-8s round %d: %s µs/req\n' "$1" "$4" "$us"
-    perf script -i "$data" -F tid,ip,dso 2>/dev/null | awk -v s="$1" -v r="$4" -v us="$us" \
-        'NF >= 3 { d = $NF; gsub(/[()]/, "", d); n = split(d, p, "/"); print s "\t" r "\t" us "\t" $1 "\t" p[n] }' >>"$SAMPLES"
+    perf script -i "$data" -F tid,ip,dso 2>"$BENCH_TMP/perf-script.txt" | awk -v s="$1" -v r="$4" -v us="$us" \
+        'NF >= 3 { d = $NF; gsub(/[()]/, "", d); n = split(d, p, "/"); print s "\t" r "\t" us "\t" $1 "\t" p[n] }' >>"$SAMPLES" \
+        || { cat "$BENCH_TMP/perf-script.txt" >&2; bench_die "perf script failed on $data"; }
 }
 for ((round = 1; round <= ROUNDS; round++)); do
     mapfile -t order < <(bench_round_order "$round" nghttpd emulator)

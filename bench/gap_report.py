@@ -18,8 +18,8 @@ def component(dso):
         return "nghttp2"
     if dso.startswith("libssl") or dso.startswith("libcrypto"):
         return "TLS"
-    if "kernel" in dso:
-        return "kernel"
+    if dso.startswith("[") and dso != "[vdso]":
+        return "kernel"  # the kernel and its modules
     return "own code"
 
 
@@ -52,8 +52,10 @@ def main():
     table = {}
     for server in ("emulator", "nghttpd"):
         mine = [v for (s, _), v in sorted(rounds.items()) if s == server]
+        if not mine:
+            sys.exit(f"gap_report.py: no samples of {server}")
         table[server] = {
-            "us_per_request": round(statistics.median(us for us, _ in mine), 2),
+            "us_per_request": round(statistics.mean(us for us, _ in mine), 2),
             "components": {
                 c: round(statistics.mean(us * counts[c] / sum(counts.values()) for us, counts in mine), 2)
                 for c in COMPONENTS
@@ -73,7 +75,7 @@ def main():
         f"# Gap to nghttpd by component ({commit}, journal {'on' if journal == 'true' else 'off'}, {pushes} pushes a round"
         f" over {devices} device{'s' if devices != '1' else ''})",
         "",
-        f"Median µs/req under perf: emulator {table['emulator']['us_per_request']}, nghttpd "
+        f"Mean µs/req under perf: emulator {table['emulator']['us_per_request']}, nghttpd "
         f"{table['nghttpd']['us_per_request']} (ratio {ratio:.2f}; perf's own cost is in both).",
         "",
         *rows,

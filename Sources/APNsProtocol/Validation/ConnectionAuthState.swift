@@ -50,7 +50,7 @@ public struct ConnectionAuthState: Sendable {
         if !body.isEmpty && bytesEqual(body, lastPayload) { return (lastPayloadSummary, lastPayload) }
         let summary = PayloadScanner.scan(body)
         guard body.count <= Self.payloadMemoLimit else { return (summary, body) }
-        // A new array rather than the old one refilled: pushes still on their way share the old one.
+        // An exact-size copy: refilling the old array would copy it anyway while pushes share it.
         lastPayload = body.withUnsafeBufferPointer { Array($0) }
         lastPayloadSummary = summary
         return (summary, lastPayload)
