@@ -27,9 +27,7 @@ RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
 [[ "$PUSHES$ROUNDS$DEVICES$CLIENTS$STREAMS$FREQUENCY" =~ ^[0-9]+$ ]] \
     && ((PUSHES >= 1 && ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1 && STREAMS >= 1 && FREQUENCY >= 1)) \
     || { echo "PUSHES, ROUNDS, DEVICES, CLIENTS, STREAMS and FREQUENCY must be whole numbers, at least 1" >&2; exit 64; }
-# As bench/load.sh: h2load walks the path list from its start on every connection.
-spread_warmup=$((DEVICES * CLIENTS * ((110 + CLIENTS - 1) / CLIENTS)))
-WARMUP=${WARMUP:-$((spread_warmup > 150000 ? spread_warmup : 150000))}
+WARMUP=${WARMUP:-$(bench_spread_warmup "$DEVICES" 150000)}
 [[ "$WARMUP" =~ ^[0-9]+$ ]] && ((WARMUP >= 1)) || { echo "WARMUP must be a whole number, at least 1" >&2; exit 64; }
 [[ "$JOURNAL" == true || "$JOURNAL" == false ]] || { echo "JOURNAL must be true or false" >&2; exit 64; }
 
@@ -45,17 +43,10 @@ bench_register_key "$EMULATOR_CONTROL_URL"
 bench_register_device "$EMULATOR_CONTROL_URL"
 curl -fsS -X PUT -d "{\"enabled\":$JOURNAL}" "$EMULATOR_CONTROL_URL/_emulator/journal/settings" >/dev/null
 REQUEST_PATH=/3/device/$TOKEN
-paths=("$REQUEST_PATH")
-if ((DEVICES > 1)); then
-    bench_register_devices "$EMULATOR_CONTROL_URL" "$((DEVICES - 1))" bench-phone-more-
-    for token in "${TOKENS[@]}"; do paths+=("/3/device/$token"); done
-fi
-printf '%s\n' "${paths[@]}" >"$BENCH_TMP/paths.txt"
-run_load() { if ((DEVICES > 1)); then REQUEST_PATHS_FILE=$BENCH_TMP/paths.txt bench_h2load_pushes "$@"; else bench_h2load_pushes "$@"; fi; }
-bench_start_nghttpd "${paths[@]}"
-nghttpd_warmup=$((DEVICES * 2 * CLIENTS))
-run_load "$NGHTTPD_PORT" "$((nghttpd_warmup > 20000 ? nghttpd_warmup : 20000))" "$BENCH_TMP/warmup-nghttpd.txt"
-run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
+bench_spread_devices "$EMULATOR_CONTROL_URL" "$DEVICES"
+bench_start_nghttpd "${SPREAD_PATHS[@]}"
+bench_spread_pushes "$NGHTTPD_PORT" "$(bench_nghttpd_warmup "$DEVICES")" "$BENCH_TMP/warmup-nghttpd.txt"
+bench_spread_pushes "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
 
 SAMPLES=$BENCH_TMP/samples.tsv
 : >"$SAMPLES"
@@ -64,7 +55,7 @@ SAMPLES=$BENCH_TMP/samples.tsv
 profile() {
     local data=$BENCH_TMP/$1-$4.data out=$BENCH_TMP/h2load-$1-$4.txt before after us
     before=$(bench_cpu_ticks "$2") || bench_die "$1 is gone"
-    run_load "$3" "$PUSHES" "$out" "${BENCH_DRIVER_PIN[@]}" perf record -q -F "$FREQUENCY" -p "$2" -o "$data" --
+    bench_spread_pushes "$3" "$PUSHES" "$out" "${BENCH_DRIVER_PIN[@]}" perf record -q -F "$FREQUENCY" -p "$2" -o "$data" --
     after=$(bench_cpu_ticks "$2") || bench_die "$1 died during round $4"
     bench_check_2xx "$1" "$out"
     [[ -s "$data" ]] || bench_die "perf recorded nothing for $1 (see $out)"

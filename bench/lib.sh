@@ -280,6 +280,44 @@ bench_register_devices() {
     mapfile -t TOKENS <"$out"
 }
 
+# A load spread over DEVICES virtual iPhones (load.sh's and gap.sh's DEVICES): the device bench_register_device made,
+# at $REQUEST_PATH, and DEVICES - 1 more. bench_spread_devices CONTROL_URL DEVICES registers them and sets
+# SPREAD_PATHS (also written to $BENCH_TMP/paths.txt, one a line) for bench_start_nghttpd and bench_spread_pushes.
+bench_spread_devices() {
+    local token
+    SPREAD_PATHS=("$REQUEST_PATH")
+    if (($2 > 1)); then
+        bench_register_devices "$1" "$(($2 - 1))" bench-phone-more-
+        for token in "${TOKENS[@]}"; do SPREAD_PATHS+=("/3/device/$token"); done
+    fi
+    printf '%s\n' "${SPREAD_PATHS[@]}" >"$BENCH_TMP/paths.txt"
+}
+
+# bench_spread_pushes PORT COUNT FILE [COMMAND…]: bench_h2load_pushes over SPREAD_PATHS, each connection taking
+# them in turn.
+bench_spread_pushes() {
+    if ((${#SPREAD_PATHS[@]} > 1)); then
+        REQUEST_PATHS_FILE=$BENCH_TMP/paths.txt bench_h2load_pushes "$@"
+    else
+        bench_h2load_pushes "$@"
+    fi
+}
+
+# bench_spread_warmup DEVICES MINIMUM: an emulator warm-up giving every device at least 110 pushes, past its
+# notification centre's 100, or MINIMUM when that is more. h2load walks the path list from its start on every
+# connection, hence CLIENTS × ⌈110 / CLIENTS⌉ a device.
+bench_spread_warmup() {
+    local w=$(($1 * CLIENTS * ((110 + CLIENTS - 1) / CLIENTS)))
+    echo $((w > $2 ? w : $2))
+}
+
+# bench_nghttpd_warmup DEVICES: nghttpd's warm-up, every path at least twice on every connection (its first open of
+# each file stays out of the rounds), at least 20,000.
+bench_nghttpd_warmup() {
+    local w=$(($1 * 2 * CLIENTS))
+    echo $((w > 20000 ? w : 20000))
+}
+
 # bench_allocation_counts COUNTS_FILE CONTROL_URL: prints "TOTAL SWIFT" from the malloc-count shim once every push
 # accepted so far is on its device (POST /_emulator/settle) and the shim has written its counters since: it writes
 # them every 50 ms from a thread of its own, which a loaded machine can hold up for longer than any fixed sleep.

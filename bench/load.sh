@@ -35,10 +35,7 @@ DRIVER_ROUNDS=${DRIVER_ROUNDS:-3}
 ALLOC_ROUNDS=${ALLOC_ROUNDS:-3}
 [[ "$DEVICES$ROUNDS$ALLOC_ROUNDS$DRIVER_ROUNDS$CLIENTS$REQUESTS" =~ ^[0-9]+$ ]] && ((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1 && REQUESTS >= 1)) \
     || { echo "ROUNDS, ALLOC_ROUNDS, DRIVER_ROUNDS, DEVICES, CLIENTS and REQUESTS must be whole numbers, at least 1" >&2; exit 64; }
-# Each device's notification centre keeps 100. h2load walks the path list from its start on every connection, so a
-# warm-up of CLIENTS × ceil(110 / CLIENTS) pushes a device gives every device at least 110.
-spread_warmup=$((DEVICES * CLIENTS * ((110 + CLIENTS - 1) / CLIENTS)))
-WARMUP=${WARMUP:-$((spread_warmup > 120000 ? spread_warmup : 120000))}
+WARMUP=${WARMUP:-$(bench_spread_warmup "$DEVICES" 120000)}
 # The counted emulator has one device: the journal's and the fate ring's caps are all it fills.
 COUNTED_WARMUP=${COUNTED_WARMUP:-120000}
 # A timed round passes every device at least once on every connection.
@@ -69,30 +66,19 @@ bench_register_key "$control"
 bench_register_device "$control"
 REQUEST_PATH=/3/device/$TOKEN
 # More devices (DEVICES > 1): the timed rounds go to all of them in turn.
-paths=("$REQUEST_PATH")
-first_token=$TOKEN
-if ((DEVICES > 1)); then
-    bench_register_devices "$control" "$((DEVICES - 1))" bench-phone-more-
-    for token in "${TOKENS[@]}"; do paths+=("/3/device/$token"); done
-fi
-TOKEN=$first_token
-bench_start_nghttpd "${paths[@]}"
+bench_spread_devices "$control" "$DEVICES"
+bench_start_nghttpd "${SPREAD_PATHS[@]}"
 bench_log "nghttpd: pid $NGHTTPD_PID; emulator: pid $EMULATOR_PID (allocations counted on pid $counted_pid); $DEVICES device(s), first token ${TOKEN:0:8}…"
 
 # journal true|false [CONTROL_URL]
 journal() { curl -fsS -X PUT -d "{\"enabled\":$1}" "${2:-$control}/_emulator/journal/settings" >/dev/null; }
 # "TOTAL SWIFT" heap allocations so far, from the preloaded counter.
 allocations() { bench_allocation_counts "$ALLOC_FILE" "$counted_control"; }
-printf '%s\n' "${paths[@]}" >"$BENCH_TMP/paths.txt"
-run_load() { if ((DEVICES > 1)); then REQUEST_PATHS_FILE=$BENCH_TMP/paths.txt bench_h2load_pushes "$@"; else bench_h2load_pushes "$@"; fi; }
 # The counted emulator's load: the same pushes to its own device, with its own key.
 run_counted() { REQUEST_PATH=/3/device/$counted_token JWT=$counted_jwt bench_h2load_pushes "$@"; }
 
-# nghttpd warms up over every path at least twice on every connection (its first open of each file stays out of
-# the rounds).
-nghttpd_warmup=$((DEVICES * 2 * CLIENTS))
-run_load "$NGHTTPD_PORT" "$((nghttpd_warmup > 20000 ? nghttpd_warmup : 20000))" "$BENCH_TMP/warmup-nghttpd.txt"
-run_load "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
+bench_spread_pushes "$NGHTTPD_PORT" "$(bench_nghttpd_warmup "$DEVICES")" "$BENCH_TMP/warmup-nghttpd.txt"
+bench_spread_pushes "$EMULATOR_PRODUCTION_PORT" "$WARMUP" "$BENCH_TMP/warmup-emulator.txt"
 run_counted "$counted_port" "$COUNTED_WARMUP" "$BENCH_TMP/warmup-counted.txt"
 
 # Allocations per push, journal on and off (ALLOC_ROUNDS each), then the counted emulator is stopped.
@@ -128,7 +114,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
         esac
         out=$BENCH_TMP/h2load-$s-$round.txt
         before=$(bench_cpu_ticks "$pid") || bench_die "$s is gone"
-        run_load "$port" "$ROUND_REQUESTS" "$out"
+        bench_spread_pushes "$port" "$ROUND_REQUESTS" "$out"
         after=$(bench_cpu_ticks "$pid") || bench_die "$s died during round $round"
         bench_check_2xx "$s" "$out"
         n_done=$(bench_requests_done "$out")
