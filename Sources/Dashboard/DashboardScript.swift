@@ -232,6 +232,9 @@ enum DashboardScript {
           }
           first = false;
           drawJournal();
+          // Under a load every long-poll answers at once: a read a second at most, each copying up to 500 entries,
+          // keeps an open journal tab from taking a share of the emulator's CPU.
+          if (entries.length) await new Promise((r) => setTimeout(r, 1000));
         }
       } catch (e) { say(e.message, true); } finally { journalPolling = false; }
     }

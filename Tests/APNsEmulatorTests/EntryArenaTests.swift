@@ -72,6 +72,28 @@ struct EntryArenaTests {
         #expect(arena.count == 2)
     }
 
+    @Test func theNewestEntriesAreReadFromTheEndAloneAcrossChunksAndDrops() {
+        var arena = EntryArena()
+        let perChunk = EntryArena.chunkSize / 200
+        let n = 3 * perChunk + 17
+        for i in 0..<n { Self.append(&arena, i) }
+        // The oldest chunk partly dropped, so counting back must leave out its dropped entries.
+        for _ in 0..<(perChunk / 2) { arena.removeFirst() }
+        let all = Self.numbers(arena)
+        for wanted in [0, 1, 16, 17, 18, perChunk, perChunk + 17, 2 * perChunk + 40, all.count - 1, all.count, all.count + 9] {
+            var seen: [Int] = []
+            arena.forEach(newest: wanted) { e in
+                seen.append(Int(e.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+                return true
+            }
+            // The body sees exactly the newest `wanted` (no more: it is not a filtered full walk), oldest first.
+            #expect(seen == Array(all.suffix(wanted)), "newest \(wanted)")
+        }
+        var calls = 0
+        arena.forEach(newest: 10) { _ in calls += 1; return calls < 3 }
+        #expect(calls == 3, "stops when the body says so")
+    }
+
     @Test func anEntryLargerThanAChunkGetsAChunkOfItsOwn() {
         var arena = EntryArena()
         Self.append(&arena, 1)

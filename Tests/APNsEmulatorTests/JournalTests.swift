@@ -151,6 +151,38 @@ struct JournalTests {
         #expect(journal.settings.dropped == 4990)
     }
 
+    @Test func pollsForWhatCameAfterAnIdOrForTheNewestFewAnswerAsAFullScanWould() {
+        // A full journal over several chunks, the oldest dropped, whole entries among the records: the reads that
+        // start at the end of the log must find what a scan of all of it finds.
+        let journal = Journal(capacity: 3000)
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 300)
+        for i in 0..<5000 {
+            if i % 500 == 7 {
+                journal.append(JournalEntry(id: 0, receivedAt: 0, connectionId: 1, environment: .sandbox, method: "POST",
+                                            path: "/3/device/x", status: 400, apnsId: "whole-\(i)"))
+            } else {
+                journal.append(recorded: Self.record(status: i % 3 == 0 ? 400 : 200, body: body))
+            }
+        }
+        let all = journal.query()
+        #expect(all.count == 3000 && all.first?.id == 2001 && all.last?.id == 5000)
+        for afterId: Int64? in [nil, 0, 2000, 2001, 3500, 4990, 4999, 5000, 9000] {
+            let after = all.filter { entry in afterId.map { entry.id > $0 } ?? true }
+            for limit: Int? in [nil, 0, 1, 5, 200, 2999, 3000, 4000] {
+                let filter = JournalFilter(afterId: afterId, limit: limit)
+                #expect(journal.query(filter).map(\.id) == after.suffix(limit ?? .max).map(\.id),
+                        "after \(String(describing: afterId)), limit \(String(describing: limit))")
+                #expect(journal.count(filter) == after.count)
+            }
+            // With a filter on content the newest matches are found however far back they are.
+            let refused = after.filter { $0.status == 400 }
+            #expect(journal.query(JournalFilter(status: 400, afterId: afterId, limit: 50)).map(\.id) == refused.suffix(50).map(\.id))
+        }
+        // A whole entry (id 4508) among the ones read from the end comes back as itself.
+        #expect(journal.query(JournalFilter(afterId: 4507)).first?.apnsId == "whole-4507")
+        #expect(journal.query(JournalFilter(limit: 493)).first?.apnsId == "whole-4507")
+    }
+
     @Test func anOversizedBodyAndHeaderValueAreCutAndTheEntrySaysSo() throws {
         let journal = Journal(capacity: 10)
         let big = [UInt8](repeating: UInt8(ascii: "b"), count: EntryArena.chunkSize + 10)

@@ -98,6 +98,10 @@ public struct JournalFilter: Sendable, Equatable {
         self.limit = limit
     }
 
+    /// Whether it selects entries by what they hold (token, topic, apns-id, status, reason), not only by id
+    /// (`afterId`) and count (`limit`).
+    var selectsByContent: Bool { token != nil || topic != nil || apnsId != nil || status != nil || reason != nil }
+
     func matches(_ e: JournalEntry) -> Bool {
         if let token, e.token != token.lowercased() { return false }
         if let topic, e.topic != topic { return false }

@@ -174,6 +174,34 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// `forEach` over the newest `n` entries only (all of them when there are fewer), oldest first: chunks are
+    /// counted back from the newest, so reading the end of a full log walks a chunk or two, not all of it.
+    package func forEach(newest n: Int, _ body: (UnsafeRawBufferPointer) -> Bool) {
+        guard n > 0 else { return }
+        var chunks = full
+        if let c = current { chunks.append(c) }
+        // The chunk holding the oldest entry wanted, and how many of its live entries come before that one.
+        var start = chunks.count, live = 0
+        while start > 0 && live < n {
+            start -= 1
+            live += chunks[start].entries - (start == 0 ? headDropped : 0)
+        }
+        var skip = max(0, live - n) + (start == 0 ? headDropped : 0)
+        for i in start..<chunks.count {
+            let c = chunks[i]
+            var offset = 0
+            while offset < c.used {
+                let length = Int(c.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                if skip > 0 {
+                    skip -= 1
+                } else if !body(UnsafeRawBufferPointer(start: c.base + offset, count: length)) {
+                    return
+                }
+                offset += length
+            }
+        }
+    }
+
     /// Where the entry after the first `n` of `chunk` starts (reads run rarely; drops must stay cheap).
     private static func offset(in chunk: Chunk, skipping n: Int) -> Int {
         var offset = 0

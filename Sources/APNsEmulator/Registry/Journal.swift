@@ -149,9 +149,6 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Entries matching `filter`, oldest first (the newest `limit` when a limit is given).
-    public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] { query(filter, earliest: nil) }
-
     /// Entries copied out as the journal stores them, for a reader that copies the journal elsewhere in order: no
     /// text is built and nothing is encoded, so copying costs little per entry. A tail (fields and body) shared by
     /// several entries is copied once and referred to from the later ones, which read back only within the copy.
@@ -209,13 +206,21 @@ public final class Journal: Sendable {
         return entries
     }
 
-    private func query(_ filter: JournalFilter, earliest: Int?) -> [JournalEntry] {
+    /// Entries matching `filter`, oldest first (the newest `limit` when a limit is given).
+    public func query(_ filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
         // Under the lock: find the matches and copy their bytes out; text is built after it is released.
         let (copied, aside) = state.withLock { s -> ([UInt8], [Int64: JournalEntry]) in
             var matching: [UnsafeRawBufferPointer] = []
-            s.arena.forEach { e in
+            func visit(_ e: UnsafeRawBufferPointer) -> Bool {
                 if JournalStoredEntry(e).matches(filter, aside: s.aside) { matching.append(e) }
                 return true
+            }
+            // Pollers (the dashboard, `--request-log`) ask for what came after an id, or for the newest few, while a
+            // load fills the journal: those read the end of the log, not all of it, under the lock the push path takes.
+            if let limit = filter.limit, limit >= 0, !filter.selectsByContent {
+                s.arena.forEach(newest: limit, visit)
+            } else {
+                Self.forEach(after: filter.afterId, in: s.arena, visit)
             }
             if let limit = filter.limit, limit >= 0, matching.count > limit {
                 matching.removeFirst(matching.count - limit)
@@ -234,10 +239,18 @@ public final class Journal: Sendable {
         return Self.decode(copied, aside: aside)
     }
 
+    /// Every entry, or only those from the chunk that holds the first entry after `afterId` on (ids grow with
+    /// each entry appended, so the chunks before it hold none that a filter with `afterId` matches).
+    private static func forEach(after afterId: Int64?, in arena: borrowing EntryArena,
+                                _ body: (UnsafeRawBufferPointer) -> Bool) {
+        guard let afterId else { return arena.forEach(body) }
+        arena.forEach(skippingWhile: { JournalStoredEntry($0).id <= afterId }, body)
+    }
+
     public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
         state.withLock { s in
             var n = 0
-            s.arena.forEach { e in
+            Self.forEach(after: filter.afterId, in: s.arena) { e in
                 if JournalStoredEntry(e).matches(filter, aside: s.aside) { n += 1 }
                 return true
             }

@@ -3,8 +3,8 @@ import Foundation
 
 /// `serve --request-log` (or `--log-level debug`): one line per APNs request, as the journal recorded it, in text
 /// or JSON. It reads the journal five times a second: the requests themselves do nothing more for it, but each
-/// read scans the journal under its lock, so it is for watching a sender, not for load tests. Entries it did not
-/// see (a burst beyond one read, a cleared or reset journal) are reported as a count.
+/// read copies up to 2,000 entries and prints a line for each, so it is for watching a sender, not for load tests.
+/// Entries it did not see (a burst beyond one read, a cleared or reset journal) are reported as a count.
 struct RequestLog: Sendable {
     enum Format: String, Sendable {
         case text, json
