@@ -6,6 +6,8 @@
 #
 #   bench/runtime-calls.sh          PUSHES (30000) WARMUP (120000) CLIENTS (8) STREAMS (100) JOURNAL (true)
 #                                   DEVICE (0; 1 = push to a virtual device's token, so delivery is counted too)
+#                                   SITES (0; N = then, over another PUSHES pushes, the N functions calling each
+#                                   runtime entry most, per thread, from the probes' call graphs)
 #
 # Needs root and perf with uprobe support (`perf probe`). Adds the probes it needs (kept for later runs;
 # `perf probe -d 'probe_libswiftCore:*'` removes them). Binds 127.0.0.1 only; stops what it started.
@@ -18,6 +20,9 @@ CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 JOURNAL=${JOURNAL:-true}
 DEVICE=${DEVICE:-0}
+SITES=${SITES:-0}
+[[ "$PUSHES$WARMUP$SITES" =~ ^[0-9]+$ ]] && ((PUSHES >= 1)) \
+    || { echo "PUSHES (at least 1), WARMUP and SITES must be whole numbers" >&2; exit 64; }
 
 bench_require perf h2load curl python3 ldd nm
 [[ $(id -u) == 0 ]] || bench_die "uprobes need root"
@@ -73,3 +78,16 @@ grep -q "status codes: $PUSHES 2xx" "$BENCH_TMP/h2load.txt" \
 printf 'calls per accepted push (%d pushes, journal %s, %s):\n' "$PUSHES" "$JOURNAL" \
     "$([[ "$DEVICE" == 1 ]] && echo "delivered to a virtual device" || echo "no device")"
 awk -F, -v n="$PUSHES" '/probe_/ { split($3, name, ":"); printf "  %-45s %8.2f\n", name[2], $1 / n }' "$stat"
+
+if ((SITES > 0)); then
+    # A second run, recorded with call graphs unwound from DWARF (frame pointers lose the caller at a probe on a
+    # function's entry); perf stat above counted without that cost, and its counts scale what this one records.
+    sites=$BENCH_TMP/sites.data
+    bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$PUSHES" "$BENCH_TMP/h2load-sites.txt" \
+        perf record -q --call-graph dwarf,2048 $(printf -- '-e %s ' "${events[@]}") -p "$EMULATOR_PID" -o "$sites" --
+    grep -q "status codes: $PUSHES 2xx" "$BENCH_TMP/h2load-sites.txt" \
+        || { cat "$BENCH_TMP/h2load-sites.txt" >&2; bench_die "not every push was accepted"; }
+    printf '\nwhere they are called from (%d more pushes; the first caller outside the runtime, the standard library and\nvalue witnesses; estimates, scaled to the counts above):\n' "$PUSHES"
+    perf script -i "$sites" -F comm,event,ip,sym 2>"$BENCH_TMP/perf-script.txt" | python3 "$BENCH_DIR/runtime_call_sites.py" "$PUSHES" "$SITES" "$stat" \
+        || { cat "$BENCH_TMP/perf-script.txt" >&2; bench_die "perf script failed on $sites"; }
+fi
