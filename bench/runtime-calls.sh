@@ -6,8 +6,8 @@
 #
 #   bench/runtime-calls.sh          PUSHES (30000) WARMUP (120000) CLIENTS (8) STREAMS (100) JOURNAL (true)
 #                                   DEVICE (0; 1 = push to a virtual device's token, so delivery is counted too)
-#                                   SITES (0; N = then, over another PUSHES pushes, the N functions calling each
-#                                   runtime entry most, per thread, from the probes' call graphs)
+#                                   SITES (0; N = then, over SITES_PUSHES (3000) more pushes, the N functions
+#                                   calling each runtime entry most, per thread, from the probes' call graphs)
 #
 # Needs root and perf with uprobe support (`perf probe`). Adds the probes it needs (kept for later runs;
 # `perf probe -d 'probe_libswiftCore:*'` removes them). Binds 127.0.0.1 only; stops what it started.
@@ -21,8 +21,14 @@ STREAMS=${STREAMS:-100}
 JOURNAL=${JOURNAL:-true}
 DEVICE=${DEVICE:-0}
 SITES=${SITES:-0}
-[[ "$PUSHES$WARMUP$SITES" =~ ^[0-9]+$ ]] && ((PUSHES >= 1)) \
-    || { echo "PUSHES (at least 1), WARMUP and SITES must be whole numbers" >&2; exit 64; }
+# Every runtime call is a sample of a few KiB with its stack: ~200 a push, so a few thousand pushes are plenty.
+SITES_PUSHES=${SITES_PUSHES:-3000}
+for v in PUSHES WARMUP SITES SITES_PUSHES; do
+    # Written without leading zeros: bash arithmetic reads 010 as octal, h2load as ten.
+    [[ "${!v}" =~ ^(0|[1-9][0-9]*)$ ]] || { echo "$v must be a whole number (got '${!v}')" >&2; exit 64; }
+done
+((PUSHES >= 1 && SITES_PUSHES >= 1 && SITES_PUSHES <= 20000)) \
+    || { echo "PUSHES must be at least 1, SITES_PUSHES from 1 to 20000" >&2; exit 64; }
 
 bench_require perf h2load curl python3 ldd nm
 [[ $(id -u) == 0 ]] || bench_die "uprobes need root"
@@ -83,11 +89,13 @@ if ((SITES > 0)); then
     # A second run, recorded with call graphs unwound from DWARF (frame pointers lose the caller at a probe on a
     # function's entry); perf stat above counted without that cost, and its counts scale what this one records.
     sites=$BENCH_TMP/sites.data
-    bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$PUSHES" "$BENCH_TMP/h2load-sites.txt" \
-        perf record -q --call-graph dwarf,2048 $(printf -- '-e %s ' "${events[@]}") -p "$EMULATOR_PID" -o "$sites" --
-    grep -q "status codes: $PUSHES 2xx" "$BENCH_TMP/h2load-sites.txt" \
+    bench_h2load_pushes "$EMULATOR_PRODUCTION_PORT" "$SITES_PUSHES" "$BENCH_TMP/h2load-sites.txt" \
+        perf record -q --call-graph dwarf,4096 $(printf -- '-e %s ' "${events[@]}") -p "$EMULATOR_PID" -o "$sites" --
+    grep -q "status codes: $SITES_PUSHES 2xx" "$BENCH_TMP/h2load-sites.txt" \
         || { cat "$BENCH_TMP/h2load-sites.txt" >&2; bench_die "not every push was accepted"; }
-    printf '\nwhere they are called from (%d more pushes; the first caller outside the runtime, the standard library and\nvalue witnesses; estimates, scaled to the counts above):\n' "$PUSHES"
-    perf script -i "$sites" -F comm,event,ip,sym 2>"$BENCH_TMP/perf-script.txt" | python3 "$BENCH_DIR/runtime_call_sites.py" "$PUSHES" "$SITES" "$stat" \
+    perf script -i "$sites" -F comm,event,ip,sym >"$BENCH_TMP/sites.txt" 2>"$BENCH_TMP/perf-script.txt" \
         || { cat "$BENCH_TMP/perf-script.txt" >&2; bench_die "perf script failed on $sites"; }
+    printf '\nwhere they are called from (%d more pushes; the first caller outside the runtime, the standard library and\nvalue witnesses; estimates, scaled to the counts above):\n' "$SITES_PUSHES"
+    python3 "$BENCH_DIR/runtime_call_sites.py" "$SITES_PUSHES" "$SITES" "$stat" "$PUSHES" <"$BENCH_TMP/sites.txt" \
+        || bench_die "runtime_call_sites.py could not read $BENCH_TMP/sites.txt"
 fi

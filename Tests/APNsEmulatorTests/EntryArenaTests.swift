@@ -94,6 +94,27 @@ struct EntryArenaTests {
         #expect(calls == 3, "stops when the body says so")
     }
 
+    @Test func theNewestEntriesOfAnEmptyArenaOrOfOneChunkWithDropsAreWhatIsLeft() {
+        func newest(_ arena: borrowing EntryArena, _ n: Int) -> [Int] {
+            var seen: [Int] = []
+            arena.forEach(newest: n) { seen.append(Int($0.loadUnaligned(fromByteOffset: 4, as: UInt32.self))); return true }
+            return seen
+        }
+        var arena = EntryArena()
+        #expect(newest(arena, 5).isEmpty)
+        // Only the chunk new entries go to, its first entries dropped.
+        for i in 0..<10 { Self.append(&arena, i) }
+        for _ in 0..<4 { arena.removeFirst() }
+        #expect(newest(arena, 3) == [7, 8, 9])
+        #expect(newest(arena, 6) == [4, 5, 6, 7, 8, 9])
+        #expect(newest(arena, 50) == [4, 5, 6, 7, 8, 9])
+        #expect(newest(arena, 0).isEmpty && newest(arena, -1).isEmpty)
+        arena.removeAll()
+        #expect(newest(arena, 5).isEmpty)
+        Self.append(&arena, 42)
+        #expect(newest(arena, 5) == [42])
+    }
+
     @Test func anEntryLargerThanAChunkGetsAChunkOfItsOwn() {
         var arena = EntryArena()
         Self.append(&arena, 1)

@@ -166,6 +166,7 @@ struct JournalTests {
         }
         let all = journal.query()
         #expect(all.count == 3000 && all.first?.id == 2001 && all.last?.id == 5000)
+        #expect(journal.settings.memoryBytes >= 3 * EntryArena.chunkSize, "the entries span several chunks")
         for afterId: Int64? in [nil, 0, 2000, 2001, 3500, 4990, 4999, 5000, 9000] {
             let after = all.filter { entry in afterId.map { entry.id > $0 } ?? true }
             for limit: Int? in [nil, 0, 1, 5, 200, 2999, 3000, 4000] {
@@ -181,6 +182,17 @@ struct JournalTests {
         // A whole entry (id 4508) among the ones read from the end comes back as itself.
         #expect(journal.query(JournalFilter(afterId: 4507)).first?.apnsId == "whole-4507")
         #expect(journal.query(JournalFilter(limit: 493)).first?.apnsId == "whole-4507")
+        #expect(journal.query(JournalFilter(limit: -1)).count == 3000, "a negative limit is no limit")
+        #expect(journal.count() == 3000 && journal.count(JournalFilter(limit: 5)) == 3000)
+        // Cleared, the journal answers from nothing, and then from what came after (ids go on from 5001).
+        journal.clear()
+        #expect(journal.query(JournalFilter(limit: 10)).isEmpty && journal.count(JournalFilter(afterId: 4000)) == 0)
+        journal.append(recorded: Self.record())
+        journal.append(recorded: Self.record())
+        #expect(journal.query(JournalFilter(limit: 10)).map(\.id) == [5001, 5002])
+        #expect(journal.query(JournalFilter(afterId: 4000, limit: 1)).map(\.id) == [5002])
+        #expect(journal.query(JournalFilter(afterId: 5001)).map(\.id) == [5002])
+        #expect(journal.count(JournalFilter(afterId: 5001)) == 1 && journal.count() == 2)
     }
 
     @Test func anOversizedBodyAndHeaderValueAreCutAndTheEntrySaysSo() throws {

@@ -99,7 +99,8 @@ public struct JournalFilter: Sendable, Equatable {
     }
 
     /// Whether it selects entries by what they hold (token, topic, apns-id, status, reason), not only by id
-    /// (`afterId`) and count (`limit`).
+    /// (`afterId`) and count (`limit`). A new field that selects by content must be added here too: without it, the
+    /// journal answers a filter from its newest entries alone.
     var selectsByContent: Bool { token != nil || topic != nil || apnsId != nil || status != nil || reason != nil }
 
     func matches(_ e: JournalEntry) -> Bool {

@@ -178,17 +178,18 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
     /// counted back from the newest, so reading the end of a full log walks a chunk or two, not all of it.
     package func forEach(newest n: Int, _ body: (UnsafeRawBufferPointer) -> Bool) {
         guard n > 0 else { return }
-        var chunks = full
-        if let c = current { chunks.append(c) }
+        // Chunks by index, `current` last, without copying `full` into a new array under the caller's lock.
+        let chunkTotal = full.count + (current == nil ? 0 : 1)
+        func chunk(_ i: Int) -> Chunk { i < full.count ? full[i] : current! }
         // The chunk holding the oldest entry wanted, and how many of its live entries come before that one.
-        var start = chunks.count, live = 0
+        var start = chunkTotal, live = 0
         while start > 0 && live < n {
             start -= 1
-            live += chunks[start].entries - (start == 0 ? headDropped : 0)
+            live += chunk(start).entries - (start == 0 ? headDropped : 0)
         }
         var skip = max(0, live - n) + (start == 0 ? headDropped : 0)
-        for i in start..<chunks.count {
-            let c = chunks[i]
+        for i in start..<chunkTotal {
+            let c = chunk(i)
             var offset = 0
             while offset < c.used {
                 let length = Int(c.base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))

@@ -36,6 +36,18 @@ public final class Journal: Sendable {
             arena.removeFirst()
         }
 
+        /// How many of the newest entries a filter on id and count alone selects (nil for a filter on content,
+        /// which may select any). Ids are consecutive from the oldest entry kept to the newest: each entry takes
+        /// the next one as it is appended, and entries leave from the oldest end only.
+        func newestMatchingCount(_ filter: JournalFilter, countingLimit: Bool = true) -> Int? {
+            guard !filter.selectsByContent else { return nil }
+            var n = arena.count
+            if let afterId = filter.afterId { n = Int(clamping: min(Int64(n), max(0, nextId - 1 - afterId))) }
+            // A negative limit is no limit, as in `query`.
+            if countingLimit, let limit = filter.limit, limit >= 0 { n = min(n, limit) }
+            return n
+        }
+
         /// Makes room for one more entry and returns its id.
         mutating func nextSlot() -> Int64 {
             let id = nextId
@@ -217,8 +229,8 @@ public final class Journal: Sendable {
             }
             // Pollers (the dashboard, `--request-log`) ask for what came after an id, or for the newest few, while a
             // load fills the journal: those read the end of the log, not all of it, under the lock the push path takes.
-            if let limit = filter.limit, limit >= 0, !filter.selectsByContent {
-                s.arena.forEach(newest: limit, visit)
+            if let newest = s.newestMatchingCount(filter) {
+                s.arena.forEach(newest: newest, visit)
             } else {
                 Self.forEach(after: filter.afterId, in: s.arena, visit)
             }
@@ -249,6 +261,8 @@ public final class Journal: Sendable {
 
     public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
         state.withLock { s in
+            // `count` ignores the limit, as it always has.
+            if let n = s.newestMatchingCount(filter, countingLimit: false) { return n }
             var n = 0
             Self.forEach(after: filter.afterId, in: s.arena) { e in
                 if JournalStoredEntry(e).matches(filter, aside: s.aside) { n += 1 }
