@@ -51,4 +51,35 @@ struct DeviceWallTests {
             #expect((wall.json["devices"] as? [Any])?.count == 50)
         }
     }
+
+    @Test func theWallListsTheFirstDevicesByCreationAcrossShardsWithEachAppsNewestFates() async throws {
+        try await DeviceHarness.run(configure: { $0.manualClock = true }) { h in
+            // Forty devices over the farm's shards, each with two apps, and pushes to some of them.
+            #expect(h.call("POST", "/_emulator/devices:batch",
+                           #"{"count":40,"idPrefix":"d","template":{"apps":[{"bundleId":"com.example.app"},{"bundleId":"com.example.two"}]}}"#).status == 201)
+            let everyId = try #require(h.call("GET", "/_emulator/devices").json["devices"] as? [[String: Any]])
+                .compactMap { $0["id"] as? String }
+            #expect(everyId.count == 40)
+            var sent: [String: [String]] = [:]
+            for id in everyId.prefix(6) {
+                let token = try h.authorizedToken(h.appPath(id, "com.example.app"))
+                for n in 0..<3 { sent[id, default: []].append(try await h.accepted(token, payload: #"{"aps":{"alert":"\#(n)"}}"#)) }
+            }
+            let wall = h.call("GET", "/_emulator/device-wall", query: [("limit", "5"), ("recent", "2")])
+            #expect(wall.status == 200, "\(wall.text)")
+            #expect(wall.json["totalDevices"] as? Int == 40)
+            let devices = try #require(wall.json["devices"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+            #expect(devices == Array(everyId.prefix(5)), "the first five in creation order, whatever their shards")
+            let apps = try #require(wall.json["apps"] as? [[String: Any]])
+            #expect(apps.count == 10)
+            for app in apps {
+                let device = try #require(app["deviceId"] as? String), bundle = try #require(app["bundleId"] as? String)
+                let ids = (app["deliveries"] as? [[String: Any]] ?? []).compactMap { $0["apnsId"] as? String }
+                let all = try #require(h.call("GET", "/_emulator/deliveries", query: [("deviceId", device), ("bundleId", bundle)])
+                    .json["deliveries"] as? [[String: Any]]).compactMap { $0["apnsId"] as? String }
+                #expect(ids == Array(all.suffix(2)), "\(device) \(bundle): the newest two fates, as the app's own list has them")
+                if bundle == "com.example.app" { #expect(Set(ids).isSubset(of: Set(sent[device] ?? [])) && ids.count == 2) }
+            }
+        }
+    }
 }

@@ -44,4 +44,30 @@ struct FateLogTests {
         #expect(log.matching(apnsId: String(id.dropLast())).isEmpty)
         #expect(log.matching(apnsId: "Ä" + id.dropFirst()).isEmpty)
     }
+
+    @Test func theNewestFatesOfManyInstallsComeFromOneWalkAsEachAppsOwnMatchingWould() {
+        var log = FateLog(capacity: 5_000)
+        // Three devices with one app, and a second app on one of them: installs that share a device id (and so its
+        // fingerprint) must still be told apart by bundle id.
+        for n in 0..<8_000 {
+            var f = Self.fate(n)
+            if n % 7 == 0 { f.bundleId = "com.example.other" }
+            log.append(f)
+        }
+        let installs = [InstallKey(deviceId: "iphone-0", bundleId: "com.example.app"),
+                        InstallKey(deviceId: "iphone-0", bundleId: "com.example.other"),
+                        InstallKey(deviceId: "iphone-2", bundleId: "com.example.app"),
+                        InstallKey(deviceId: "iphone-9", bundleId: "com.example.app"),
+                        InstallKey(deviceId: "iphone-", bundleId: "com.example.app")]
+        for recent in [1, 3, 16, 700, 5_000] {
+            let newest = log.newest(recent, of: installs)
+            for key in installs {
+                let expected = Array(log.matching(deviceId: key.deviceId, bundleId: key.bundleId).suffix(recent))
+                #expect(newest[key]?.map(\.fate) == expected, "\(key), recent \(recent)")
+            }
+            #expect(newest[installs[3]]?.isEmpty == true && newest[installs[4]]?.isEmpty == true)
+            #expect(newest[installs[1]]?.isEmpty == false, "the second app of a device is found apart from the first")
+        }
+        #expect(log.newest(0, of: installs).isEmpty && log.newest(5, of: []).isEmpty)
+    }
 }

@@ -19,17 +19,18 @@ struct DeviceWallView: Encodable {
     }
 
     init(farm: DeviceFarm, limit: Int, recent: Int) {
-        let all = farm.devices()
-        let shown = all.prefix(limit)
-        totalDevices = all.count
+        let (total, shown) = farm.firstDevices(limit)
+        totalDevices = total
         devices = shown.map(DeviceView.init)
+        let installs = shown.flatMap { device in device.installOrder.map { InstallKey(deviceId: device.id, bundleId: $0) } }
+        let fates = farm.newestFates(of: installs, recent: recent)
         apps = shown.flatMap { device in
             device.installedApps.map { app in
                 WallApp(deviceId: device.id, bundleId: app.bundleId,
                         centre: CentreView(app),
                         events: app.events.suffix(recent).map(EventView.init),
                         calls: app.calls.suffix(recent).map(CallView.init),
-                        deliveries: Array(farm.fates(deviceId: device.id, bundleId: app.bundleId).suffix(recent)))
+                        deliveries: fates[InstallKey(deviceId: device.id, bundleId: app.bundleId)] ?? [])
             }
         }
     }

@@ -50,8 +50,34 @@ extension DeviceFarm {
 
     /// Every device, in creation order.
     public func devices() -> [VirtualDevice] {
-        shards.flatMap { shard in shard.state.withLock { s in s.order.compactMap { s.devices[$0] } } }
-            .sorted { $0.creationNumber < $1.creationNumber }
+        firstDevices(.max).devices
+    }
+
+    /// The first `limit` devices in creation order, and how many the farm has. Each shard keeps its devices in
+    /// creation order, so only the first `limit` of each are copied out (the device wall shows 50 of maybe 100,000).
+    public func firstDevices(_ limit: Int) -> (total: Int, devices: [VirtualDevice]) {
+        var total = 0
+        var candidates: [VirtualDevice] = []
+        for shard in shards {
+            shard.state.withLock { s in
+                total += s.order.count
+                candidates += s.order.prefix(max(0, limit)).compactMap { s.devices[$0.id] }
+            }
+        }
+        candidates.sort { $0.creationNumber < $1.creationNumber }
+        return (total, Array(candidates.prefix(max(0, limit))))
+    }
+
+    /// The newest `recent` fates of each install, oldest first: one walk of each shard's log for all of them.
+    func newestFates(of installs: [InstallKey], recent: Int) -> [InstallKey: [PushFate]] {
+        var byShard: [Int: [InstallKey]] = [:]
+        for key in installs { byShard[spread.shard(ofDevice: key.deviceId), default: []].append(key) }
+        var out: [InstallKey: [PushFate]] = [:]
+        for (index, keys) in byShard {
+            let found = shards[index].state.withLock { s in s.fates.log.newest(recent, of: keys) }
+            for (key, fates) in found { out[key] = fates.map(\.fate) }
+        }
+        return out
     }
 
     /// Whether a device with this id exists.

@@ -6,8 +6,8 @@ struct DeviceStore: ~Copyable, Sendable {
     /// Devices by id. Devices and apps are added and removed only through `add` and `remove…` below, which keep
     /// the creation and install orders in step.
     var devices: [String: VirtualDevice] = [:]
-    /// Device ids in creation order.
-    private(set) var order: [String] = []
+    /// Device ids in creation order (by `creationNumber`: two creations racing to one shard may arrive out of it).
+    private(set) var order: [(number: Int, id: String)] = []
     /// token → (device, bundle id, network flag) of the install that owns it. Keys are added and removed
     /// only through `setOwner` and `removeOwner`.
     private(set) var owners: [TokenKey: TokenOwner] = [:]
@@ -23,12 +23,14 @@ struct DeviceStore: ~Copyable, Sendable {
 
     mutating func add(_ device: VirtualDevice) {
         devices[device.id] = device
-        order.append(device.id)
+        // Searched from the end: a device is almost always the newest.
+        let at = order.lastIndex { $0.number < device.creationNumber }.map { $0 + 1 } ?? 0
+        order.insert((device.creationNumber, device.id), at: at)
     }
 
     mutating func removeDevice(_ id: String) {
         devices[id] = nil
-        order.removeAll { $0 == id }
+        order.removeAll { $0.id == id }
     }
 
     mutating func add(_ app: VirtualApp, on deviceId: String) {

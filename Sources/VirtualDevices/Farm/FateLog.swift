@@ -80,6 +80,32 @@ struct FateLog: ~Copyable {
         return out
     }
 
+    /// The newest `recent` fates of each install in `installs`, oldest first, with their sequence numbers: one walk
+    /// of the log for all of them (the device wall asks for dozens of apps; a walk each held the shard's lock, which
+    /// delivery takes, once an app). Installs are told apart by a fingerprint of their device id, then compared whole.
+    func newest(_ recent: Int, of installs: [InstallKey]) -> [InstallKey: [(seq: UInt64, fate: PushFate)]] {
+        guard recent > 0, !installs.isEmpty else { return [:] }
+        var byDevice: [UInt64: [Int]] = [:]
+        for (i, key) in installs.enumerated() { byDevice[Fingerprint.of(key.deviceId), default: []].append(i) }
+        var found = [[UnsafeRawBufferPointer]](repeating: [], count: installs.count)
+        arena.forEach { bytes in
+            var r = EntryByteReader(bytes, at: Self.fixedSize)
+            _ = r.bytesOrNil()
+            guard let device = r.bytesOrNil(),
+                  let candidates = byDevice[Fingerprint.of(bytes: device.assumingMemoryBound(to: UInt8.self))],
+                  let bundle = r.bytesOrNil() else { return true }
+            for i in candidates where Self.matches(device, installs[i].deviceId) && Self.matches(bundle, installs[i].bundleId) {
+                found[i].append(bytes)
+                // Only the newest `recent` are kept: trimmed in halves, so a busy app costs no shift per fate.
+                if found[i].count >= 2 * recent { found[i].removeFirst(found[i].count - recent) }
+            }
+            return true
+        }
+        var out: [InstallKey: [(seq: UInt64, fate: PushFate)]] = [:]
+        for (i, key) in installs.enumerated() { out[key] = found[i].suffix(recent).map(Self.decode) }
+        return out
+    }
+
     /// Whether the stored field is `wanted` (nil: anything), with ASCII case folded when `ignoringCase`: the
     /// field it is asked for, the apns-id, is a UUID (validated before a push reaches a device), so that is
     /// what `lowercased()` would do.
