@@ -57,9 +57,10 @@ struct DeviceWallTests {
             // Forty devices over the farm's shards, each with two apps, and pushes to some of them.
             #expect(h.call("POST", "/_emulator/devices:batch",
                            #"{"count":40,"idPrefix":"d","template":{"apps":[{"bundleId":"com.example.app"},{"bundleId":"com.example.two"}]}}"#).status == 201)
-            let everyId = try #require(h.call("GET", "/_emulator/devices").json["devices"] as? [[String: Any]])
-                .compactMap { $0["id"] as? String }
-            #expect(everyId.count == 40)
+            // Batch ids are the prefix and the device's number, created in that order.
+            let everyId = (1...40).map { "d\($0)" }
+            #expect(Set(try #require(h.call("GET", "/_emulator/devices").json["devices"] as? [[String: Any]])
+                .compactMap { $0["id"] as? String }) == Set(everyId))
             var sent: [String: [String]] = [:]
             for id in everyId.prefix(6) {
                 let token = try h.authorizedToken(h.appPath(id, "com.example.app"))

@@ -59,11 +59,12 @@ struct FateLogTests {
                         InstallKey(deviceId: "iphone-2", bundleId: "com.example.app"),
                         InstallKey(deviceId: "iphone-9", bundleId: "com.example.app"),
                         InstallKey(deviceId: "iphone-", bundleId: "com.example.app")]
-        for recent in [1, 3, 16, 700, 5_000] {
-            let newest = log.newest(recent, of: installs)
+        // With the real fingerprint, and with one under which every device id collides (the bytes then decide).
+        for (recent, collide) in [1, 3, 16, 700, 5_000].flatMap({ r in [(r, false), (r, true)] }) {
+            let newest = collide ? log.newest(recent, of: installs, fingerprint: { _ in 42 }) : log.newest(recent, of: installs)
             for key in installs {
                 let expected = Array(log.matching(deviceId: key.deviceId, bundleId: key.bundleId).suffix(recent))
-                #expect(newest[key]?.map(\.fate) == expected, "\(key), recent \(recent)")
+                #expect(newest[key]?.map(\.fate) == expected, "\(key), recent \(recent), colliding \(collide)")
             }
             #expect(newest[installs[3]]?.isEmpty == true && newest[installs[4]]?.isEmpty == true)
             #expect(newest[installs[1]]?.isEmpty == false, "the second app of a device is found apart from the first")

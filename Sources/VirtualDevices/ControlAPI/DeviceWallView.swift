@@ -22,7 +22,7 @@ struct DeviceWallView: Encodable {
         let (total, shown) = farm.firstDevices(limit)
         totalDevices = total
         devices = shown.map(DeviceView.init)
-        let installs = shown.flatMap { device in device.installOrder.map { InstallKey(deviceId: device.id, bundleId: $0) } }
+        let installs = shown.flatMap { device in device.installedApps.map { InstallKey(deviceId: device.id, bundleId: $0.bundleId) } }
         let fates = farm.newestFates(of: installs, recent: recent)
         apps = shown.flatMap { device in
             device.installedApps.map { app in

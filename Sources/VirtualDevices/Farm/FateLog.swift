@@ -84,20 +84,30 @@ struct FateLog: ~Copyable {
     /// of the log for all of them (the device wall asks for dozens of apps; a walk each held the shard's lock, which
     /// delivery takes, once an app). Installs are told apart by a fingerprint of their device id, then compared whole.
     func newest(_ recent: Int, of installs: [InstallKey]) -> [InstallKey: [(seq: UInt64, fate: PushFate)]] {
+        newest(recent, of: installs, fingerprint: { Fingerprint.of(bytes: $0) })
+    }
+
+    /// The same with the fingerprint given (a test makes every device id collide, so the exact comparison decides).
+    func newest(_ recent: Int, of installs: [InstallKey], fingerprint: (UnsafeBufferPointer<UInt8>) -> UInt64)
+        -> [InstallKey: [(seq: UInt64, fate: PushFate)]]
+    {
         guard recent > 0, !installs.isEmpty else { return [:] }
         var byDevice: [UInt64: [Int]] = [:]
-        for (i, key) in installs.enumerated() { byDevice[Fingerprint.of(key.deviceId), default: []].append(i) }
+        for (i, key) in installs.enumerated() {
+            var id = key.deviceId
+            byDevice[id.withUTF8 { fingerprint($0) }, default: []].append(i)
+        }
         var found = [[UnsafeRawBufferPointer]](repeating: [], count: installs.count)
         arena.forEach { bytes in
             var r = EntryByteReader(bytes, at: Self.fixedSize)
             _ = r.bytesOrNil()
             guard let device = r.bytesOrNil(),
-                  let candidates = byDevice[Fingerprint.of(bytes: device.assumingMemoryBound(to: UInt8.self))],
+                  let candidates = byDevice[fingerprint(device.assumingMemoryBound(to: UInt8.self))],
                   let bundle = r.bytesOrNil() else { return true }
             for i in candidates where Self.matches(device, installs[i].deviceId) && Self.matches(bundle, installs[i].bundleId) {
                 found[i].append(bytes)
                 // Only the newest `recent` are kept: trimmed in halves, so a busy app costs no shift per fate.
-                if found[i].count >= 2 * recent { found[i].removeFirst(found[i].count - recent) }
+                if found[i].count - recent >= recent { found[i].removeFirst(found[i].count - recent) }
             }
             return true
         }
