@@ -24,11 +24,9 @@ CLIENTS=${CLIENTS:-8}
 STREAMS=${STREAMS:-100}
 FREQUENCY=${FREQUENCY:-2000}
 RESULTS_DIR=${RESULTS_DIR:-$REPO_ROOT/bench/results}
-[[ "$PUSHES$ROUNDS$DEVICES$CLIENTS$STREAMS$FREQUENCY" =~ ^[0-9]+$ ]] \
-    && ((PUSHES >= 1 && ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1 && STREAMS >= 1 && FREQUENCY >= 1)) \
-    || { echo "PUSHES, ROUNDS, DEVICES, CLIENTS, STREAMS and FREQUENCY must be whole numbers, at least 1" >&2; exit 64; }
+bench_whole_numbers 1 PUSHES ROUNDS DEVICES CLIENTS STREAMS FREQUENCY
 WARMUP=${WARMUP:-$(bench_spread_warmup "$DEVICES" 150000)}
-[[ "$WARMUP" =~ ^[0-9]+$ ]] && ((WARMUP >= 1)) || { echo "WARMUP must be a whole number, at least 1" >&2; exit 64; }
+bench_whole_numbers 1 WARMUP
 [[ "$JOURNAL" == true || "$JOURNAL" == false ]] || { echo "JOURNAL must be true or false" >&2; exit 64; }
 
 bench_require perf h2load python3 curl nghttpd

@@ -33,6 +33,17 @@ BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/apns-bench.XXXXXX")
 bench_log() { printf '%s\n' "$*" >&2; }
 bench_die() { bench_log "error: $*"; exit 1; }
 
+# bench_whole_numbers MIN NAME...: each named variable holds a whole number of at least MIN, written without leading
+# zeros (bash arithmetic reads 010 as octal, h2load as ten); else says which and exits 64.
+bench_whole_numbers() {
+    local min=$1 name
+    shift
+    for name in "$@"; do
+        [[ "${!name}" =~ ^(0|[1-9][0-9]*)$ ]] && ((${!name} >= min)) \
+            || { echo "$name must be a whole number of at least $min (got '${!name}')" >&2; exit 64; }
+    done
+}
+
 # bench_await_exit PID: gives a process sent TERM up to ~5 s to shut down gracefully, then insists, and reaps it.
 bench_await_exit() {
     local i

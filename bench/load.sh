@@ -33,8 +33,7 @@ CONNECTIONS=${CONNECTIONS:-10000}
 DEVICES=${DEVICES:-1}
 DRIVER_ROUNDS=${DRIVER_ROUNDS:-3}
 ALLOC_ROUNDS=${ALLOC_ROUNDS:-3}
-[[ "$DEVICES$ROUNDS$ALLOC_ROUNDS$DRIVER_ROUNDS$CLIENTS$REQUESTS" =~ ^[0-9]+$ ]] && ((ROUNDS >= 1 && ALLOC_ROUNDS >= 1 && DRIVER_ROUNDS >= 1 && DEVICES >= 1 && CLIENTS >= 1 && REQUESTS >= 1)) \
-    || { echo "ROUNDS, ALLOC_ROUNDS, DRIVER_ROUNDS, DEVICES, CLIENTS and REQUESTS must be whole numbers, at least 1" >&2; exit 64; }
+bench_whole_numbers 1 ROUNDS ALLOC_ROUNDS DRIVER_ROUNDS DEVICES CLIENTS REQUESTS
 WARMUP=${WARMUP:-$(bench_spread_warmup "$DEVICES" 120000)}
 # The counted emulator has one device: the journal's and the fate ring's caps are all it fills.
 COUNTED_WARMUP=${COUNTED_WARMUP:-120000}

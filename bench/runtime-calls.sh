@@ -23,12 +23,9 @@ DEVICE=${DEVICE:-0}
 SITES=${SITES:-0}
 # Every runtime call is a sample of a few KiB with its stack: ~200 a push, so a few thousand pushes are plenty.
 SITES_PUSHES=${SITES_PUSHES:-3000}
-for v in PUSHES WARMUP SITES SITES_PUSHES; do
-    # Written without leading zeros: bash arithmetic reads 010 as octal, h2load as ten.
-    [[ "${!v}" =~ ^(0|[1-9][0-9]*)$ ]] || { echo "$v must be a whole number (got '${!v}')" >&2; exit 64; }
-done
-((PUSHES >= 1 && SITES_PUSHES >= 1 && SITES_PUSHES <= 20000)) \
-    || { echo "PUSHES must be at least 1, SITES_PUSHES from 1 to 20000" >&2; exit 64; }
+bench_whole_numbers 0 WARMUP SITES
+bench_whole_numbers 1 PUSHES SITES_PUSHES
+((SITES_PUSHES <= 20000)) || { echo "SITES_PUSHES must be at most 20000" >&2; exit 64; }
 
 bench_require perf h2load curl python3 ldd nm
 [[ $(id -u) == 0 ]] || bench_die "uprobes need root"
