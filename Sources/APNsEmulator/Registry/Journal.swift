@@ -39,12 +39,12 @@ public final class Journal: Sendable {
         /// How many of the newest entries a filter on id and count alone selects (nil for a filter on content,
         /// which may select any). Ids are consecutive from the oldest entry kept to the newest: each entry takes
         /// the next one as it is appended, and entries leave from the oldest end only.
-        func newestMatchingCount(_ filter: JournalFilter, countingLimit: Bool = true) -> Int? {
+        func newestMatchingCount(_ filter: JournalFilter) -> Int? {
             guard !filter.selectsByContent else { return nil }
             var n = arena.count
             if let afterId = filter.afterId { n = Int(clamping: min(Int64(n), max(0, nextId - 1 - afterId))) }
             // A negative limit is no limit, as in `query`.
-            if countingLimit, let limit = filter.limit, limit >= 0 { n = min(n, limit) }
+            if let limit = filter.limit, limit >= 0 { n = min(n, limit) }
             return n
         }
 
@@ -262,7 +262,9 @@ public final class Journal: Sendable {
     public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
         state.withLock { s in
             // `count` ignores the limit, as it always has.
-            if let n = s.newestMatchingCount(filter, countingLimit: false) { return n }
+            var unlimited = filter
+            unlimited.limit = nil
+            if let n = s.newestMatchingCount(unlimited) { return n }
             var n = 0
             Self.forEach(after: filter.afterId, in: s.arena) { e in
                 if JournalStoredEntry(e).matches(filter, aside: s.aside) { n += 1 }
