@@ -29,7 +29,7 @@ extension ControlAPI {
                 }
             }
         }
-        return try ControlAPIResponse.json("entries", entries)
+        return ControlAPIResponse.bytes(JournalEntry.listingJSON(entries))
     }
 
     /// The longest a journal long-poll waits.

@@ -1,0 +1,55 @@
+extension JournalEntry {
+    /// This entry as the control API's `JSONEncoder` writes it (sorted keys, nil fields left out), without the
+    /// `Encodable` machinery that took most of a journal read's time. A test compares the two byte for byte, so a
+    /// field added to `JournalEntry` and not here fails it.
+    package func writeJSON(to w: inout CompactJSONWriter) {
+        w.beginObject()
+        w.key("apnsId"); w.value(apnsId)
+        w.field("apnsUniqueId", apnsUniqueId)
+        w.key("authMode"); w.value(authMode)
+        w.key("authOutcome"); w.value(authOutcome)
+        w.field("collapseId", collapseId)
+        w.key("connectionId"); w.value(connectionId)
+        w.key("durationMicros"); w.value(durationMicros)
+        w.key("environment"); w.value(environment.rawValue)
+        w.field("expiration", expiration)
+        w.field("faultId", faultId)
+        w.key("headers")
+        w.beginArray()
+        for pair in headers {
+            w.beginArray()
+            for part in pair { w.value(part) }
+            w.endArray()
+        }
+        w.endArray()
+        w.key("id"); w.value(id)
+        w.field("keyId", keyId)
+        w.key("method"); w.value(method)
+        w.key("path"); w.value(path)
+        w.field("payload", payload)
+        w.field("priority", priority)
+        w.field("pushType", pushType)
+        w.field("reason", reason)
+        w.key("receivedAt"); w.value(receivedAt)
+        w.key("status"); w.value(status)
+        w.field("teamId", teamId)
+        w.field("timestamp", timestamp)
+        w.field("token", token)
+        w.field("topic", topic)
+        w.field("warnings", warnings)
+        w.endObject()
+    }
+
+    /// `{"entries":[…]}`, the journal listing's answer.
+    package static func listingJSON(_ entries: [JournalEntry]) -> [UInt8] {
+        // ~1 KB an entry with a small payload; the array grows past it as needed.
+        var w = CompactJSONWriter(reservingCapacity: 16 + entries.count * 1024)
+        w.beginObject()
+        w.key("entries")
+        w.beginArray()
+        for e in entries { e.writeJSON(to: &w) }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}
