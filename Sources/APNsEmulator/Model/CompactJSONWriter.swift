@@ -90,12 +90,6 @@ package struct CompactJSONWriter {
         endArray()
     }
 
-    /// Bytes already written as JSON (one whole value).
-    package mutating func raw<S: Sequence<UInt8>>(_ json: S) {
-        separate()
-        bytes.append(contentsOf: json)
-    }
-
     private mutating func appendDigits(_ number: UInt64) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
         withUnsafeMutableBytes(of: &digits) { buffer in
