@@ -66,10 +66,10 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .systemLibrary(
-            // The shared state store of replicas (`serve --state-store redis://…`).
-            name: "CHiredis",
-            pkgConfig: "hiredis",
-            providers: [.apt(["libhiredis-dev"])]
+            // The shared state store of replicas (`serve --state-store redis://…`). No pkgConfig: hiredis.pc adds
+            // -D_FILE_OFFSET_BITS=64, which SwiftPM drops with a warning on every build; the header is found as
+            // <hiredis/hiredis.h> and the library on the default path (libhiredis-dev, scripts/install-deps.sh).
+            name: "CHiredis"
         ),
         .systemLibrary(
             // The executable's allocator (see Sources/apns-emulator/main.swift).
