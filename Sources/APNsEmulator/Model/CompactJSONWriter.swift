@@ -40,7 +40,8 @@ package struct CompactJSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         atStart = true
     }
 
@@ -99,7 +100,7 @@ package struct CompactJSONWriter {
                 buffer[i] = UInt8(ascii: "0") + UInt8(m % 10)
                 m /= 10
             } while m != 0
-            bytes.append(contentsOf: buffer[i...])
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
         }
     }
 
@@ -107,13 +108,14 @@ package struct CompactJSONWriter {
         if atStart { atStart = false } else { bytes.append(UInt8(ascii: ",")) }
     }
 
-    /// Appends `text` escaped, copying the runs that need no escape whole.
+    /// Appends `text` escaped, copying the runs that need no escape whole (as buffers: a slice is copied a byte at a
+    /// time).
     private mutating func appendEscaped(_ text: UnsafeRawBufferPointer) {
         var run = 0
         for i in 0..<text.count {
             let b = text[i]
             guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-            if run < i { bytes.append(contentsOf: text[run..<i]) }
+            if run < i { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[run..<i])) }
             run = i + 1
             bytes.append(UInt8(ascii: "\\"))
             switch b {
@@ -129,6 +131,6 @@ package struct CompactJSONWriter {
                                           hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 0xF)]])
             }
         }
-        if run < text.count { bytes.append(contentsOf: text[run...]) }
+        if run < text.count { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[run...])) }
     }
 }
