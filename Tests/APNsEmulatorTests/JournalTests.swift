@@ -120,6 +120,29 @@ struct JournalTests {
         #expect(named.count(JournalFilter(token: "")) == 0)
     }
 
+    /// The stored entries are matched on bytes; the answers must be those of the filter on the entries' values,
+    /// case and Unicode equivalence included (a decomposed é, the Kelvin sign that lowercases to k).
+    @Test func filtersOnStoredBytesAnswerAsTheFilterOnEntryValuesDoes() {
+        let journal = Journal()
+        let texts = ["id-k", "ID-K", "id-\u{212A}", "caf\u{E9}", "cafe\u{301}", "CAF\u{C9}", "", "id-kk"]
+        let tokens = [Self.token, Self.token.uppercased(), String(repeating: "ef", count: 32)]
+        for (i, text) in texts.enumerated() {
+            journal.append(recorded: Self.record(token: tokens[i % 3], pathToken: i % 2 == 0 ? tokens[i % 3] : nil,
+                                                 status: 400, reason: text, apnsId: text, topic: text))
+        }
+        let all = journal.query()
+        #expect(all.count == texts.count)
+        var filters: [JournalFilter] = []
+        for text in texts + ["id-K", "CAFE\u{301}", "caf"] {
+            filters += [JournalFilter(topic: text), JournalFilter(apnsId: text), JournalFilter(reason: text)]
+        }
+        filters += tokens.map { JournalFilter(token: $0) } + [JournalFilter(token: Self.token.uppercased()), JournalFilter(token: "ab")]
+        for filter in filters {
+            #expect(journal.query(filter).map(\.id) == all.filter(filter.matches).map(\.id), "\(filter)")
+            #expect(journal.count(filter) == all.filter(filter.matches).count, "\(filter)")
+        }
+    }
+
     @Test func filtersWorkOnStoredRecords() {
         let journal = Journal()
         let other = String(repeating: "ef", count: 32)

@@ -223,8 +223,9 @@ public final class Journal: Sendable {
         // Under the lock: find the matches and copy their bytes out; text is built after it is released.
         let (copied, aside) = state.withLock { s -> ([UInt8], [Int64: JournalEntry]) in
             var matching: [UnsafeRawBufferPointer] = []
+            let matcher = JournalMatcher(filter)
             func visit(_ e: UnsafeRawBufferPointer) -> Bool {
-                if JournalStoredEntry(e).matches(filter, aside: s.aside) { matching.append(e) }
+                if JournalStoredEntry(e).matches(matcher, aside: s.aside) { matching.append(e) }
                 return true
             }
             // Pollers (the dashboard, `--request-log`) ask for what came after an id, or for the newest few, while a
@@ -266,8 +267,9 @@ public final class Journal: Sendable {
             unlimited.limit = nil
             if let n = s.newestMatchingCount(unlimited) { return n }
             var n = 0
+            let matcher = JournalMatcher(filter)
             Self.forEach(after: filter.afterId, in: s.arena) { e in
-                if JournalStoredEntry(e).matches(filter, aside: s.aside) { n += 1 }
+                if JournalStoredEntry(e).matches(matcher, aside: s.aside) { n += 1 }
                 return true
             }
             return n

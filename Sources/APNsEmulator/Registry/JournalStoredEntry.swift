@@ -100,21 +100,24 @@ struct JournalStoredEntry {
 
     /// The same test as `JournalFilter.matches` on the entry this record becomes; `aside` holds entries
     /// appended whole.
-    func matches(_ f: JournalFilter, aside: [Int64: JournalEntry]) -> Bool {
+    func matches(_ m: JournalMatcher, aside: [Int64: JournalEntry]) -> Bool {
+        let f = m.filter
         if kind == .aside { return aside[id].map(f.matches) ?? false }
         if let afterId = f.afterId, id <= afterId { return false }
         if let status = f.status, self.status != status { return false }
-        if f.reason == nil && f.topic == nil && f.apnsId == nil && f.token == nil { return true }
+        if m.reason == nil && m.topic == nil && m.apnsId == nil && m.token == nil { return true }
         let s = strings
-        if let reason = f.reason, !Self.equal(s.reason, reason) { return false }
-        if let topic = f.topic, !Self.equal(s.topic, topic) { return false }
-        if let apnsId = f.apnsId, !Self.equalIgnoringCase(s.apnsId, apnsId) { return false }
-        if let token = f.token {
+        if let reason = m.reason, !reason.equals(s.reason) { return false }
+        if let topic = m.topic, !topic.equals(s.topic) { return false }
+        if let apnsId = m.apnsId, !apnsId.equalsIgnoringCase(s.apnsId) { return false }
+        if let token = m.token, let lowercased = m.lowercasedToken {
             if let t = s.token {
-                if !Self.equal(t, token.lowercased()) { return false }
+                if !lowercased.equals(t) { return false }
             } else {
+                // `DeviceToken.pathToken(inPath:) == token.lowercased()`, on the path's bytes.
                 guard let path = s.path ?? Self.firstPath(in: tail(at: tailOffset(after: s.rest))),
-                      Self.pathNames(token, path) else { return false }
+                      let rest = DeviceToken.tokenBytes(inPath: path), !rest.isEmpty,
+                      token.equalsIgnoringCase(rest) else { return false }
             }
         }
         return true
@@ -180,36 +183,6 @@ struct JournalStoredEntry {
         }
         return nil
     }
-
-    /// `stored == text` as String equality would say: bytes first, Strings only for non-ASCII text.
-    private static func equal(_ stored: UnsafeRawBufferPointer?, _ text: String) -> Bool {
-        guard let stored else { return false }
-        var text = text
-        let bytewise = text.withUTF8 { t in t.count == stored.count && t.elementsEqual(stored) }
-        if bytewise { return true }
-        if !stored.contains(where: { $0 >= 0x80 }) && !text.utf8.contains(where: { $0 >= 0x80 }) { return false }
-        return String(decoding: stored, as: UTF8.self) == text
-    }
-
-    /// `DeviceToken.pathToken(inPath: path) == token.lowercased()`, on the path's bytes (most entries leave the
-    /// token to their path, and a token filter runs over every entry under the journal's lock, which pushes take
-    /// too).
-    private static func pathNames(_ token: String, _ path: UnsafeRawBufferPointer) -> Bool {
-        guard let rest = DeviceToken.tokenBytes(inPath: path), !rest.isEmpty else { return false }
-        return equalIgnoringCase(rest, token)
-    }
-
-    /// `stored.lowercased() == text.lowercased()`, bytewise for ASCII.
-    private static func equalIgnoringCase(_ stored: UnsafeRawBufferPointer?, _ text: String) -> Bool {
-        guard let stored else { return false }
-        if stored.contains(where: { $0 >= 0x80 }) || text.utf8.contains(where: { $0 >= 0x80 }) {
-            return String(decoding: stored, as: UTF8.self).lowercased() == text.lowercased()
-        }
-        guard stored.count == text.utf8.count else { return false }
-        return zip(stored, text.utf8).allSatisfy { lower($0) == lower($1) }
-    }
-
-    private static func lower(_ b: UInt8) -> UInt8 { (b &- UInt8(ascii: "A")) < 26 ? b | 0x20 : b }
 
     private static func equal(_ a: UnsafeRawBufferPointer, _ s: StaticString) -> Bool {
         a.count == s.utf8CodeUnitCount && a.elementsEqual(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
