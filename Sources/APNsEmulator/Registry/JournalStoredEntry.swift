@@ -34,6 +34,17 @@ struct JournalStoredEntry {
                        path: r.bytesOrNil(), rest: r)
     }
 
+    /// Positions in `Strings`' order of the strings a filter reads without the rest.
+    private enum StringIndex { static let reason = 0, apnsId = 1, topic = 4 }
+
+    /// One of the strings after the fixed part, read without those after it: a filter on content runs over every
+    /// entry, and most need one string of the thirteen.
+    private func string(at index: Int) -> UnsafeRawBufferPointer? {
+        var r = EntryByteReader(bytes, at: JournalEntryEncoder.fixedSize)
+        for _ in 0..<index { _ = r.bytesOrNil() }
+        return r.bytesOrNil()
+    }
+
     /// Where the tail (field count, fields, body) starts in this entry.
     private func tailOffset(after rest: EntryByteReader) -> Int {
         var r = rest
@@ -106,11 +117,11 @@ struct JournalStoredEntry {
         if let afterId = f.afterId, id <= afterId { return false }
         if let status = f.status, self.status != status { return false }
         if m.reason == nil && m.topic == nil && m.apnsId == nil && m.token == nil { return true }
-        let s = strings
-        if let reason = m.reason, !reason.equals(s.reason) { return false }
-        if let topic = m.topic, !topic.equals(s.topic) { return false }
-        if let apnsId = m.apnsId, !apnsId.equalsIgnoringCase(s.apnsId) { return false }
+        if let reason = m.reason, !reason.equals(string(at: StringIndex.reason)) { return false }
+        if let topic = m.topic, !topic.equals(string(at: StringIndex.topic)) { return false }
+        if let apnsId = m.apnsId, !apnsId.equalsIgnoringCase(string(at: StringIndex.apnsId)) { return false }
         if let token = m.token, let lowercased = m.lowercasedToken {
+            let s = strings
             if let t = s.token {
                 if !lowercased.equals(t) { return false }
             } else {
