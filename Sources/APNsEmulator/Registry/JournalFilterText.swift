@@ -23,7 +23,7 @@ struct JournalFilterText {
     func equals(_ stored: UnsafeRawBufferPointer?) -> Bool {
         guard let stored else { return false }
         if stored.count == bytes.count && bytes.withUnsafeBytes({ bytesEqual($0, stored) }) { return true }
-        if isASCII && !stored.contains(where: { $0 >= 0x80 }) { return false }
+        if isASCII && Self.isASCII(stored) { return false }
         return String(decoding: stored, as: UTF8.self) == text
     }
 
@@ -32,13 +32,33 @@ struct JournalFilterText {
         guard let stored else { return false }
         if isASCII {
             // Each byte of `folded` is ASCII, so a match here means `stored` is ASCII too and the bytes decide.
-            if stored.count == folded.count && zip(stored, folded).allSatisfy({ Self.lower($0) == $1 }) { return true }
-            if !stored.contains(where: { $0 >= 0x80 }) { return false }
+            if stored.count == folded.count && folded.withUnsafeBytes({ Self.foldedEqual(stored, $0) }) { return true }
+            if Self.isASCII(stored) { return false }
         }
         return String(decoding: stored, as: UTF8.self).lowercased() == text.lowercased()
     }
 
     private static func lower(_ b: UInt8) -> UInt8 { (b &- UInt8(ascii: "A")) < 26 ? b | 0x20 : b }
+
+    /// Whether `stored` lowercased is `folded` (of the same count).
+    private static func foldedEqual(_ stored: UnsafeRawBufferPointer, _ folded: UnsafeRawBufferPointer) -> Bool {
+        for i in 0..<stored.count where lower(stored[i]) != folded[i] { return false }
+        return true
+    }
+
+    /// No byte at or above 0x80, eight at a time (every entry's string is scanned whole on a filter's miss).
+    private static func isASCII(_ p: UnsafeRawBufferPointer) -> Bool {
+        var high: UInt64 = 0, i = 0
+        while i + 8 <= p.count {
+            high |= p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < p.count {
+            high |= UInt64(p[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
 }
 
 /// A `JournalFilter` with its texts prepared (`JournalFilterText`), made once for a query's walk.
