@@ -115,6 +115,27 @@ struct EntryArenaTests {
         #expect(newest(arena, 5) == [42])
     }
 
+    @Test func chunksFromTheNewestHoldEveryLiveEntryOnceNewestChunkFirstOldestFirstWithin() {
+        func walkedBack(_ arena: borrowing EntryArena) -> [[Int]] {
+            arena.chunksFromNewest().map { chunk in chunk.map { Int($0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) } }
+        }
+        var arena = EntryArena()
+        #expect(walkedBack(arena).isEmpty)
+        let perChunk = EntryArena.chunkSize / 200
+        for i in 0..<(3 * perChunk + 17) { Self.append(&arena, i) }
+        for _ in 0..<(perChunk / 2) { arena.removeFirst() }
+        let chunks = walkedBack(arena)
+        #expect(chunks.count == 4)
+        #expect(chunks.reversed().flatMap { $0 } == Self.numbers(arena), "every live entry once, none dropped")
+        #expect(chunks[0] == Array((3 * perChunk)..<(3 * perChunk + 17)), "the chunk new entries go to comes first")
+        #expect(chunks[3].first == perChunk / 2, "the oldest chunk starts at its first live entry")
+        // Only the chunk new entries go to, its first entries dropped.
+        arena.removeAll()
+        for i in 0..<10 { Self.append(&arena, i) }
+        for _ in 0..<4 { arena.removeFirst() }
+        #expect(walkedBack(arena) == [[4, 5, 6, 7, 8, 9]])
+    }
+
     @Test func anEntryLargerThanAChunkGetsAChunkOfItsOwn() {
         var arena = EntryArena()
         Self.append(&arena, 1)

@@ -69,6 +69,14 @@ struct FateLogTests {
             #expect(newest[installs[3]]?.isEmpty == true && newest[installs[4]]?.isEmpty == true)
             #expect(newest[installs[1]]?.isEmpty == false, "the second app of a device is found apart from the first")
         }
+        // Installs that all have their fates in the newest chunks: the walk back stops early, with the same answer.
+        let busy = Array(installs.prefix(3))
+        for recent in [1, 16, 700] {
+            let newest = log.newest(recent, of: busy)
+            for key in busy {
+                #expect(newest[key]?.map(\.fate) == Array(log.matching(deviceId: key.deviceId, bundleId: key.bundleId).suffix(recent)))
+            }
+        }
         #expect(log.newest(0, of: installs).isEmpty && log.newest(5, of: []).isEmpty)
     }
 }

@@ -203,6 +203,41 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// The live entries of one chunk, oldest first; valid while the arena is not changed.
+    package struct ChunkEntries: Sequence {
+        fileprivate let base: UnsafeRawPointer
+        fileprivate let start: Int, end: Int
+
+        package struct Iterator: IteratorProtocol {
+            fileprivate let base: UnsafeRawPointer
+            fileprivate var offset: Int
+            fileprivate let end: Int
+
+            package mutating func next() -> UnsafeRawBufferPointer? {
+                guard offset < end else { return nil }
+                let length = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                defer { offset += length }
+                return UnsafeRawBufferPointer(start: base + offset, count: length)
+            }
+        }
+
+        package func makeIterator() -> Iterator { Iterator(base: base, offset: start, end: end) }
+    }
+
+    /// Every chunk's live entries, the newest chunk first: a reader that wants the newest few entries of some kind
+    /// reads back only as far as it finds them.
+    package func chunksFromNewest() -> [ChunkEntries] {
+        var chunks: [ChunkEntries] = []
+        chunks.reserveCapacity(full.count + 1)
+        if let c = current { chunks.append(entries(of: c, oldest: full.isEmpty)) }
+        for i in full.indices.reversed() { chunks.append(entries(of: full[i], oldest: i == 0)) }
+        return chunks
+    }
+
+    private func entries(of c: Chunk, oldest: Bool) -> ChunkEntries {
+        ChunkEntries(base: UnsafeRawPointer(c.base), start: oldest ? Self.offset(in: c, skipping: headDropped) : 0, end: c.used)
+    }
+
     /// Where the entry after the first `n` of `chunk` starts (reads run rarely; drops must stay cheap).
     private static func offset(in chunk: Chunk, skipping n: Int) -> Int {
         var offset = 0

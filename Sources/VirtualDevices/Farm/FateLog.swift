@@ -81,7 +81,7 @@ struct FateLog: ~Copyable {
     }
 
     /// The newest `recent` fates of each install in `installs`, oldest first, with their sequence numbers: one walk
-    /// of the log for all of them (the device wall asks for dozens of apps; a walk each held the shard's lock, which
+    /// back from the newest fate for all of them (the device wall asks for dozens of apps; a walk each held the shard's lock, which
     /// delivery takes, once an app). Installs are told apart by a fingerprint of their device id, then compared whole.
     func newest(_ recent: Int, of installs: [InstallKey]) -> [InstallKey: [(seq: UInt64, fate: PushFate)]] {
         newest(recent, of: installs, fingerprint: { Fingerprint.of(bytes: $0) })
@@ -97,22 +97,32 @@ struct FateLog: ~Copyable {
             var id = key.deviceId
             byDevice[id.withUTF8 { fingerprint($0) }, default: []].append(i)
         }
+        // Chunk by chunk from the newest back, until every install has its `recent` (an app with that many fates in
+        // the newest chunk, as under a load, costs a chunk's walk, not the whole log's).
         var found = [[UnsafeRawBufferPointer]](repeating: [], count: installs.count)
-        arena.forEach { bytes in
-            var r = EntryByteReader(bytes, at: Self.fixedSize)
-            _ = r.bytesOrNil()
-            guard let device = r.bytesOrNil(),
-                  let candidates = byDevice[fingerprint(device.assumingMemoryBound(to: UInt8.self))],
-                  let bundle = r.bytesOrNil() else { return true }
-            for i in candidates where Self.matches(device, installs[i].deviceId) && Self.matches(bundle, installs[i].bundleId) {
-                found[i].append(bytes)
-                // Only the newest `recent` are kept: trimmed in halves, so a busy app costs no shift per fate.
-                if found[i].count - recent >= recent { found[i].removeFirst(found[i].count - recent) }
+        var wanting = installs.count
+        for chunk in arena.chunksFromNewest() where wanting > 0 {
+            var inChunk = [[UnsafeRawBufferPointer]](repeating: [], count: installs.count)
+            for bytes in chunk {
+                var r = EntryByteReader(bytes, at: Self.fixedSize)
+                _ = r.bytesOrNil()
+                guard let device = r.bytesOrNil(),
+                      let candidates = byDevice[fingerprint(device.assumingMemoryBound(to: UInt8.self))],
+                      let bundle = r.bytesOrNil() else { continue }
+                for i in candidates where found[i].count < recent
+                    && Self.matches(device, installs[i].deviceId) && Self.matches(bundle, installs[i].bundleId) {
+                    inChunk[i].append(bytes)
+                    // Only the newest `recent` are kept: trimmed in halves, so a busy app costs no shift per fate.
+                    if inChunk[i].count - recent >= recent { inChunk[i].removeFirst(inChunk[i].count - recent) }
+                }
             }
-            return true
+            for i in installs.indices where !inChunk[i].isEmpty {
+                found[i] = Array((inChunk[i] + found[i]).suffix(recent))
+                if found[i].count == recent { wanting -= 1 }
+            }
         }
         var out: [InstallKey: [(seq: UInt64, fate: PushFate)]] = [:]
-        for (i, key) in installs.enumerated() { out[key] = found[i].suffix(recent).map(Self.decode) }
+        for (i, key) in installs.enumerated() { out[key] = found[i].map(Self.decode) }
         return out
     }
 
