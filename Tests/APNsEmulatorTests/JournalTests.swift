@@ -199,8 +199,12 @@ struct JournalTests {
                 #expect(journal.count(filter) == after.count)
             }
             // With a filter on content the newest matches are found however far back they are.
+            // (Read back from the newest chunk until `limit` are found, or the ids reach `after`.)
             let refused = after.filter { $0.status == 400 }
-            #expect(journal.query(JournalFilter(status: 400, afterId: afterId, limit: 50)).map(\.id) == refused.suffix(50).map(\.id))
+            for limit in [0, 1, 50, 400, 2999, 4000] {
+                #expect(journal.query(JournalFilter(status: 400, afterId: afterId, limit: limit)).map(\.id) == refused.suffix(limit).map(\.id),
+                        "status 400 after \(String(describing: afterId)), limit \(limit)")
+            }
         }
         // A whole entry (id 4508) among the ones read from the end comes back as itself.
         #expect(journal.query(JournalFilter(afterId: 4507)).first?.apnsId == "whole-4507")

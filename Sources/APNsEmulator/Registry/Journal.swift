@@ -232,6 +232,19 @@ public final class Journal: Sendable {
             // load fills the journal: those read the end of the log, not all of it, under the lock the push path takes.
             if let newest = s.newestMatchingCount(filter) {
                 s.arena.forEach(newest: newest, visit)
+            } else if let limit = filter.limit, limit >= 0 {
+                // The newest `limit` matches: read back chunk by chunk until there are enough, or the ids reach `after`.
+                for chunk in s.arena.chunksFromNewest() where matching.count < limit {
+                    var inChunk: [UnsafeRawBufferPointer] = []
+                    var reachedAfter = false
+                    for e in chunk {
+                        let stored = JournalStoredEntry(e)
+                        if let afterId = filter.afterId, stored.id <= afterId { reachedAfter = true }
+                        if stored.matches(matcher, aside: s.aside) { inChunk.append(e) }
+                    }
+                    matching.insert(contentsOf: inChunk, at: 0)
+                    if reachedAfter { break }
+                }
             } else {
                 Self.forEach(after: filter.afterId, in: s.arena, visit)
             }
