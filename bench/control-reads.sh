@@ -60,11 +60,10 @@ def cpu_ns():
             pass  # a thread that ended meanwhile
     return total
 
-# An apns-id from the middle of the journal: the lookup walks all of it either way.
-newest = json.loads(get("/_emulator/journal?limit=1"))["entries"][0]["id"]
-middle = json.loads(get(f"/_emulator/journal?after={max(0, newest // 2 - 1)}&limit=1"))
-entry = (middle["entries"] or [{"apnsId": "none", "token": "none"}])[0]
-apns_id, token = entry["apnsId"], entry.get("token") or "none"
+# The newest entry's apns-id and token: the lookup by apns-id walks the whole journal wherever its entry is, and the
+# token's newest 50 are found from the end (with DEVICES > 1 they lie about 50 × DEVICES entries back).
+newest = json.loads(get("/_emulator/journal?limit=1"))["entries"][0]
+apns_id, token = newest["apnsId"], newest.get("token") or "none"
 kinds = [
     ("health", "/_emulator/health"),
     ("journal_newest_1", "/_emulator/journal?limit=1"),

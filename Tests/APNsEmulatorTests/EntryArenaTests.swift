@@ -117,7 +117,12 @@ struct EntryArenaTests {
 
     @Test func chunksFromTheNewestHoldEveryLiveEntryOnceNewestChunkFirstOldestFirstWithin() {
         func walkedBack(_ arena: borrowing EntryArena) -> [[Int]] {
-            arena.chunksFromNewest().map { chunk in chunk.map { Int($0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) } }
+            var chunks: [[Int]] = []
+            arena.forEachChunkFromNewest { chunk in
+                chunks.append(chunk.map { Int($0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) })
+                return true
+            }
+            return chunks
         }
         var arena = EntryArena()
         #expect(walkedBack(arena).isEmpty)
@@ -129,6 +134,9 @@ struct EntryArenaTests {
         #expect(chunks.reversed().flatMap { $0 } == Self.numbers(arena), "every live entry once, none dropped")
         #expect(chunks[0] == Array((3 * perChunk)..<(3 * perChunk + 17)), "the chunk new entries go to comes first")
         #expect(chunks[3].first == perChunk / 2, "the oldest chunk starts at its first live entry")
+        var visited = 0
+        arena.forEachChunkFromNewest { _ in visited += 1; return visited < 2 }
+        #expect(visited == 2, "stops when the body says so")
         // Only the chunk new entries go to, its first entries dropped.
         arena.removeAll()
         for i in 0..<10 { Self.append(&arena, i) }

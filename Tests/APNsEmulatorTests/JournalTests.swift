@@ -199,7 +199,6 @@ struct JournalTests {
                 #expect(journal.count(filter) == after.count)
             }
             // With a filter on content the newest matches are found however far back they are.
-            // (Read back from the newest chunk until `limit` are found, or the ids reach `after`.)
             let refused = after.filter { $0.status == 400 }
             for limit in [0, 1, 50, 400, 2999, 4000] {
                 #expect(journal.query(JournalFilter(status: 400, afterId: afterId, limit: limit)).map(\.id) == refused.suffix(limit).map(\.id),

@@ -69,7 +69,7 @@ struct FateLogTests {
             #expect(newest[installs[3]]?.isEmpty == true && newest[installs[4]]?.isEmpty == true)
             #expect(newest[installs[1]]?.isEmpty == false, "the second app of a device is found apart from the first")
         }
-        // Installs that all have their fates in the newest chunks: the walk back stops early, with the same answer.
+        // Installs that all have at least `recent` fates (the walk back may stop before the oldest chunk): the same answer.
         let busy = Array(installs.prefix(3))
         for recent in [1, 16, 700] {
             let newest = log.newest(recent, of: busy)

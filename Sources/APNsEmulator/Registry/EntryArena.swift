@@ -203,7 +203,7 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// The live entries of one chunk, oldest first; valid while the arena is not changed.
+    /// The live entries of one chunk, oldest first, for `forEachChunkFromNewest`'s body (and only within it).
     package struct ChunkEntries: Sequence {
         fileprivate let base: UnsafeRawPointer
         fileprivate let start: Int, end: Int
@@ -224,18 +224,14 @@ package struct EntryArena: ~Copyable, @unchecked Sendable {
         package func makeIterator() -> Iterator { Iterator(base: base, offset: start, end: end) }
     }
 
-    /// Every chunk's live entries, the newest chunk first: a reader that wants the newest few entries of some kind
-    /// reads back only as far as it finds them.
-    package func chunksFromNewest() -> [ChunkEntries] {
-        var chunks: [ChunkEntries] = []
-        chunks.reserveCapacity(full.count + 1)
-        if let c = current { chunks.append(entries(of: c, oldest: full.isEmpty)) }
-        for i in full.indices.reversed() { chunks.append(entries(of: full[i], oldest: i == 0)) }
-        return chunks
-    }
-
-    private func entries(of c: Chunk, oldest: Bool) -> ChunkEntries {
-        ChunkEntries(base: UnsafeRawPointer(c.base), start: oldest ? Self.offset(in: c, skipping: headDropped) : 0, end: c.used)
+    /// Calls `body` with each chunk's live entries, the newest chunk first, until it returns false: a reader that
+    /// wants the newest few entries of some kind reads back only as far as it finds them.
+    package func forEachChunkFromNewest(_ body: (ChunkEntries) -> Bool) {
+        func entries(of c: Chunk, oldest: Bool) -> ChunkEntries {
+            ChunkEntries(base: UnsafeRawPointer(c.base), start: oldest ? Self.offset(in: c, skipping: headDropped) : 0, end: c.used)
+        }
+        if let c = current, !body(entries(of: c, oldest: full.isEmpty)) { return }
+        for i in full.indices.reversed() where !body(entries(of: full[i], oldest: i == 0)) { return }
     }
 
     /// Where the entry after the first `n` of `chunk` starts (reads run rarely; drops must stay cheap).

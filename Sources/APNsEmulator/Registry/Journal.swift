@@ -234,7 +234,9 @@ public final class Journal: Sendable {
                 s.arena.forEach(newest: newest, visit)
             } else if let limit = filter.limit, limit >= 0 {
                 // The newest `limit` matches: read back chunk by chunk until there are enough, or the ids reach `after`.
-                for chunk in s.arena.chunksFromNewest() where matching.count < limit {
+                var pieces: [[UnsafeRawBufferPointer]] = [], found = 0
+                s.arena.forEachChunkFromNewest { chunk in
+                    guard found < limit else { return false }
                     var inChunk: [UnsafeRawBufferPointer] = []
                     var reachedAfter = false
                     for e in chunk {
@@ -242,9 +244,13 @@ public final class Journal: Sendable {
                         if let afterId = filter.afterId, stored.id <= afterId { reachedAfter = true }
                         if stored.matches(matcher, aside: s.aside) { inChunk.append(e) }
                     }
-                    matching.insert(contentsOf: inChunk, at: 0)
-                    if reachedAfter { break }
+                    // Only the newest of the chunk's matches that are still wanted.
+                    if inChunk.count > limit - found { inChunk.removeFirst(inChunk.count - (limit - found)) }
+                    found += inChunk.count
+                    pieces.append(inChunk)
+                    return !reachedAfter
                 }
+                matching = pieces.reversed().flatMap { $0 }
             } else {
                 Self.forEach(after: filter.afterId, in: s.arena, visit)
             }

@@ -1,12 +1,12 @@
 import WireBytes
 
 /// One text of a `JournalFilter` read into bytes once per query, so that each stored entry is compared byte for
-/// byte: a filter on content runs over every entry under the journal's lock, which pushes take too, and reading
-/// the filter's String again per entry took most of that walk.
+/// byte: a filter on content runs over every entry under the journal's lock, which pushes take too.
 ///
 /// The answers are those of String comparison: bytes decide for ASCII, Strings only where either side is not.
 struct JournalFilterText {
     let text: String
+    private let lowercasedText: String
     private let bytes: [UInt8]
     /// ASCII letters lowercased (meaningful only when `isASCII`).
     private let folded: [UInt8]
@@ -14,6 +14,7 @@ struct JournalFilterText {
 
     init(_ text: String) {
         self.text = text
+        lowercasedText = text.lowercased()
         bytes = Array(text.utf8)
         isASCII = !bytes.contains { $0 >= 0x80 }
         folded = bytes.map(Self.lower)
@@ -35,7 +36,7 @@ struct JournalFilterText {
             if stored.count == folded.count && folded.withUnsafeBytes({ Self.foldedEqual(stored, $0) }) { return true }
             if Self.isASCII(stored) { return false }
         }
-        return String(decoding: stored, as: UTF8.self).lowercased() == text.lowercased()
+        return String(decoding: stored, as: UTF8.self).lowercased() == lowercasedText
     }
 
     private static func lower(_ b: UInt8) -> UInt8 { (b &- UInt8(ascii: "A")) < 26 ? b | 0x20 : b }

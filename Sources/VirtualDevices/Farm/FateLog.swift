@@ -101,7 +101,7 @@ struct FateLog: ~Copyable {
         // the newest chunk, as under a load, costs a chunk's walk, not the whole log's).
         var found = [[UnsafeRawBufferPointer]](repeating: [], count: installs.count)
         var wanting = installs.count
-        for chunk in arena.chunksFromNewest() where wanting > 0 {
+        arena.forEachChunkFromNewest { chunk in
             var inChunk = [[UnsafeRawBufferPointer]](repeating: [], count: installs.count)
             for bytes in chunk {
                 var r = EntryByteReader(bytes, at: Self.fixedSize)
@@ -120,6 +120,7 @@ struct FateLog: ~Copyable {
                 found[i] = Array((inChunk[i] + found[i]).suffix(recent))
                 if found[i].count == recent { wanting -= 1 }
             }
+            return wanting > 0
         }
         var out: [InstallKey: [(seq: UInt64, fate: PushFate)]] = [:]
         for (i, key) in installs.enumerated() { out[key] = found[i].map(Self.decode) }
