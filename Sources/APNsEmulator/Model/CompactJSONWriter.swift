@@ -65,6 +65,27 @@ package struct CompactJSONWriter {
         appendDigits(number)
     }
 
+    /// `"name":value`.
+    package mutating func field(_ name: StaticString, _ text: String) {
+        key(name)
+        value(text)
+    }
+
+    package mutating func field(_ name: StaticString, _ number: Int64) {
+        key(name)
+        value(number)
+    }
+
+    package mutating func field(_ name: StaticString, _ number: Int) {
+        key(name)
+        value(number)
+    }
+
+    package mutating func field(_ name: StaticString, _ number: UInt64) {
+        key(name)
+        value(number)
+    }
+
     /// `"name":value`, or nothing for nil (as `encodeIfPresent` leaves the key out).
     package mutating func field(_ name: StaticString, _ text: String?) {
         guard let text else { return }
