@@ -66,43 +66,15 @@ package struct CompactJSONWriter {
     }
 
     /// `"name":value`.
-    package mutating func field(_ name: StaticString, _ text: String) {
+    package mutating func field<V: CompactJSONValue>(_ name: StaticString, _ value: V) {
         key(name)
-        value(text)
-    }
-
-    package mutating func field(_ name: StaticString, _ number: Int64) {
-        key(name)
-        value(number)
-    }
-
-    package mutating func field(_ name: StaticString, _ number: Int) {
-        key(name)
-        value(number)
-    }
-
-    package mutating func field(_ name: StaticString, _ number: UInt64) {
-        key(name)
-        value(number)
+        value.write(to: &self)
     }
 
     /// `"name":value`, or nothing for nil (as `encodeIfPresent` leaves the key out).
-    package mutating func field(_ name: StaticString, _ text: String?) {
-        guard let text else { return }
-        key(name)
-        value(text)
-    }
-
-    package mutating func field(_ name: StaticString, _ number: Int64?) {
-        guard let number else { return }
-        key(name)
-        value(number)
-    }
-
-    package mutating func field(_ name: StaticString, _ number: Int?) {
-        guard let number else { return }
-        key(name)
-        value(number)
+    package mutating func field<V: CompactJSONValue>(_ name: StaticString, _ value: V?) {
+        guard let value else { return }
+        field(name, value)
     }
 
     package mutating func field(_ name: StaticString, _ texts: [String]) {
@@ -154,4 +126,25 @@ package struct CompactJSONWriter {
         }
         if run < text.count { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[run...])) }
     }
+}
+
+/// A value `CompactJSONWriter.field` writes.
+package protocol CompactJSONValue {
+    func write(to writer: inout CompactJSONWriter)
+}
+
+extension String: CompactJSONValue {
+    package func write(to writer: inout CompactJSONWriter) { writer.value(self) }
+}
+
+extension Int64: CompactJSONValue {
+    package func write(to writer: inout CompactJSONWriter) { writer.value(self) }
+}
+
+extension Int: CompactJSONValue {
+    package func write(to writer: inout CompactJSONWriter) { writer.value(self) }
+}
+
+extension UInt64: CompactJSONValue {
+    package func write(to writer: inout CompactJSONWriter) { writer.value(self) }
 }
