@@ -261,6 +261,9 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
         return endpoints
     }
 
+    /// What the FCM operations pass on when the front door refuses a message.
+    static let fcmErrors = "FCM's refusal, with its status and its own body (v1: `{\"error\": {\"code\", \"message\", \"status\", \"details\"}}`)."
+
     package var document: ControlAPIDocument.Fragment {
         typealias Op = ControlAPIDocument.Operation
         typealias Doc = ControlAPIDocument
@@ -289,14 +292,20 @@ package final class FrontDoorsControlAPI: EmulatorExtension {
                    tag: "front-doors", summary: "Send an FCM v1 request as the project's service account",
                    description: "The body is the v1 send body (`{\"message\": …}`); it goes to the front door with an access token"
                     + " of the project's service account, and the answer is the front door's (what a scenario's `fcm` step sends).",
-                   body: ("FrontDoorBody", true), success: (200, "FCM's answer (`{\"name\"}`), or its error.", nil)),
+                   body: ("FrontDoorBody", true), success: (200, "FCM's answer (`{\"name\"}`).", nil),
+                   errors: [404: "No such project.", 409: "The project has no service account."],
+                   passesThrough: Self.fcmErrors),
                 Op(id: Operation.sendFCMLegacy.rawValue, method: "POST", path: "/_emulator/front-doors/fcm/legacy/{projectId}",
                    tag: "front-doors", summary: "Send an FCM legacy request with the project's server key",
-                   body: ("FrontDoorBody", true), success: (200, "The legacy API's answer (`results`).", nil)),
+                   body: ("FrontDoorBody", true), success: (200, "The legacy API's answer (`results`).", nil),
+                   errors: [404: "No such project.", 409: "The project has no legacy server key."],
+                   passesThrough: Self.fcmErrors),
                 Op(id: Operation.sendOneSignal.rawValue, method: "POST", path: "/_emulator/front-doors/onesignal",
                    tag: "front-doors", summary: "Create a OneSignal notification with the app's REST API key",
                    description: "`app_id` defaults to the sample app.",
-                   body: ("FrontDoorBody", true), success: (200, "OneSignal's answer (`{\"id\", \"errors\"?}`).", nil)),
+                   body: ("FrontDoorBody", true), success: (200, "OneSignal's answer (`{\"id\", \"errors\"?}`).", nil),
+                   errors: [404: "No such OneSignal app."],
+                   passesThrough: "OneSignal's refusal, with its status and its own body (`{\"errors\": [...]}`)."),
                 Op(id: Operation.listOneSignalApps.rawValue, method: "GET", path: "/_emulator/onesignal/apps", tag: "front-doors",
                    summary: "OneSignal apps", success: (200, "`{\"apps\": [...]}`.", "OneSignalAppList")),
                 Op(id: Operation.putOneSignalApp.rawValue, method: "PUT", path: "/_emulator/onesignal/apps/{appId}", tag: "front-doors",

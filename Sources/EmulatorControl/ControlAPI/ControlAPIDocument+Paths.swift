@@ -23,11 +23,15 @@ extension ControlAPIDocument {
         package var errors: [Int: String]
         /// Open even with a control token.
         package var open: Bool
+        /// What another server answers through this operation, passed on with its own status and body (a front
+        /// door's FCM or OneSignal answer): documented as the default response, and as an alternative to the control
+        /// API's error body at each error status.
+        package var passesThrough: String?
 
         package init(id: String, method: String, path: String, tag: String, summary: String, description: String = "",
                      query: [JSON] = [], body: (schema: String, required: Bool)? = nil,
                      success: (status: Int, description: String, schema: String?), replaces: Bool = false,
-                     errors: [Int: String] = [:], open: Bool = false) {
+                     errors: [Int: String] = [:], open: Bool = false, passesThrough: String? = nil) {
             self.id = id
             self.method = method
             self.path = path
@@ -40,6 +44,7 @@ extension ControlAPIDocument {
             self.replaces = replaces
             self.errors = errors
             self.open = open
+            self.passesThrough = passesThrough
         }
 
         init(id: ControlOperation, method: String, path: String, tag: String, summary: String, description: String = "",
@@ -88,11 +93,20 @@ extension ControlAPIDocument {
         if op.body != nil { errors[413] = "Body too large." }
         if !op.open { errors[401] = "A control token is set and the request did not carry it." }
         if op.method != "GET" { errors[500] = errors[500] ?? "The state store failed." }
+        let passedOn: JSON = ["type": "object", "description": op.passesThrough ?? ""]
         for (status, description) in errors {
+            let schema: JSON = op.passesThrough == nil ? ref("Error") : ["anyOf": [ref("Error"), passedOn]]
             responses["\(status)"] = [
-                "description": description,
+                "description": op.passesThrough.map { description + " Or: " + $0 } ?? description,
                 "headers": ["x-apns-emulator": ["$ref": "#/components/headers/Version"]],
-                "content": ["application/json": ["schema": ref("Error")]],
+                "content": ["application/json": ["schema": schema]],
+            ] as JSON
+        }
+        if let passesThrough = op.passesThrough {
+            responses["default"] = [
+                "description": passesThrough,
+                "headers": ["x-apns-emulator": ["$ref": "#/components/headers/Version"]],
+                "content": ["application/json": ["schema": passedOn]],
             ] as JSON
         }
         var rendered: JSON = [
