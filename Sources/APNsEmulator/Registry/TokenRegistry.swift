@@ -54,14 +54,34 @@ public final class TokenRegistry: DeviceTokenLookup {
         var bytes = [UInt8](repeating: 0, count: kind.byteLength)
         var generator = SystemRandomNumberGenerator()
         repeat {
-            for i in bytes.indices { bytes[i] = generator.next() }
+            // Eight bytes a draw: each draw of the system generator is a getrandom(2) call.
+            for start in stride(from: 0, to: bytes.count, by: 8) {
+                var word: UInt64 = generator.next()
+                for i in start..<min(start + 8, bytes.count) {
+                    bytes[i] = UInt8(truncatingIfNeeded: word)
+                    word >>= 8
+                }
+            }
         } while !accept(bytes[0])
-        let token = bytes.map { String(format: "%02x", $0) }.joined()
+        let token = Self.lowercaseHex(bytes)
         let record = DeviceTokenRecord(token: token, bundleId: bundleId, environment: environment, kind: kind,
                                        createdAt: now, deviceId: deviceId, replica: onVirtualDevice ? replicaId : nil)
         try persistence.upsertToken(record)
         state.withLock { $0.tokens[TokenKey(token)] = record; changed() }
         return record
+    }
+
+    /// `bytes` as lowercase hex digits, from a table: a batch issues thousands of tokens, and `String(format:)` goes
+    /// through Foundation's formatter for every byte.
+    static func lowercaseHex(_ bytes: [UInt8]) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (i, b) in bytes.enumerated() {
+                out[2 * i] = digits.utf8Start[Int(b >> 4)]
+                out[2 * i + 1] = digits.utf8Start[Int(b & 0xF)]
+            }
+            return bytes.count * 2
+        }
     }
 
     /// Adds or replaces a token given in full (state import, a test registering a known token).
