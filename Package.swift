@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: ["CYAML", "APNsEmulator", "APNsProtocol", "H2Transport", "OpenSSLSupport", "VirtualDevices", "EmulatorControl", "StateStore",
-                           "FrontDoors"]
+                           "FrontDoors", "WireBytes"]
         ),
         .target(
             name: "EmulatorTesting",

@@ -7,12 +7,6 @@ import Testing
 /// Tokens the registry makes up: lowercase hex of the kind's length, the first byte as asked, none alike.
 @Suite("Token issue")
 struct TokenIssueTests {
-    @Test func everyByteIsWrittenAsTwoLowercaseHexDigits() {
-        let all = (0...255).map { UInt8($0) }
-        #expect(TokenRegistry.lowercaseHex(all) == all.map { String(format: "%02x", $0) }.joined())
-        #expect(TokenRegistry.lowercaseHex([]).isEmpty)
-    }
-
     @Test func issuedTokensHaveTheirKindsLengthTheFirstByteAskedForAndDiffer() throws {
         let registry = TokenRegistry()
         var seen = Set<String>()

@@ -179,19 +179,6 @@ enum JournalEntryEncoder {
         return memcmp(name.baseAddress!, a.utf8Start, name.count) == 0
     }
 
-    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var i = 0, bits: UInt64 = 0
-        while i + 8 <= bytes.count {
-            bits |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i += 8
-        }
-        while i < bytes.count {
-            bits |= UInt64(bytes[i])
-            i += 1
-        }
-        return bits & 0x8080_8080_8080_8080 == 0
-    }
-
     /// `JournalRecord.redact` over bytes: everything up to the first ".", then ".<redacted>". Text that is
     /// not plain ASCII around that dot goes through the String version, whose idea of "." is a whole
     /// Character (a combining mark after the dot, say, makes it another character).

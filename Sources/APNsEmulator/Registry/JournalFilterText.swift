@@ -8,15 +8,15 @@ struct JournalFilterText {
     let text: String
     private let lowercasedText: String
     private let bytes: [UInt8]
-    /// ASCII letters lowercased (meaningful only when `isASCII`).
+    /// ASCII letters lowercased (meaningful only when `textIsASCII`).
     private let folded: [UInt8]
-    private let isASCII: Bool
+    private let textIsASCII: Bool
 
     init(_ text: String) {
         self.text = text
         lowercasedText = text.lowercased()
         bytes = Array(text.utf8)
-        isASCII = !bytes.contains { $0 >= 0x80 }
+        textIsASCII = bytes.withUnsafeBytes(isASCII)
         folded = bytes.map(Self.lower)
     }
 
@@ -24,17 +24,17 @@ struct JournalFilterText {
     func equals(_ stored: UnsafeRawBufferPointer?) -> Bool {
         guard let stored else { return false }
         if stored.count == bytes.count && bytes.withUnsafeBytes({ bytesEqual($0, stored) }) { return true }
-        if isASCII && Self.isASCII(stored) { return false }
+        if textIsASCII && isASCII(stored) { return false }
         return String(decoding: stored, as: UTF8.self) == text
     }
 
     /// `String(decoding: stored).lowercased() == text.lowercased()`.
     func equalsIgnoringCase(_ stored: UnsafeRawBufferPointer?) -> Bool {
         guard let stored else { return false }
-        if isASCII {
+        if textIsASCII {
             // Each byte of `folded` is ASCII, so a match here means `stored` is ASCII too and the bytes decide.
             if stored.count == folded.count && folded.withUnsafeBytes({ Self.foldedEqual(stored, $0) }) { return true }
-            if Self.isASCII(stored) { return false }
+            if isASCII(stored) { return false }
         }
         return String(decoding: stored, as: UTF8.self).lowercased() == lowercasedText
     }
@@ -45,20 +45,6 @@ struct JournalFilterText {
     private static func foldedEqual(_ stored: UnsafeRawBufferPointer, _ folded: UnsafeRawBufferPointer) -> Bool {
         for i in 0..<stored.count where lower(stored[i]) != folded[i] { return false }
         return true
-    }
-
-    /// No byte at or above 0x80, eight at a time (every entry's string is scanned whole on a filter's miss).
-    private static func isASCII(_ p: UnsafeRawBufferPointer) -> Bool {
-        var high: UInt64 = 0, i = 0
-        while i + 8 <= p.count {
-            high |= p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i += 8
-        }
-        while i < p.count {
-            high |= UInt64(p[i])
-            i += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
     }
 }
 

@@ -2,6 +2,7 @@ import APNsProtocol
 import Foundation
 import StateStore
 import Synchronization
+import WireBytes
 
 /// Device tokens per (bundle id, environment), and how fast each is being pushed to.
 public final class TokenRegistry: DeviceTokenLookup {
@@ -63,25 +64,12 @@ public final class TokenRegistry: DeviceTokenLookup {
                 }
             }
         } while !accept(bytes[0])
-        let token = Self.lowercaseHex(bytes)
+        let token = Hex.lowercase(bytes)
         let record = DeviceTokenRecord(token: token, bundleId: bundleId, environment: environment, kind: kind,
                                        createdAt: now, deviceId: deviceId, replica: onVirtualDevice ? replicaId : nil)
         try persistence.upsertToken(record)
         state.withLock { $0.tokens[TokenKey(token)] = record; changed() }
         return record
-    }
-
-    /// `bytes` as lowercase hex digits, from a table: a batch issues thousands of tokens, and `String(format:)` goes
-    /// through Foundation's formatter for every byte.
-    static func lowercaseHex(_ bytes: [UInt8]) -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            for (i, b) in bytes.enumerated() {
-                out[2 * i] = digits.utf8Start[Int(b >> 4)]
-                out[2 * i + 1] = digits.utf8Start[Int(b & 0xF)]
-            }
-            return bytes.count * 2
-        }
     }
 
     /// Adds or replaces a token given in full (state import, a test registering a known token).

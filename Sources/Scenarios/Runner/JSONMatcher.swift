@@ -1,6 +1,7 @@
 import Foundation
 import OpenSSLSupport
 import VirtualDevices
+import WireBytes
 
 /// Matches an expected YAML value against what the emulator answered (a `JSONSerialization` value).
 ///

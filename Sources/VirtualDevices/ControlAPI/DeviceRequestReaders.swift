@@ -1,5 +1,6 @@
 import APNsEmulator
 import EmulatorControl
+import WireBytes
 
 /// Strict readers of the devices endpoints' bodies. As everywhere in the control API: every field is read,
 /// `finish()` refuses unknown ones, and only then are values checked and used.

@@ -2,6 +2,7 @@ import APNsEmulator
 import APNsProtocol
 import Foundation
 import OpenSSLSupport
+import WireBytes
 
 /// One run of a Notification Service Extension on a push, on the virtual clock.
 ///

@@ -1,5 +1,6 @@
 import APNsEmulator
 import APNsProtocol
+import WireBytes
 
 /// An FCM registration token as this emulator issues it: what the Firebase Messaging SDK on a virtual app gets
 /// for its APNs token, and what a sender then addresses (`message.token`, `fid`, legacy `to`).

@@ -1,3 +1,5 @@
+import WireBytes
+
 /// Arguments the delegate passes instead of the OS's. Each `nil` keeps what the OS gave; `.some(nil)` passes
 /// null.
 public struct ForwardedArguments: Sendable, Equatable, Encodable {

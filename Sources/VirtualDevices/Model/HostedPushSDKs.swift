@@ -1,5 +1,6 @@
 import APNsEmulator
 import Foundation
+import WireBytes
 
 /// The push SDKs an app links besides the OS's own API: Firebase Messaging (its FCM registration token stands for
 /// the APNs token), OneSignal (a push subscription for it) and the managed push SDK. Each comes into play once the app has a token.

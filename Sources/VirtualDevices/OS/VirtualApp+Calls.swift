@@ -1,4 +1,5 @@
 import APNsEmulator
+import WireBytes
 
 /// A plugin call as the app's code makes it. Arguments are optional where the plugin takes a reference: nil
 /// is the null that makes the plugin throw `ArgumentNullException`.

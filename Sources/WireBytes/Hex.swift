@@ -1,4 +1,4 @@
-/// Bytes as hex digits and back: device tokens handed to the plugin as raw bytes, AES keys in scripts.
+/// Bytes as hex digits and back: device tokens issued or handed to the plugin as raw bytes, AES keys in scripts.
 package enum Hex {
     /// The bytes of `text`, two digits (either case) a byte; nil for an odd length or a non-hex digit.
     package static func decode(_ text: String) -> [UInt8]? {
@@ -15,16 +15,16 @@ package enum Hex {
         return out
     }
 
-    /// Lowercase hex, as GetToken and TokenRefreshed carry a token.
+    /// Lowercase hex, as GetToken and TokenRefreshed carry a token and the emulator issues one (thousands in a batch).
     package static func lowercase(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (i, b) in bytes.enumerated() {
+                out[2 * i] = digits.utf8Start[Int(b >> 4)]
+                out[2 * i + 1] = digits.utf8Start[Int(b & 0xF)]
+            }
+            return bytes.count * 2
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func nibble(_ c: UInt8) -> UInt8? {
