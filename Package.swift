@@ -3,7 +3,7 @@
 // SwiftPM's explicit import check, so an undeclared import fails):
 //   CShims, CNGHTTP2, COpenSSL, CMicroHTTPD, CSQLite, CHiredis, CJansson, CYAML, CJemalloc – C libraries and what Swift cannot
 //                                            import (CShims also holds nghttp2's per-loop allocation cache)
-//   WireBytes                                – byte comparisons, UTF-8 views, the header list
+//   WireBytes                                – byte comparisons, UTF-8 views, hex, the header list
 //   OpenSSLSupport                           – Swift values over libcrypto (keys, certificates, errors)
 //   H2Transport                              – epoll loops, TLS, HTTP/2 server and client, HTTP/1.1 server
 //   APNsProtocol                             – pure: reasons, validation, answers, JWT (no I/O, no transport)

@@ -155,17 +155,11 @@ struct PushPipeline: Sendable {
 
     /// `{"reason": …}` for a fault's GOAWAY; the reason comes from the control API, so it is JSON-escaped.
     static func goAwayPayload(_ reason: String) -> [UInt8] {
-        var out = Array(#"{"reason":""#.utf8)
-        for b in reason.utf8 {
-            switch b {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), b]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array(#"\u00"#.utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-            default: out.append(b)
-            }
-        }
-        return out + Array(#""}"#.utf8)
+        var w = CompactJSONWriter()
+        w.beginObject()
+        w.field("reason", reason)
+        w.endObject()
+        return w.bytes
     }
 
     /// The topic a fault rule matches: `apns-topic`, or for broadcasts and channels the app named in the path.

@@ -13,25 +13,19 @@ package struct CompactJSONWriter {
 
     package init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    package mutating func beginObject() {
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        bytes.append(bracket)
         atStart = true
     }
 
-    package mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        atStart = false
-    }
-
-    package mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        atStart = true
-    }
-
-    package mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         atStart = false
     }
 
